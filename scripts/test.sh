@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian 12 machine: installs packages, builds,
+# starts a throw-away PostgreSQL for the `pg` label, and runs every ctest label.
+# Tests whose resource the kernel does not grant (loop devices, cgroups, a browser)
+# skip with a message saying why.  Usage: scripts/test.sh [extra ctest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+PGSTORSIM_TEST_DB=$(scripts/pg-test-cluster.sh start)
+export PGSTORSIM_TEST_DB
+trap 'scripts/pg-test-cluster.sh stop' EXIT
+echo "test: PostgreSQL for label pg: $PGSTORSIM_TEST_DB"
+cd build
+ctest --output-on-failure -j "$(nproc)" "$@"

@@ -1,0 +1,41 @@
+// pgstorsim: entry point. Builds the subcommand tree from the command registry,
+// parses, and runs the chosen command. Every error becomes one line on stderr and a
+// non-zero exit; nothing reads stdin.
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"pgstorsim: PostgreSQL storage benchmark, replayer and latency model"};
+  app.set_version_flag("--version", std::string("pgstorsim ") + PGSTORSIM_VERSION);
+  app.require_subcommand(1);
+  struct Entry {
+    CLI::App* app;
+    std::unique_ptr<pgstorsim::Command> command;
+  };
+  std::vector<Entry> entries;
+  for (const auto& info : pgstorsim::RegisteredCommands()) {
+    CLI::App* sub = app.add_subcommand(info.name, info.help);
+    entries.push_back({sub, info.factory()});
+    entries.back().command->Configure(sub);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (Entry& e : entries) {
+      if (e.app->parsed()) return e.command->Run();
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "pgstorsim: " << e.what() << std::endl;
+    return 1;
+  }
+  return 1;
+}

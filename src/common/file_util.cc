@@ -1,0 +1,85 @@
+#include "common/file_util.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace pgstorsim {
+namespace {
+
+Status Errno(const std::string& what, const std::string& path) {
+  return Status::Error(what + " " + path + ": " + std::strerror(errno));
+}
+
+Status WriteAll(int fd, const std::string& contents, const std::string& path) {
+  size_t done = 0;
+  while (done < contents.size()) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Errno("cannot write", path);
+    done += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status MakeDirectories(const std::string& path) {
+  if (path.empty()) return Status::Ok();
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return Status::Error("cannot create directory " + path + ": " + ec.message());
+  return Status::Ok();
+}
+
+Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  std::filesystem::path target(path);
+  std::string dir = target.parent_path().string();
+  Status st = MakeDirectories(dir);
+  if (!st.ok()) return st;
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create", tmp);
+  st = WriteAll(fd, contents, tmp);
+  if (st.ok() && ::fsync(fd) != 0) st = Errno("cannot fsync", tmp);
+  if (::close(fd) != 0 && st.ok()) st = Errno("cannot close", tmp);
+  if (st.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) st = Errno("cannot rename onto", path);
+  if (!st.ok()) {
+    ::unlink(tmp.c_str());
+    return st;
+  }
+  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return Status::Ok();
+}
+
+Status WriteJsonAtomically(const std::string& path, const nlohmann::json& doc) {
+  return WriteFileAtomically(path, doc.dump(2) + "\n");
+}
+
+StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Error("cannot open " + path + ": " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return Status::Error("cannot read " + path);
+  return ss.str();
+}
+
+StatusOr<nlohmann::json> ReadJsonFile(const std::string& path) {
+  StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return Status::Error(path + ": not valid JSON");
+  return doc;
+}
+
+}  // namespace pgstorsim

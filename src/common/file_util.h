@@ -1,0 +1,28 @@
+// File helpers with the project's durability rules.
+//
+// WriteFileAtomically writes to "<path>.tmp.<pid>" in the same directory, fsyncs it,
+// renames it over `path` and fsyncs the directory, so a reader sees either the old
+// or the new complete file, never a torn one. Parent directories are created.
+// Thread safety: safe for distinct paths.
+#ifndef PGSTORSIM_COMMON_FILE_UTIL_H_
+#define PGSTORSIM_COMMON_FILE_UTIL_H_
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/status.h"
+
+namespace pgstorsim {
+
+Status WriteFileAtomically(const std::string& path, const std::string& contents);
+// Pretty-printed JSON with a trailing newline, written atomically.
+Status WriteJsonAtomically(const std::string& path, const nlohmann::json& doc);
+StatusOr<std::string> ReadFile(const std::string& path);
+// Parses a JSON file; errors name the file (and the parser's byte position).
+StatusOr<nlohmann::json> ReadJsonFile(const std::string& path);
+Status MakeDirectories(const std::string& path);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_COMMON_FILE_UTIL_H_

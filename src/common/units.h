@@ -1,0 +1,42 @@
+// Units parsed one way everywhere: sizes ("8k", "64KiB", "1MiB", "24GiB", "512"),
+// durations ("3.4ms", "60s", "250us", "5min", "1h", "900"), rotational speed
+// ("15000rpm") and byte/time formatting for output.
+//
+// Size suffixes are binary, as storage people write them: k = K = KB = KiB = 1024,
+// M = MB = MiB = 2^20, G, T likewise; "b"/"B" or no suffix means bytes. A bare number
+// for a duration means seconds. Parsers accept surrounding spaces and reject anything
+// else with a message naming the offending text. Thread safety: pure functions.
+#ifndef PGSTORSIM_COMMON_UNITS_H_
+#define PGSTORSIM_COMMON_UNITS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "common/status.h"
+
+namespace pgstorsim {
+
+inline constexpr int64_t kPageBytes = 8192;  // PostgreSQL block size (BLCKSZ).
+inline constexpr int64_t kSectorBytes = 512;
+
+inline constexpr int64_t kNsPerUs = 1000;
+inline constexpr int64_t kNsPerMs = 1000 * 1000;
+inline constexpr int64_t kNsPerSec = 1000 * 1000 * 1000;
+
+StatusOr<int64_t> ParseBytes(const std::string& text);
+StatusOr<int64_t> ParseDurationNs(const std::string& text);
+StatusOr<double> ParseRpm(const std::string& text);
+
+// "8 KiB", "1 MiB", "1.5 GiB": exact where possible.
+std::string FormatBytes(int64_t bytes);
+// "250 us", "3.400 ms", "60 s".
+std::string FormatDurationNs(int64_t ns);
+
+inline double NsToMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
+inline double NsToSec(int64_t ns) { return static_cast<double>(ns) / kNsPerSec; }
+inline int64_t MsToNs(double ms) { return static_cast<int64_t>(ms * kNsPerMs + 0.5); }
+inline int64_t SecToNs(double s) { return static_cast<int64_t>(s * kNsPerSec + 0.5); }
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_COMMON_UNITS_H_
