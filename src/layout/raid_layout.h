@@ -20,21 +20,46 @@ namespace pgstorsim {
 enum class RaidLevel { kJbod, kRaid0, kRaid1, kRaid10, kRaid5, kRaid6, kRaid50, kRaid60 };
 
 StatusOr<RaidLevel> ParseRaidLevel(const std::string& text);  // "raid10", "RAID-10", "10"
-const char* RaidLevelName(RaidLevel level);                    // "raid10"
+const char* RaidLevelName(RaidLevel level);                   // "raid10"
 
 struct ArrayGeometry {
   RaidLevel level = RaidLevel::kRaid0;
-  int members = 1;                   // Total member disks.
-  int64_t stripe_unit_bytes = 65536; // Multiple of 512.
-  int64_t member_size_bytes = 0;     // Usable bytes per member.
-  int span_members = 0;              // RAID 50/60: members per RAID 5/6 span (0 = n/a).
+  int members = 1;                    // Total member disks.
+  int64_t stripe_unit_bytes = 65536;  // Multiple of 512.
+  int64_t member_size_bytes = 0;      // Usable bytes per member.
+  int span_members = 0;               // RAID 50/60: members per RAID 5/6 span (0 = n/a).
 };
+// Mapping conventions (all levels cut requests at stripe-unit boundaries; the unit
+// size is also the member offset granularity; member_size_bytes is rounded down to a
+// whole number of units; 0 means unbounded except for JBOD, which needs it):
+//   JBOD    concatenation: member i holds logical [i*size, (i+1)*size).
+//   RAID 0  unit c -> member c % n, row c / n.
+//   RAID 1  n-way mirror, capacity = one member.
+//   RAID 10 pairs (0,1), (2,3), ...; unit c -> pair c % (n/2), row c / (n/2).
+//   RAID 5  left-symmetric: row r has parity on member n-1-(r % n), data unit k on
+//           member (parity + 1 + k) % n.
+//   RAID 6  row r: P on member n-1-(r % n), Q on (P + 1) % n, data unit k on
+//           (P + 2 + k) % n; Q = sum g^k * D_k over GF(2^8), g = 2, poly 0x11d.
+//   RAID 50/60  RAID 0 over spans of span_members at unit granularity: unit c ->
+//           span c % spans, unit c / spans inside that span (members of span s are
+//           s*span_members ...).
 
-// One place on one member.
+// What a member extent holds (for RAID 5/6 parity arithmetic in the replayer).
+enum class ExtentRole : uint8_t { kData, kParityP, kParityQ };
+
+// One place on one member. The fields after length_bytes are additions describing
+// the extent's role in its stripe; a plain {member, offset, length} stays valid.
 struct MemberExtent {
   int member = 0;
   int64_t offset_bytes = 0;
   int64_t length_bytes = 0;
+  ExtentRole role = ExtentRole::kData;
+  // Array-wide stripe (row) number; extents with equal `stripe` share parity.
+  int64_t stripe = 0;
+  // Data extents: position of the unit among its stripe's data units (the RAID 6 Q
+  // coefficient is g^data_index) and the logical array offset of its first byte.
+  int data_index = 0;
+  int64_t logical_offset_bytes = 0;
 };
 
 // A piece of a logical read that lies within one stripe unit, with every member
@@ -48,6 +73,11 @@ struct ReadPiece {
 
 // A logical write: reads that must complete first (RAID 5/6 read-modify-write of old
 // data and parity), then the writes (every mirror copy; data and parity).
+// RAID 5/6: a stripe whose data units are all fully written is a full-stripe write
+// (parity computed from the new data, no pre-reads); any other touched stripe is a
+// read-modify-write: pre-read the old data of each written piece and the old parity
+// over the union of the written in-unit ranges, then write data and parity. A parity
+// extent covers in-unit bytes [min start, max end) of that stripe's written pieces.
 struct WritePlan {
   std::vector<MemberExtent> pre_reads;
   std::vector<MemberExtent> writes;

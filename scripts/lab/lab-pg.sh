@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# PostgreSQL on an emulated disk for the pgstorsim lab. Needs `lab-disks.sh up` first.
+#
+#   lab-pg.sh up [--disk I] [--mem SIZE] [--shared-buffers SIZE] [--port P]
+#                [--scale S] [--scenario FILE]
+#       mkfs.ext4 on lab disk I (default 0), mount it, initdb a data dir owned by
+#       postgres on it, start the server inside the memory cgroup (limit SIZE,
+#       default 256M: page cache counts, so a database larger than SIZE keeps
+#       missing) and the blkio cgroup of the disks; max_wal_size = disk size / 4
+#       (64 MiB..1 GiB) so WAL and data fit; optionally pgbench -i -s S;
+#       writes the matching scenario TOML (default $LAB_STATE/lab-scenario.toml,
+#       removed by down: pass --scenario to keep it).
+#   lab-pg.sh run [up options] -- CMD [ARGS...]
+#       up, CMD with PGSTORSIM_LAB_DB=<conninfo> in the environment, then always down
+#   lab-pg.sh status | down
+#
+# A failed or interrupted `up` tears down what it made. Prints "lab: skipped: <reason>"
+# and exits 0 where the kernel does not allow the lab. Details: docs/lab.md.
+set -euo pipefail
+# shellcheck source=lab-common.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lab-common.sh"
+
+PG_BIN=${PGSTORSIM_PG_BIN:-/usr/lib/postgresql/15/bin}
+LAB_MOUNT=$LAB_STATE/mnt
+LAB_PG_DATA=$LAB_MOUNT/pgdata
+LAB_PG_SOCKET=$LAB_STATE/run  # Socket directory and server log, owned by postgres.
+LAB_PG_LOG=$LAB_PG_SOCKET/postgres.log
+
+usage() {
+  sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2
+  exit 2
+}
+
+as_postgres() { runuser -u postgres -- "$@"; }
+
+record() { echo "$1=\"$2\"" >>"$LAB_PG_ENV"; }
+
+pg_down() {
+  if [[ -f $LAB_PG_DATA/postmaster.pid ]]; then
+    as_postgres "$PG_BIN/pg_ctl" -D "$LAB_PG_DATA" -m fast -w -t 60 stop >/dev/null 2>&1 ||
+      lab_say "warning: pg_ctl stop failed"
+  fi
+  if mountpoint -q "$LAB_MOUNT" 2>/dev/null; then
+    umount "$LAB_MOUNT" || { sleep 1 && umount "$LAB_MOUNT"; } ||
+      lab_say "warning: could not unmount $LAB_MOUNT"
+  fi
+  rmdir "$LAB_MOUNT" 2>/dev/null || true
+  rm -rf "$LAB_PG_SOCKET"
+  rm -f "$LAB_STATE/initdb.log" "$LAB_STATE/pgbench-init.log" "$LAB_STATE/lab-scenario.toml"
+  lab_remove_cgroup "$LAB_MEMORY_CGROUP" "$LAB_MEMORY_ROOT"
+  rm -f "$LAB_PG_ENV"
+}
+
+write_scenario() {  # path mem_bytes shared_buffers_bytes scale max_wal_size_bytes
+  local latency_us=$((1000000 / LAB_IOPS))
+  mkdir -p "$(dirname "$1")"
+  cat >"$1" <<EOF
+# Lab scenario written by scripts/lab/lab-pg.sh at $(date -u +%Y-%m-%dT%H:%M:%SZ).
+# Where the numbers come from: one loop device on a sparse file (losetup --direct-io=on)
+# throttled by cgroup v1 blkio to $LAB_IOPS IOPS and $LAB_MBPS MiB/s per direction, ext4,
+# PostgreSQL 15 in a memory cgroup of $2 bytes (page cache included). The "disk" is a
+# rate cap, not a drive: no seek, latency = 1 s / IOPS = $latency_us us per request for
+# one client. Buffered writeback by kernel threads is not throttled (docs/lab.md).
+[scenario]
+name = "lab"
+description = "pgstorsim lab: throttled loop device, $LAB_IOPS IOPS, $LAB_MBPS MiB/s"
+
+[host]
+ram = "$2"
+cpu_cores = $(nproc)
+
+[postgres]
+version = "15"
+shared_buffers = "$3"
+max_wal_size = "$5"
+checkpoint_timeout = "300s"
+wal_on_data_volume = true
+
+[filesystem]
+type = "ext4"
+block_size = "4KiB"
+fragment_size = "4KiB"
+partition_offset = "0"
+
+[controller]
+kind = "hba"
+cache_size = "0"
+
+[array]
+level = "jbod"
+disks = 1
+
+[disks]
+type = "ssd"
+read_latency = "${latency_us}us"
+write_latency = "${latency_us}us"
+channels = 1
+transfer_rate = "${LAB_MBPS}MiB"
+capacity = "$LAB_DISK_SIZE_BYTES"
+
+[workload]
+scale = $4
+EOF
+}
+
+start_server() {  # mem_bytes
+  mkdir -p "$LAB_MEMORY_CGROUP" || lab_skip "cannot create cgroup $LAB_MEMORY_CGROUP"
+  echo "$1" >"$LAB_MEMORY_CGROUP/memory.limit_in_bytes" ||
+    lab_skip "kernel refused memory.limit_in_bytes=$1"
+  (
+    echo $BASHPID >"$LAB_MEMORY_CGROUP/cgroup.procs"
+    echo $BASHPID >"$LAB_BLKIO_CGROUP/cgroup.procs"
+    exec runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$LAB_PG_DATA" -l "$LAB_PG_LOG" -w -t 120 \
+      start >/dev/null
+  ) || {
+    tail -n 20 "$LAB_PG_LOG" >&2 || true
+    lab_die "PostgreSQL did not start (log above)"
+  }
+  local pid
+  pid=$(head -1 "$LAB_PG_DATA/postmaster.pid")
+  grep -q ":memory:/$LAB_NAME-pg\$" "/proc/$pid/cgroup" ||
+    lab_die "postmaster $pid is not in the memory cgroup"
+  grep -q ":blkio:/$LAB_NAME\$" "/proc/$pid/cgroup" ||
+    lab_die "postmaster $pid is not in the blkio cgroup"
+}
+
+pg_up() {
+  local disk=0 mem=256M shared=32M port=5499 scale=0 scenario=$LAB_STATE/lab-scenario.toml
+  while [[ $# -gt 0 ]]; do
+    [[ $# -ge 2 ]] || lab_die "option $1 needs a value"
+    case $1 in
+      --disk) disk=$2 ;;
+      --mem) mem=$2 ;;
+      --shared-buffers) shared=$2 ;;
+      --port) port=$2 ;;
+      --scale) scale=$2 ;;
+      --scenario) scenario=$2 ;;
+      *) lab_die "unknown option '$1' (see $0 without arguments)" ;;
+    esac
+    shift 2
+  done
+  local mem_bytes shared_bytes dev
+  mem_bytes=$(lab_bytes "$mem")
+  shared_bytes=$(lab_bytes "$shared")
+  lab_require_uint --port "$port"
+  [[ $scale =~ ^[0-9]+$ ]] || lab_die "--scale must be an integer, got '$scale'"
+  ((shared_bytes < mem_bytes)) || lab_die "--shared-buffers must be smaller than --mem"
+  lab_require_root
+  lab_require_blkio
+  lab_require_memory_cgroup
+  [[ -x $PG_BIN/pg_ctl && -x $PG_BIN/initdb ]] || lab_skip "PostgreSQL 15 not found in $PG_BIN"
+  id postgres >/dev/null 2>&1 || lab_skip "no postgres user"
+  command -v mkfs.ext4 >/dev/null || lab_skip "mkfs.ext4 not installed (e2fsprogs)"
+  [[ -f $LAB_DISKS_ENV ]] || lab_die "no lab disks: run scripts/lab/lab-disks.sh up N SIZE IOPS MBPS"
+  [[ ! -f $LAB_PG_ENV ]] || lab_die "lab PostgreSQL already up ($LAB_PG_ENV); run: $0 down"
+  # shellcheck source=/dev/null
+  . "$LAB_DISKS_ENV"
+  read -r -a devices <<<"$LAB_DISKS"
+  [[ $disk =~ ^[0-9]+$ && $disk -lt ${#devices[@]} ]] ||
+    lab_die "--disk $disk: the lab has disks 0..$((${#devices[@]} - 1))"
+  dev=${devices[$disk]}
+  # WAL must fit the disk beside the data: max_wal_size = SIZE/4, within 64 MiB..1 GiB.
+  local wal_bytes=$((LAB_DISK_SIZE_BYTES / 4))
+  if ((wal_bytes > 1 << 30)); then wal_bytes=$((1 << 30)); fi
+  if ((wal_bytes < 64 << 20)); then wal_bytes=$((64 << 20)); fi
+  LAB_UP_OK=0
+  trap 'if [[ $LAB_UP_OK -eq 0 ]]; then lab_say "up failed or interrupted: tearing down"; pg_down; fi' EXIT
+  trap 'exit 130' INT TERM
+  : >"$LAB_PG_ENV"
+  lab_say "mkfs.ext4 on $dev (a lab loop device; its image is $LAB_STATE/disk$disk.img)"
+  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev"
+  mkdir -p "$LAB_MOUNT" "$LAB_PG_SOCKET"
+  mount -o noatime "$dev" "$LAB_MOUNT"
+  record LAB_PG_MOUNT "$LAB_MOUNT"
+  mkdir "$LAB_PG_DATA"
+  chown postgres: "$LAB_PG_DATA" "$LAB_PG_SOCKET"
+  chmod 700 "$LAB_PG_DATA"
+  as_postgres "$PG_BIN/initdb" -D "$LAB_PG_DATA" -A trust -U postgres -E UTF8 --no-instructions \
+    >"$LAB_STATE/initdb.log" 2>&1 || {
+    tail -n 20 "$LAB_STATE/initdb.log" >&2
+    lab_die "initdb failed (log above)"
+  }
+  cat >>"$LAB_PG_DATA/postgresql.conf" <<EOF
+# pgstorsim lab
+port = $port
+listen_addresses = ''
+unix_socket_directories = '$LAB_PG_SOCKET'
+shared_buffers = $((shared_bytes / 8192))
+max_wal_size = $((wal_bytes >> 20))MB
+EOF
+  start_server "$mem_bytes"
+  local conninfo="host=$LAB_PG_SOCKET port=$port user=postgres dbname=postgres"
+  record LAB_PG_DEVICE "$dev"
+  record LAB_PG_DATA "$LAB_PG_DATA"
+  record LAB_PG_MEM_BYTES "$mem_bytes"
+  record LAB_PG_CONNINFO "$conninfo"
+  if ((scale > 0)); then
+    lab_say "pgbench -i -s $scale (server-side I/O is throttled: this can take a while)"
+    "$PG_BIN/pgbench" -i -q -s "$scale" -h "$LAB_PG_SOCKET" -p "$port" -U postgres postgres \
+      >"$LAB_STATE/pgbench-init.log" 2>&1 || {
+      tail -n 20 "$LAB_STATE/pgbench-init.log" >&2
+      lab_die "pgbench -i failed (log above)"
+    }
+  fi
+  write_scenario "$scenario" "$mem_bytes" "$shared_bytes" "$((scale > 0 ? scale : 1))" "$wal_bytes"
+  record LAB_PG_SCENARIO "$scenario"
+  LAB_UP_OK=1
+  lab_say "PostgreSQL up on $dev: $conninfo (memory limit $mem, shared_buffers $shared)"
+  lab_say "scenario: $scenario"
+}
+
+pg_run() {
+  local opts=()
+  while [[ $# -gt 0 && $1 != "--" ]]; do
+    opts+=("$1")
+    shift
+  done
+  [[ $# -ge 2 ]] || usage
+  shift
+  pg_up "${opts[@]}"
+  trap 'pg_down' EXIT
+  trap 'exit 130' INT TERM
+  local rc=0
+  # shellcheck source=/dev/null
+  PGSTORSIM_LAB_DB=$(. "$LAB_PG_ENV" && echo "$LAB_PG_CONNINFO") "$@" || rc=$?
+  exit "$rc"
+}
+
+pg_status() {
+  if [[ ! -f $LAB_PG_ENV ]]; then
+    lab_say "no lab PostgreSQL up (state $LAB_PG_ENV absent)"
+    return 0
+  fi
+  cat "$LAB_PG_ENV"
+  echo "memory.usage_in_bytes: $(cat "$LAB_MEMORY_CGROUP/memory.usage_in_bytes")"
+  echo "memory.max_usage_in_bytes: $(cat "$LAB_MEMORY_CGROUP/memory.max_usage_in_bytes")"
+  grep -E '^(cache|rss) ' "$LAB_MEMORY_CGROUP/memory.stat" || true
+}
+
+[[ $# -ge 1 ]] || usage
+command=$1
+shift
+case $command in
+  up) pg_up "$@" ;;
+  run) pg_run "$@" ;;
+  down) pg_down && lab_say "down: lab PostgreSQL stopped and unmounted" ;;
+  status) pg_status ;;
+  *) usage ;;
+esac

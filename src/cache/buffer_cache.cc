@@ -1,0 +1,135 @@
+// BufferCache: shared buffers (ClockSweep) in front of the OS page cache (Lru), with
+// OS readahead on sequential misses.
+#include "cache/buffer_cache.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace pgstorsim {
+namespace {
+
+constexpr int64_t kInitialReadaheadPages = 4;
+
+class BufferCacheImpl : public BufferCache {
+ public:
+  explicit BufferCacheImpl(const CacheConfig& config)
+      : config_(config),
+        shared_(ClockSweep::Create(config.shared_buffers_pages, config.max_usage_count)),
+        os_(Lru::Create(config.os_cache_pages)) {}
+
+  CacheOutcome Touch(const PageId& page, bool dirty, std::vector<CacheIo>* ios) override {
+    bool evicted_valid = false, evicted_dirty = false;
+    PageId evicted;
+    if (shared_->Access(page, dirty, &evicted_valid, &evicted, &evicted_dirty)) {
+      ++stats_.shared_hits;
+      return CacheOutcome::kSharedHit;
+    }
+    WriteVictim(evicted_valid, evicted_dirty, evicted, ios);
+    if (os_->Access(page)) {
+      ++stats_.os_hits;
+      return CacheOutcome::kOsHit;
+    }
+    ++stats_.misses;
+    const int64_t pages = ReadaheadPages(page);
+    for (int64_t i = 1; i < pages; ++i) os_->Insert({page.file, page.block + i});
+    stats_.readahead_pages += static_cast<uint64_t>(pages - 1);
+    ios->push_back({CacheIo::kRead, page, pages});
+    return CacheOutcome::kMiss;
+  }
+
+  void Extend(const PageId& page, bool dirty, std::vector<CacheIo>* ios) override {
+    bool evicted_valid = false, evicted_dirty = false;
+    PageId evicted;
+    ++stats_.extends;
+    if (shared_->Access(page, dirty, &evicted_valid, &evicted, &evicted_dirty)) return;
+    WriteVictim(evicted_valid, evicted_dirty, evicted, ios);
+  }
+
+  void Prewarm(const std::vector<PageId>& hottest_first) override {
+    const size_t shared =
+        std::min<size_t>(hottest_first.size(), static_cast<size_t>(config_.shared_buffers_pages));
+    bool evicted_valid = false, evicted_dirty = false;
+    PageId evicted;
+    for (size_t i = 0; i < shared; ++i) {
+      shared_->Access(hottest_first[i], false, &evicted_valid, &evicted, &evicted_dirty);
+    }
+    // The OS cache holds the hottest pages too (double buffering: every page in shared
+    // buffers was read through it); coldest first, so the hottest ends most recent.
+    const size_t os_end =
+        std::min<size_t>(hottest_first.size(), static_cast<size_t>(config_.os_cache_pages));
+    for (size_t i = os_end; i-- > 0;) os_->Insert(hottest_first[i]);
+  }
+
+  std::vector<PageId> Checkpoint() override { return shared_->TakeDirty(); }
+
+  bool InSharedBuffers(const PageId& page) const override { return shared_->Contains(page); }
+  bool InOsCache(const PageId& page) const override { return os_->Contains(page); }
+  int64_t dirty_pages() const override { return shared_->dirty_pages(); }
+  const CacheStats& stats() const override { return stats_; }
+  void ResetStats() override { stats_ = CacheStats(); }
+  const CacheConfig& config() const override { return config_; }
+
+ private:
+  void WriteVictim(bool valid, bool dirty, const PageId& victim, std::vector<CacheIo>* ios) {
+    if (!valid || !dirty) return;
+    ios->push_back({CacheIo::kWrite, victim, 1});
+    os_->Insert(victim);
+    ++stats_.dirty_evictions;
+  }
+
+  struct Sequence {
+    int64_t last_block = -2;
+    int64_t window_pages = 0;
+  };
+
+  // Pages a miss reads: 1, or a growing window once misses on a file are sequential.
+  int64_t ReadaheadPages(const PageId& page) {
+    if (config_.readahead_max_pages <= 0) return 1;
+    Sequence& seq = sequences_[page.file];
+    const bool sequential = page.block == seq.last_block + 1;
+    seq.window_pages = sequential ? std::max(kInitialReadaheadPages, seq.window_pages * 2) : 1;
+    seq.window_pages = std::min(seq.window_pages, config_.readahead_max_pages);
+    seq.last_block = page.block + seq.window_pages - 1;
+    return seq.window_pages;
+  }
+
+  CacheConfig config_;
+  std::unique_ptr<ClockSweep> shared_;
+  std::unique_ptr<Lru> os_;
+  std::map<uint32_t, Sequence> sequences_;
+  CacheStats stats_;
+};
+
+}  // namespace
+
+const char* CacheOutcomeName(CacheOutcome outcome) {
+  switch (outcome) {
+    case CacheOutcome::kSharedHit:
+      return "shared_hit";
+    case CacheOutcome::kOsHit:
+      return "os_hit";
+    case CacheOutcome::kMiss:
+      return "miss";
+  }
+  return "?";
+}
+
+StatusOr<std::unique_ptr<BufferCache>> BufferCache::Create(const CacheConfig& config) {
+  if (config.shared_buffers_pages < 16) {
+    return Status::Error("shared_buffers must be at least 16 pages (128 KiB), got " +
+                         std::to_string(config.shared_buffers_pages));
+  }
+  if (config.os_cache_pages < 0) return Status::Error("os cache size must be >= 0");
+  constexpr int64_t kMaxPages = std::numeric_limits<int32_t>::max();  // Slot numbers.
+  if (config.shared_buffers_pages > kMaxPages || config.os_cache_pages > kMaxPages) {
+    return Status::Error("shared_buffers and the os cache must be below 2^31 pages (16 TiB)");
+  }
+  if (config.max_usage_count < 1 || config.max_usage_count > 5) {
+    return Status::Error("max_usage_count must be in [1, 5]");
+  }
+  if (config.readahead_max_pages < 0) return Status::Error("readahead must be >= 0");
+  return std::unique_ptr<BufferCache>(new BufferCacheImpl(config));
+}
+
+}  // namespace pgstorsim

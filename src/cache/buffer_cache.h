@@ -1,0 +1,133 @@
+// BufferCache: PostgreSQL's shared_buffers (clock sweep, usage count up to 5) in front
+// of the operating system's page cache (LRU), both sized in 8 KiB pages
+// (docs/workload-model.md, "Cache model").
+//
+// A Touch() of a page is a hit in shared buffers, a hit in the OS cache (the page is
+// copied into a shared buffer) or a miss (a physical read; with OS readahead, a
+// sequential miss reads a window of following pages too). Bringing a page into
+// shared buffers evicts a victim; evicting a dirty buffer is a write (it goes to the
+// OS cache, where it then lives, clean). Checkpoint() hands back every dirty buffer and
+// marks it clean (the caller spreads the writes). Like Linux under PostgreSQL, the OS
+// cache is inclusive: a page read into shared buffers passes through it (double
+// buffering), so the combined capacity is about max(shared, os), not the sum.
+//
+// Pages are identified by (file, block). Deterministic: no randomness, no hash-order
+// dependence. Thread safety: none; one cache per simulation.
+#ifndef PGSTORSIM_CACHE_BUFFER_CACHE_H_
+#define PGSTORSIM_CACHE_BUFFER_CACHE_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/status.h"
+
+namespace pgstorsim {
+
+struct PageId {
+  uint32_t file = 0;
+  int64_t block = 0;
+  bool operator==(const PageId& o) const { return file == o.file && block == o.block; }
+  bool operator!=(const PageId& o) const { return !(*this == o); }
+  bool operator<(const PageId& o) const { return file != o.file ? file < o.file : block < o.block; }
+};
+
+enum class CacheOutcome { kSharedHit = 0, kOsHit = 1, kMiss = 2 };
+const char* CacheOutcomeName(CacheOutcome outcome);  // "shared_hit", "os_hit", "miss"
+
+// One physical I/O caused by the cache: `pages` consecutive blocks from `first`.
+struct CacheIo {
+  enum Kind { kRead, kWrite } kind = kRead;
+  PageId first;
+  int64_t pages = 1;
+};
+
+struct CacheConfig {
+  int64_t shared_buffers_pages = 16384;  // 128 MiB, PostgreSQL's default.
+  int64_t os_cache_pages = 0;            // 0 = no OS cache (direct I/O).
+  int max_usage_count = 5;               // BM_MAX_USAGE_COUNT.
+  // OS readahead: after two consecutive-block misses of one file, a miss reads
+  // min(window, max) pages; the window starts at 4 pages and doubles per sequential
+  // miss. 0 disables readahead.
+  int64_t readahead_max_pages = 0;
+};
+
+struct CacheStats {
+  uint64_t shared_hits = 0;
+  uint64_t os_hits = 0;
+  uint64_t misses = 0;
+  uint64_t dirty_evictions = 0;  // Writes caused by evicting dirty buffers.
+  uint64_t readahead_pages = 0;  // Pages read ahead beyond the missed page.
+  uint64_t extends = 0;          // Pages added by Extend().
+  uint64_t touches() const { return shared_hits + os_hits + misses; }
+};
+
+class BufferCache {
+ public:
+  virtual ~BufferCache() = default;
+  // Validates the config (shared_buffers_pages >= 16, os_cache_pages >= 0, usage
+  // count 1..5, readahead >= 0); errors name the field.
+  static StatusOr<std::unique_ptr<BufferCache>> Create(const CacheConfig& config);
+
+  // Accesses `page`; `dirty` marks the buffer dirty. Physical I/O (the read of a miss,
+  // the write of a dirty victim) is appended to *ios (not cleared), in issue order.
+  virtual CacheOutcome Touch(const PageId& page, bool dirty, std::vector<CacheIo>* ios) = 0;
+
+  // The relation grows by `page` (PostgreSQL extends it with a zero-filled page):
+  // the page enters shared buffers without a read (a dirty victim is still written).
+  // Counted in stats().extends, not as a touch. `dirty` as for Touch().
+  virtual void Extend(const PageId& page, bool dirty, std::vector<CacheIo>* ios) = 0;
+
+  // Pre-fills clean pages in the given order (hottest first): shared buffers with the
+  // first shared_buffers_pages, the OS cache with the first os_cache_pages (inclusive,
+  // the hottest most recent). Usage counts start at 1. Use on an empty cache ("warm").
+  virtual void Prewarm(const std::vector<PageId>& hottest_first) = 0;
+
+  // Returns every dirty buffer in (file, block) order and marks them clean (the
+  // checkpointer writes them; the pages stay cached).
+  virtual std::vector<PageId> Checkpoint() = 0;
+
+  virtual bool InSharedBuffers(const PageId& page) const = 0;
+  virtual bool InOsCache(const PageId& page) const = 0;
+  virtual int64_t dirty_pages() const = 0;
+  virtual const CacheStats& stats() const = 0;
+  virtual void ResetStats() = 0;
+  virtual const CacheConfig& config() const = 0;
+};
+
+// The building blocks, exposed for tests and for other models.
+//
+// ClockSweep: PostgreSQL's buffer replacement. A hit raises the buffer's usage count
+// (up to max); a miss takes a free buffer or sweeps the clock hand, decrementing usage
+// counts, until it finds one at 0.
+class ClockSweep {
+ public:
+  virtual ~ClockSweep() = default;
+  static std::unique_ptr<ClockSweep> Create(int64_t buffers, int max_usage_count);
+  // True on a hit. On a miss the page is loaded; if a resident page was evicted,
+  // *evicted is set and *evicted_dirty tells whether it was dirty.
+  virtual bool Access(const PageId& page, bool dirty, bool* evicted_valid, PageId* evicted,
+                      bool* evicted_dirty) = 0;
+  virtual bool Contains(const PageId& page) const = 0;
+  virtual int UsageCount(const PageId& page) const = 0;  // -1 if absent.
+  virtual int64_t size() const = 0;                      // Resident pages.
+  virtual std::vector<PageId> TakeDirty() = 0;           // Sorted; marks clean.
+  virtual int64_t dirty_pages() const = 0;
+};
+
+// Lru: the OS page cache. Access returns true on a hit and makes the page most
+// recent; on a miss it inserts the page, evicting the least recent when full.
+class Lru {
+ public:
+  virtual ~Lru() = default;
+  static std::unique_ptr<Lru> Create(int64_t capacity_pages);
+  virtual bool Access(const PageId& page) = 0;
+  // Inserts/refreshes without counting as an access (readahead, written pages).
+  virtual void Insert(const PageId& page) = 0;
+  virtual bool Contains(const PageId& page) const = 0;
+  virtual int64_t size() const = 0;
+};
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_CACHE_BUFFER_CACHE_H_

@@ -1,0 +1,123 @@
+#include "driver/engine.h"
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "common/units.h"
+#include "driver/engine_thread.h"
+
+namespace pgstorsim {
+namespace {
+
+void MergeVector(const std::vector<uint64_t>& src, std::vector<uint64_t>* dst) {
+  if (dst->size() < src.size()) dst->resize(src.size(), 0);
+  for (size_t i = 0; i < src.size(); ++i) (*dst)[i] += src[i];
+}
+
+void MergeOutput(const EngineOutput& t, EngineOutput* out) {
+  out->transactions += t.transactions;
+  out->failed += t.failed;
+  out->retried += t.retried;
+  out->retries += t.retries;
+  out->connection_losses += t.connection_losses;
+  out->reconnects += t.reconnects;
+  out->measured_s = std::max(out->measured_s, t.measured_s);
+  out->interrupted = out->interrupted || t.interrupted;
+  out->txn_latency.Merge(t.txn_latency);
+  out->schedule_lag.Merge(t.schedule_lag);
+  if (out->stmt_latency.size() < t.stmt_latency.size()) {
+    out->stmt_latency.resize(t.stmt_latency.size());
+  }
+  for (size_t i = 0; i < t.stmt_latency.size(); ++i) out->stmt_latency[i].Merge(t.stmt_latency[i]);
+  MergeVector(t.stmt_failures, &out->stmt_failures);
+  MergeVector(t.per_second_txns, &out->per_second_txns);
+  if (out->per_second_latency_ns.size() < t.per_second_latency_ns.size()) {
+    out->per_second_latency_ns.resize(t.per_second_latency_ns.size(), 0.0);
+  }
+  for (size_t i = 0; i < t.per_second_latency_ns.size(); ++i) {
+    out->per_second_latency_ns[i] += t.per_second_latency_ns[i];
+  }
+  if (out->first_error.empty()) out->first_error = t.first_error;
+}
+
+StatusOr<std::vector<ClientSeed>> ConnectClients(const EngineInput& in) {
+  std::vector<ClientSeed> seeds;
+  for (int i = 0; i < in.config.clients; ++i) {
+    auto conn = Connect(in.conninfo);
+    if (!conn.ok()) return conn.status().WithContext("client " + std::to_string(i));
+    if (in.config.prepared) {
+      Status s = PrepareStatements(conn->get(), in.config.workload);
+      if (!s.ok()) return s.WithContext("client " + std::to_string(i));
+    }
+    seeds.push_back({i, std::move(conn).value()});
+  }
+  return StatusOr<std::vector<ClientSeed>>(std::move(seeds));
+}
+
+void ReportProgress(const EngineInput& in, EngineShared* shared, uint64_t* last_txns,
+                    uint64_t* last_lat_ns, int64_t* last_ns) {
+  int64_t now = MonotonicNs();
+  uint64_t txns = shared->live_txns.load();
+  uint64_t lat = shared->live_latency_ns.load();
+  double interval_s = NsToSec(now - *last_ns);
+  uint64_t d_txns = txns - *last_txns;
+  char line[200];
+  std::snprintf(line, sizeof line, "progress: %.1f s, %.1f tps, lat %.3f ms, %llu failed",
+                NsToSec(now - shared->run_start_ns), interval_s > 0 ? d_txns / interval_s : 0.0,
+                d_txns ? NsToMs(static_cast<int64_t>((lat - *last_lat_ns) / d_txns)) : 0.0,
+                static_cast<unsigned long long>(shared->live_failed.load()));
+  if (now < shared->window_start_ns) std::snprintf(line + std::strlen(line), 40, " (warm-up)");
+  in.progress(line);
+  *last_txns = txns;
+  *last_lat_ns = lat;
+  *last_ns = now;
+}
+
+}  // namespace
+
+StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
+  const RunConfig& cfg = in.config;
+  int64_t connect_start = MonotonicNs();
+  auto seeds = ConnectClients(in);
+  if (!seeds.ok()) return seeds.status();
+  EngineShared shared;
+  shared.input = &in;
+  shared.run_start_ns = MonotonicNs();
+  shared.window_start_ns = shared.run_start_ns + cfg.warmup_ns;
+  shared.window_end_ns = cfg.duration_ns > 0 ? shared.window_start_ns + cfg.duration_ns : INT64_MAX;
+
+  std::vector<EngineOutput> outs(cfg.threads);
+  std::vector<Status> statuses(cfg.threads);
+  std::vector<std::thread> threads;
+  std::atomic<int> running{cfg.threads};
+  for (int t = 0; t < cfg.threads; ++t) {
+    std::vector<ClientSeed> mine;
+    for (int i = t * cfg.clients / cfg.threads; i < (t + 1) * cfg.clients / cfg.threads; ++i) {
+      mine.push_back(std::move(seeds.value()[i]));
+    }
+    threads.emplace_back([&, t, mine = std::move(mine)]() mutable {
+      statuses[t] = RunEngineThread(&shared, std::move(mine), &outs[t]);
+      running.fetch_sub(1);
+    });
+  }
+  uint64_t last_txns = 0, last_lat = 0;
+  int64_t last_ns = shared.run_start_ns;
+  while (running.load() > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (cfg.progress_ns > 0 && in.progress && MonotonicNs() - last_ns >= cfg.progress_ns) {
+      ReportProgress(in, &shared, &last_txns, &last_lat, &last_ns);
+    }
+  }
+  for (std::thread& th : threads) th.join();
+  EngineOutput out;
+  out.connect_s = NsToSec(shared.run_start_ns - connect_start);
+  for (int t = 0; t < cfg.threads; ++t) {
+    if (!statuses[t].ok()) return statuses[t];
+    MergeOutput(outs[t], &out);
+  }
+  return out;
+}
+
+}  // namespace pgstorsim

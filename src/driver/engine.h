@@ -1,0 +1,65 @@
+// The transaction engine of `pgstorsim run`: `threads` OS threads, each driving its
+// share of `clients` libpq connections asynchronously (one socket poll loop per thread,
+// like pgbench), each client running the workload's statements one at a time.
+//
+// Timing: the run starts when all connections are open; the measured window starts
+// warmup_ns later and lasts duration_ns (or until each client has run
+// transactions_per_client measured transactions). A transaction is measured when it
+// starts (or, under --rate, is scheduled) inside the window; in-flight transactions are
+// finished after the window ends. Latency runs from the start (or scheduled start under
+// --rate; the lag start - schedule is kept separately). Failed transactions:
+// serialization failures (40001) and deadlocks (40P01) are retried with the same keys up
+// to max_tries; lost connections (server restart, pg_terminate_backend) count the
+// transaction as failed and the client reconnects with backoff (100 ms doubling to 2 s).
+// Any other SQL error aborts the run with that error. Thread safety: RunEngine is
+// called once from one thread; `stop` may be set from a signal handler.
+#ifndef PGSTORSIM_DRIVER_ENGINE_H_
+#define PGSTORSIM_DRIVER_ENGINE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/histogram.h"
+#include "common/status.h"
+#include "driver/run_options.h"
+#include "trace/keys_log.h"
+
+namespace pgstorsim {
+
+struct EngineInput {
+  RunConfig config;
+  std::string conninfo;
+  int scale = 1;
+  KeysLogWriter* keys_log = nullptr;        // Optional; not owned.
+  const std::atomic<bool>* stop = nullptr;  // Optional; set => stop now (interrupt).
+  // Called from the engine's main thread every progress_ns with one line.
+  std::function<void(const std::string&)> progress;
+};
+
+struct EngineOutput {
+  uint64_t transactions = 0;  // Committed, measured.
+  uint64_t failed = 0;        // Measured transactions that did not commit.
+  uint64_t retried = 0;       // Measured transactions retried at least once.
+  uint64_t retries = 0;       // Total retries (serialization/deadlock) of measured ones.
+  uint64_t connection_losses = 0;
+  uint64_t reconnects = 0;
+  double connect_s = 0;   // Time to open all connections.
+  double measured_s = 0;  // Window start to the last measured completion (or stop).
+  bool interrupted = false;
+  LatencyHistogram txn_latency;
+  LatencyHistogram schedule_lag;               // Only under --rate.
+  std::vector<LatencyHistogram> stmt_latency;  // Index = DriverStatements order.
+  std::vector<uint64_t> stmt_failures;
+  std::vector<uint64_t> per_second_txns;      // Committed, by completion second.
+  std::vector<double> per_second_latency_ns;  // Sum of latencies, same buckets.
+  std::string first_error;                    // First non-fatal error text seen (for the report).
+};
+
+StatusOr<EngineOutput> RunEngine(const EngineInput& input);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_DRIVER_ENGINE_H_

@@ -1,0 +1,40 @@
+#include "layout/fs_mapping.h"
+
+#include <string>
+
+namespace pgstorsim {
+
+StatusOr<FsMapping> FsMapping::Create(const FsGeometry& g) {
+  if (g.partition_offset_bytes < 0 || g.partition_offset_bytes % 512 != 0) {
+    return Status::Error("partition offset " + std::to_string(g.partition_offset_bytes) +
+                         " bytes is not a non-negative multiple of 512");
+  }
+  if (g.fs_block_bytes < 0 || g.fs_block_bytes % 512 != 0) {
+    return Status::Error("filesystem block " + std::to_string(g.fs_block_bytes) +
+                         " bytes is not a multiple of 512");
+  }
+  if (g.fragment_bytes < 0 || g.fragment_bytes % 512 != 0 ||
+      (g.fragment_bytes > 0 &&
+       (g.fs_block_bytes == 0 || g.fs_block_bytes % g.fragment_bytes != 0))) {
+    return Status::Error("fragment " + std::to_string(g.fragment_bytes) +
+                         " bytes must be a multiple of 512 dividing the filesystem block");
+  }
+  return FsMapping(g);
+}
+
+DeviceRequest FsMapping::RoundOut(int64_t offset, int64_t length, int64_t granule) const {
+  if (granule <= 0) return {g_.partition_offset_bytes + offset, length};
+  const int64_t start = offset / granule * granule;
+  const int64_t end = (offset + length + granule - 1) / granule * granule;
+  return {g_.partition_offset_bytes + start, end - start};
+}
+
+DeviceRequest FsMapping::MapRead(int64_t volume_offset_bytes, int64_t length_bytes) const {
+  return RoundOut(volume_offset_bytes, length_bytes, g_.fs_block_bytes);
+}
+
+DeviceRequest FsMapping::MapWrite(int64_t volume_offset_bytes, int64_t length_bytes) const {
+  return RoundOut(volume_offset_bytes, length_bytes, g_.fragment_bytes);
+}
+
+}  // namespace pgstorsim

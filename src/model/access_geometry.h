@@ -1,0 +1,46 @@
+// AccessGeometry: what one random filesystem-block read or write costs each member
+// disk, averaged over block positions, from the shared FsMapping and RaidLayout
+// (internal to src/model). Reads: pieces on the same member that are contiguous merge
+// into one command; each piece's cost is shared over its mirror copies (balanced
+// reads). Destage writes: one command per stripe-unit piece per copy (the controller
+// destages cache lines), plus RAID 5/6 pre-reads. Units: bytes, counts, ms.
+#ifndef PGSTORSIM_MODEL_ACCESS_GEOMETRY_H_
+#define PGSTORSIM_MODEL_ACCESS_GEOMETRY_H_
+
+#include <vector>
+
+#include "common/status.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+
+struct DiskCosts {
+  double read_position_ms = 0;     // Per read command.
+  double destage_position_ms = 0;  // Per destage write command.
+  double bytes_per_ms = 0;         // Media transfer.
+};
+
+// Per member, per block access (averaged over positions); cost-independent.
+struct MemberWork {
+  double read_commands = 0, read_bytes = 0;          // Share of balanced reads.
+  double write_commands = 0, write_bytes = 0;        // Destage writes.
+  double pre_read_commands = 0, pre_read_bytes = 0;  // RAID 5/6 read-modify-write.
+};
+
+struct AccessGeometry {
+  std::vector<MemberWork> members;
+  double read_forks = 1;      // Mean distinct members a read waits for.
+  double read_commands = 0;   // Mean member commands per read.
+  double write_commands = 0;  // Mean member commands per write (all copies + pre-reads).
+
+  // Busy ms per block read / block write on member m under `costs`.
+  double ReadMs(size_t m, const DiskCosts& costs) const;
+  double WriteMs(size_t m, const DiskCosts& costs) const;
+};
+
+// Memoised by geometry (level, disks, spans, stripe, partition offset, block size).
+StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& scenario);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_MODEL_ACCESS_GEOMETRY_H_

@@ -1,0 +1,97 @@
+#include "model/cache_misses.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "common/units.h"
+#include "workload/database_layout.h"
+#include "workload/tpcb.h"
+
+namespace pgstorsim {
+
+MissModel::MissModel(const Scenario& s, double cache_fraction, double database_bytes,
+                     double heap_pages, double leaf_pages, double warm_misses)
+    : cold_(s.workload.cache == CacheState::kCold),
+      select_only_(s.workload.type == WorkloadType::kSelectOnly),
+      duration_s_(NsToSec(s.workload.duration_ns)),
+      cache_pages_(cache_fraction * static_cast<double>(s.host.ram_bytes) / kPageBytes),
+      pages_per_block_(1),
+      database_bytes_(database_bytes),
+      heap_pages_(heap_pages),
+      leaf_pages_(leaf_pages),
+      warm_misses_(warm_misses) {}
+
+double MissModel::ReadsPerTransaction(double tps) const {
+  if (!cold_) return warm_misses_;
+  const double heap_blocks = heap_pages_ / pages_per_block_;
+  const double leaf_blocks = leaf_pages_ / pages_per_block_;
+  constexpr int kSteps = 64;
+  double sum = 0;
+  for (int i = 0; i < kSteps; ++i) {
+    const double n = tps * duration_s_ * (i + 0.5) / kSteps;  // Transactions so far.
+    const double leaf_cached = 1 - std::exp(-n / leaf_blocks);
+    double heap_cached = 1 - std::exp(-n / heap_blocks);
+    const double leaf_pages_cached = leaf_cached * leaf_pages_;
+    if (leaf_pages_cached + heap_cached * heap_pages_ > cache_pages_) {
+      heap_cached = std::max(0.0, (cache_pages_ - leaf_pages_cached) / heap_pages_);
+    }
+    sum += (1 - leaf_cached) + (1 - heap_cached);
+  }
+  return sum / kSteps;
+}
+
+namespace {
+
+// Layouts are costly to build at large scales and immutable: one per scale, shared.
+StatusOr<std::shared_ptr<const DatabaseLayout>> LayoutForScale(int64_t scale) {
+  static std::mutex mu;
+  static std::map<int64_t, std::shared_ptr<const DatabaseLayout>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(scale);
+  if (it != cache.end()) return it->second;
+  LayoutOptions options;
+  options.scale = scale;
+  auto layout = DatabaseLayout::Create(options);
+  if (!layout.ok()) return layout.status().WithContext("workload.scale");
+  auto shared = std::make_shared<const DatabaseLayout>(std::move(layout).value());
+  cache[scale] = shared;
+  return shared;
+}
+
+// Misses per transaction with a warm cache of `cache_pages`; memoised (WarmOrder is
+// costly at large scales and sweeps repeat the same sizes).
+double WarmMisses(const DatabaseLayout& layout, int64_t cache_pages) {
+  static std::mutex mu;
+  static std::map<std::pair<int64_t, int64_t>, double> memo;
+  const std::pair<int64_t, int64_t> key(layout.scale(), cache_pages);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+  }
+  const double misses = RelationMissProbability(layout, Relation::kAccounts, cache_pages) +
+                        RelationMissProbability(layout, Relation::kAccountsPkey, cache_pages);
+  std::lock_guard<std::mutex> lock(mu);
+  memo[key] = misses;
+  return misses;
+}
+
+}  // namespace
+
+StatusOr<MissModel> MakeMissModel(const Scenario& s, double cache_fraction) {
+  auto shared = LayoutForScale(s.workload.scale);
+  if (!shared.ok()) return shared.status();
+  const DatabaseLayout* layout = shared->get();
+  const int64_t cache_pages =
+      static_cast<int64_t>(cache_fraction * static_cast<double>(s.host.ram_bytes) / kPageBytes);
+  const double warm = WarmMisses(*layout, cache_pages);
+  const BtreeShape& tree = layout->btree(Relation::kAccountsPkey);
+  return MissModel(s, cache_fraction, static_cast<double>(layout->total_bytes()),
+                   static_cast<double>(layout->pages(Relation::kAccounts)),
+                   static_cast<double>(tree.leaf_pages), warm);
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,42 @@
+// MissModel: filesystem-block reads per transaction from the cache state (internal to
+// src/model). Warm: the caches (a fraction of RAM, shared_buffers + OS cache) hold the
+// hottest pages (workload/WarmOrder); a miss is a touch of a page outside it. Cold:
+// caches start empty after a reboot and fill block by block as transactions read them;
+// the miss rate is averaged over the run, so it depends on the throughput. Only the
+// accounts heap and its primary-key leaves miss (index inner pages and the small tables
+// are cached after the first seconds). Units: tps, bytes, pages.
+#ifndef PGSTORSIM_MODEL_CACHE_MISSES_H_
+#define PGSTORSIM_MODEL_CACHE_MISSES_H_
+
+#include <cstdint>
+
+#include "common/status.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+
+class MissModel {
+ public:
+  MissModel(const Scenario& s, double cache_fraction, double database_bytes, double heap_pages,
+            double leaf_pages, double warm_misses);
+  double database_bytes() const { return database_bytes_; }
+  // Block reads per transaction over the run at `tps`.
+  double ReadsPerTransaction(double tps) const;
+
+ private:
+  bool cold_;
+  bool select_only_;
+  double duration_s_;
+  double cache_pages_;
+  double pages_per_block_;
+  double database_bytes_;
+  double heap_pages_;
+  double leaf_pages_;
+  double warm_misses_;
+};
+
+StatusOr<MissModel> MakeMissModel(const Scenario& s, double cache_fraction);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_MODEL_CACHE_MISSES_H_

@@ -1,0 +1,101 @@
+// `pgstorsim calibrate`: fits model parameters to measurements, writes a scenario.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "common/file_util.h"
+#include "model/calibration.h"
+#include "model/measured.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+namespace {
+
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    if (comma > start) out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string Header(const Scenario& base, const CalibrationReport& r) {
+  std::string h = "# Calibrated by `pgstorsim calibrate` from " + base.source_file + "\n";
+  h += "# on: " + r.calibrated.calibration.source + "\n";
+  char buf[256];
+  for (size_t i = 0; i < r.residuals.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "# residual %s: %+.2f %%\n", r.residual_names[i].c_str(),
+                  100 * r.residuals[i]);
+    h += buf;
+  }
+  if (!base.description.empty()) h += "# base: " + base.description + "\n";
+  return h;
+}
+
+class CalibrateCommand : public Command {
+ public:
+  void Configure(CLI::App* app) override {
+    app->add_option("--scenario", scenario_path_, "Base scenario (the measured system)")
+        ->required();
+    app->add_option("--measured", measured_,
+                    "Measurement files: pgbench -r text, results JSON, fio JSON, "
+                    "randomio or bonnie++ output")
+        ->required();
+    app->add_option("--set", sets_, "Override key=value on the base scenario (repeatable)");
+    app->add_option("--fit", fit_,
+                    "Comma-separated parameters to fit (default: "
+                    "read_seek_scale,destage_position_ms,cpu_ms)");
+    app->add_option("--out", out_, "Calibrated scenario TOML to write")->required();
+  }
+
+  int Run() override {
+    auto base = LoadScenario(scenario_path_, sets_);
+    if (!base.ok()) return ReportError("calibrate", base.status());
+    std::vector<CalibrationInput> inputs;
+    for (const std::string& path : measured_) {
+      auto m = ParseMeasuredFile(path);
+      if (!m.ok()) return ReportError("calibrate", m.status());
+      inputs.push_back({*m, {}});
+    }
+    std::vector<std::string> params = fit_.empty() ? DefaultFittedParameters() : SplitCommas(fit_);
+    auto report = Calibrate(*base, inputs, params);
+    if (!report.ok()) return ReportError("calibrate", report.status());
+    Print(*report);
+    Status st =
+        WriteFileAtomically(out_, Header(*base, *report) + ScenarioToToml(report->calibrated));
+    if (!st.ok()) return ReportError("calibrate", st);
+    std::printf("wrote %s\n", out_.c_str());
+    return 0;
+  }
+
+ private:
+  void Print(const CalibrationReport& r) {
+    for (size_t i = 0; i < r.parameters.size(); ++i) {
+      std::printf("%-22s = %10.4f  +- %.4f\n", r.parameters[i].c_str(), r.values[i],
+                  r.standard_errors[i]);
+    }
+    for (size_t i = 0; i < r.residuals.size(); ++i) {
+      std::printf("residual %-50s %+7.2f %%\n", r.residual_names[i].c_str(), 100 * r.residuals[i]);
+    }
+    for (const std::string& s : r.ignored) std::printf("ignored: %s\n", s.c_str());
+    std::printf("rms relative error %.2f %%\n", 100 * r.rms_relative_error);
+  }
+
+  std::string scenario_path_;
+  std::vector<std::string> measured_;
+  std::vector<std::string> sets_;
+  std::string fit_;
+  std::string out_;
+};
+
+PGSTORSIM_REGISTER_COMMAND(CalibrateCommand, "calibrate",
+                           "Fit model parameters to measured runs by least squares");
+
+}  // namespace
+}  // namespace pgstorsim

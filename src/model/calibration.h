@@ -1,0 +1,48 @@
+// Calibration: fits the model parameters a DBA does not know (ModelParams names) to
+// measured runs by Levenberg-Marquardt, and writes them into the scenario's
+// [calibration] table with standard errors and the residual RMS.
+//
+// Residuals are relative errors: tps, and when measured the mean latency of
+// "UPDATE accounts", of "END" and of the remaining statements together (the CPU
+// share). Each measurement is predicted on the base scenario; measurements of other
+// configurations are given as (overrides, measurement) pairs. Device-level
+// measurements (randomio, fio, bonnie++) carry no tps and are not fitted by this
+// model; they are reported as ignored. Thread safety: pure functions.
+#ifndef PGSTORSIM_MODEL_CALIBRATION_H_
+#define PGSTORSIM_MODEL_CALIBRATION_H_
+
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "model/measured.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+
+struct CalibrationInput {
+  Measured measured;
+  std::vector<std::string> overrides;  // "key=value" applied to the base scenario.
+};
+
+struct CalibrationReport {
+  Scenario calibrated;                  // Base scenario + [calibration].
+  std::vector<std::string> parameters;  // Fitted names.
+  std::vector<double> values;
+  std::vector<double> standard_errors;
+  std::vector<std::string> residual_names;  // "file: tps", "file: END", ...
+  std::vector<double> residuals;            // Relative (predicted - measured) / measured.
+  std::vector<std::string> ignored;         // Inputs not used, with the reason.
+  double rms_relative_error = 0;
+};
+
+// Default fitted parameters: read_seek_scale, destage_position_ms, cpu_ms.
+const std::vector<std::string>& DefaultFittedParameters();
+
+StatusOr<CalibrationReport> Calibrate(const Scenario& base,
+                                      const std::vector<CalibrationInput>& inputs,
+                                      const std::vector<std::string>& parameters);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_MODEL_CALIBRATION_H_

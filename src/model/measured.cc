@@ -1,0 +1,235 @@
+// Benchmark-output parsers (see measured.h).
+#include "model/measured.h"
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/file_util.h"
+#include "common/results.h"
+
+namespace pgstorsim {
+namespace {
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::string> Words(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+bool ToDouble(const std::string& s, double* v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  *v = std::strtod(s.c_str(), &end);
+  return *end == '\0';
+}
+
+bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// "tps = 254.19 (excluding connections establishing)" -> 254.19.
+bool ParseTpsLine(const std::string& line, double* tps, bool* preferred) {
+  size_t at = line.find("tps = ");
+  if (at == std::string::npos) return false;
+  if (!ToDouble(Words(line.substr(at + 6)).at(0), tps)) return false;
+  *preferred = line.find("including") == std::string::npos;
+  return true;
+}
+
+// A statement latency line: numbers first, then SQL. Returns false for other lines.
+bool ParseStatementLine(const std::string& line, std::string* name, double* latency_ms) {
+  std::vector<std::string> w = Words(line);
+  if (w.size() < 2 || !ToDouble(w[0], latency_ms)) return false;
+  size_t sql_word = 1;
+  double ignored = 0;
+  if (w.size() > 2 && ToDouble(w[1], &ignored)) sql_word = 2;  // PG 14+ failures column.
+  size_t pos = line.find(w[sql_word], line.find(w[sql_word - 1]) + w[sql_word - 1].size());
+  *name = StatementNameForSql(line.substr(pos));
+  return !name->empty();
+}
+
+}  // namespace
+
+std::string StatementNameForSql(const std::string& raw) {
+  std::string sql;
+  for (char c : raw) sql += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (StartsWith(sql, "BEGIN")) return "BEGIN";
+  if (StartsWith(sql, "END") || StartsWith(sql, "COMMIT")) return "END";
+  if (StartsWith(sql, "UPDATE PGBENCH_ACCOUNTS")) return "UPDATE accounts";
+  if (StartsWith(sql, "SELECT") && sql.find("PGBENCH_ACCOUNTS") != std::string::npos) {
+    return "SELECT accounts";
+  }
+  if (StartsWith(sql, "UPDATE PGBENCH_TELLERS")) return "UPDATE tellers";
+  if (StartsWith(sql, "UPDATE PGBENCH_BRANCHES")) return "UPDATE branches";
+  if (StartsWith(sql, "INSERT INTO PGBENCH_HISTORY")) return "INSERT history";
+  return "";
+}
+
+StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& source) {
+  Measured m;
+  m.source = source;
+  m.tool = "pgbench";
+  bool have_tps = false, have_preferred = false, in_statements = false;
+  for (const std::string& line : Lines(text)) {
+    double tps = 0;
+    bool preferred = false;
+    if (ParseTpsLine(line, &tps, &preferred)) {
+      if (!have_preferred) m.tps = tps;
+      have_tps = true;
+      have_preferred = have_preferred || preferred;
+      continue;
+    }
+    if (line.find("statement latencies in milliseconds") != std::string::npos) {
+      in_statements = true;
+      continue;
+    }
+    if (!in_statements) continue;
+    std::string name;
+    double latency = 0;
+    if (ParseStatementLine(line, &name, &latency)) {
+      m.statement_latency_ms[name] += latency;
+    } else if (Words(line).empty()) {
+      in_statements = false;
+    }
+  }
+  if (!have_tps) return Status::Error(source + ": no 'tps = ' line in pgbench output");
+  return m;
+}
+
+StatusOr<Measured> ParseRandomioText(const std::string& text, const std::string& source) {
+  Measured m;
+  m.source = source;
+  m.tool = "randomio";
+  int rows = 0;
+  double read_lat_weighted = 0, write_lat_weighted = 0;
+  for (const std::string& line : Lines(text)) {
+    std::vector<std::string> w = Words(line);
+    // total | riops min avg max sdev | wiops min avg max sdev
+    if (w.size() != 13 || w[1] != "|" || w[7] != "|") continue;
+    double v[13];
+    bool ok = true;
+    for (int i : {0, 2, 3, 4, 8, 9, 10}) ok = ok && ToDouble(w[i], &v[i]);
+    if (!ok) continue;
+    ++rows;
+    m.read_iops += v[2];
+    m.write_iops += v[8];
+    read_lat_weighted += v[2] * v[4];
+    write_lat_weighted += v[8] * v[10];
+  }
+  if (rows == 0) return Status::Error(source + ": no randomio data rows");
+  if (m.read_iops > 0) m.read_latency_ms = read_lat_weighted / m.read_iops;
+  if (m.write_iops > 0) m.write_latency_ms = write_lat_weighted / m.write_iops;
+  m.read_iops /= rows;
+  m.write_iops /= rows;
+  return m;
+}
+
+StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& source) {
+  std::vector<std::string> lines = Lines(text);
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    std::vector<std::string> head = Words(lines[i]);
+    if (head.size() < 2 || head[0] != "Machine" || head[1] != "Size") continue;
+    std::vector<std::string> w = Words(lines[i + 1]);
+    if (w.size() < 12) break;
+    Measured m;
+    m.source = source;
+    m.tool = "bonnie++";
+    m.label = w[0];
+    double v = 0;
+    // label size chr_out %cp block_out %cp rewrite %cp chr_in %cp block_in %cp seeks %cp
+    if (ToDouble(w[4], &v)) m.seq_write_bytes_per_s = v * 1024;
+    if (ToDouble(w[6], &v)) m.rewrite_bytes_per_s = v * 1024;
+    if (ToDouble(w[10], &v)) m.seq_read_bytes_per_s = v * 1024;
+    if (ToDouble(w[12], &v)) m.seeks_per_s = v;
+    return m;
+  }
+  return Status::Error(source + ": no bonnie++ 'Machine Size' result block");
+}
+
+StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& source) {
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("jobs") || !doc["jobs"].is_array()) {
+    return Status::Error(source + ": not fio JSON output (no \"jobs\" array)");
+  }
+  Measured m;
+  m.source = source;
+  m.tool = "fio";
+  double read_lat = 0, write_lat = 0, read_bw = 0;
+  for (const auto& job : doc["jobs"]) {
+    auto side = [&](const char* dir, double* iops, double* lat_sum, double* bw) {
+      if (!job.contains(dir)) return;
+      const auto& d = job[dir];
+      double i = d.value("iops", 0.0);
+      double lat_ns = 0;
+      if (d.contains("clat_ns"))
+        lat_ns = d["clat_ns"].value("mean", 0.0);
+      else if (d.contains("lat_ns"))
+        lat_ns = d["lat_ns"].value("mean", 0.0);
+      *iops += i;
+      *lat_sum += i * lat_ns / 1e6;
+      if (bw) *bw += d.value("bw_bytes", 0.0);
+    };
+    side("read", &m.read_iops, &read_lat, &read_bw);
+    side("write", &m.write_iops, &write_lat, nullptr);
+  }
+  if (m.read_iops > 0) m.read_latency_ms = read_lat / m.read_iops;
+  if (m.write_iops > 0) m.write_latency_ms = write_lat / m.write_iops;
+  m.seq_read_bytes_per_s = read_bw;
+  return m;
+}
+
+StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& source) {
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return Status::Error(source + ": invalid JSON");
+  auto results = Results::FromJson(doc);
+  if (!results.ok()) return results.status().WithContext(source);
+  if (results->kind != "run" && results->kind != "replay" && results->kind != "simulate") {
+    return Status::Error(source + ": results of kind '" + results->kind +
+                         "' are not measurements (expected run, replay or simulate)");
+  }
+  Measured m;
+  m.source = source;
+  m.tool = "results";
+  m.label = results->label;
+  m.tps = results->tps;
+  for (const StatementResult& s : results->statements) {
+    if (s.latency.count() > 0) m.statement_latency_ms[s.name] = s.latency.mean_ns() / 1e6;
+  }
+  return m;
+}
+
+StatusOr<Measured> ParseMeasuredText(const std::string& text, const std::string& source) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    if (text.find("\"pgstorsim-results\"") != std::string::npos) {
+      return ParseResultsJson(text, source);
+    }
+    return ParseFioJson(text, source);
+  }
+  if (text.find("Sequential Output") != std::string::npos) return ParseBonnieText(text, source);
+  if (text.find("tps = ") != std::string::npos) return ParsePgbenchText(text, source);
+  if (text.find("iops |") != std::string::npos) return ParseRandomioText(text, source);
+  return Status::Error(source +
+                       ": unrecognised measurement format (expected pgbench -r text, "
+                       "pgstorsim results JSON, fio JSON, randomio or bonnie++ output)");
+}
+
+StatusOr<Measured> ParseMeasuredFile(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return ParseMeasuredText(*text, path);
+}
+
+}  // namespace pgstorsim

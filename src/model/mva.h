@@ -1,0 +1,35 @@
+// Exact mean value analysis (MVA) of a single-class closed queueing network, plus the
+// fork-join response-time correction used for requests split over several devices.
+//
+// A network has queueing stations (FCFS / processor sharing, load-independent) with a
+// service demand per transaction in milliseconds, and a pure delay (think time / CPU
+// not contended) in milliseconds. Solve(N) runs the exact MVA recursion for N = 1..N
+// customers: R_k(n) = D_k (1 + Q_k(n-1)), X(n) = n / (Z + sum R_k), Q_k(n) = X R_k.
+// Units: demands and residence times in ms, throughput in transactions per ms.
+// Thread safety: pure functions.
+#ifndef PGSTORSIM_MODEL_MVA_H_
+#define PGSTORSIM_MODEL_MVA_H_
+
+#include <vector>
+
+namespace pgstorsim {
+
+struct MvaResult {
+  double throughput_per_ms = 0;      // X(N).
+  std::vector<double> residence_ms;  // R_k(N), per station (per visit-weighted txn).
+  std::vector<double> queue_length;  // Q_k(N).
+  std::vector<double> utilization;   // U_k = X D_k.
+  double cycle_ms = 0;               // Z + sum R_k = N / X.
+};
+
+// REQUIRES: clients >= 1, demands >= 0, delay_ms >= 0, not all zero.
+MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double delay_ms);
+
+// Expected maximum of k independent exponential response times of mean r, divided by
+// r: the harmonic number H_k = 1 + 1/2 + ... + 1/k (the fork-join penalty of a request
+// that waits for k equally loaded devices). Fractional k interpolates linearly.
+double ForkJoinFactor(double k);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_MODEL_MVA_H_

@@ -1,0 +1,47 @@
+#include "model/prediction_results.h"
+
+#include "common/units.h"
+
+namespace pgstorsim {
+
+nlohmann::json PredictionToJson(const Prediction& p) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const DeviceLoad& d : p.devices) {
+    devices.push_back({{"name", d.name},
+                       {"utilization", d.utilization},
+                       {"read_utilization", d.read_utilization},
+                       {"destage_utilization", d.destage_utilization}});
+  }
+  return {{"tps", p.tps},
+          {"tps_low", p.tps_low},
+          {"tps_high", p.tps_high},
+          {"statement_latency_ms", p.statement_latency_ms},
+          {"transaction_latency_ms", p.transaction_latency_ms},
+          {"regime", p.regime},
+          {"cache_full_probability", p.cache_full_probability},
+          {"reads_per_transaction", p.reads_per_transaction},
+          {"writes_per_transaction", p.writes_per_transaction},
+          {"read_service_ms", p.read_service_ms},
+          {"destage_service_ms", p.destage_service_ms},
+          {"devices", devices}};
+}
+
+Results PredictionToResults(const Scenario& s, const Prediction& p) {
+  Results r = NewResults("predict");
+  r.label = s.name;
+  r.config = {{"scenario_toml", ScenarioToToml(s)}, {"scenario_file", s.source_file}};
+  r.tps = p.tps;
+  r.duration_s = NsToSec(s.workload.duration_ns);
+  r.transactions = static_cast<uint64_t>(p.tps * r.duration_s);
+  r.transaction_latency.Record(MsToNs(p.transaction_latency_ms));
+  for (const auto& [name, ms] : p.statement_latency_ms) {
+    StatementResult st;
+    st.name = name;
+    st.latency.Record(MsToNs(ms));
+    r.statements.push_back(st);
+  }
+  r.sections["prediction"] = PredictionToJson(p);
+  return r;
+}
+
+}  // namespace pgstorsim

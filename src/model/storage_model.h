@@ -1,0 +1,86 @@
+// StorageModel: the analytic latency model of a TPC-B-like workload on a RAID array
+// (docs/model.md). From a Scenario it derives per-transaction service demands at every
+// member disk (filesystem blocks cut at stripe-unit boundaries by the shared
+// FsMapping + RaidLayout, mirror reads balanced over copies, RAID 5/6
+// read-modify-write, controller write-back destaging), solves a closed queueing
+// network by exact MVA with a fork-join correction for reads split over members, and
+// switches between two regimes: reads bound (destage in the background, commits absorbed
+// by the write-back cache) and destage bound (the cache is full, commits wait for
+// destage).
+//
+// Units: times in ms (*_ms), rates per second. Parameters the DBA does not know come
+// from scenario.calibration (names in ModelParams); missing ones take the defaults.
+// Thread safety: pure functions.
+#ifndef PGSTORSIM_MODEL_STORAGE_MODEL_H_
+#define PGSTORSIM_MODEL_STORAGE_MODEL_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+
+// Calibratable parameters; the name of each is its key in [calibration].
+struct ModelParams {
+  double read_seek_scale = 1.0;      // "read_seek_scale": x datasheet seek curve.
+  double destage_position_ms = 1.5;  // "destage_position_ms": positioning per destage cmd.
+  double cpu_ms = 0.6;               // "cpu_ms": non-I/O time per transaction.
+  double commit_ms = 0.2;            // "commit_ms": commit into a non-full write-back cache.
+  double cache_fraction = 0.75;      // "cache_fraction": share of RAM caching data pages.
+  double destage_threshold = 0.75;   // "destage_threshold": destage load at which the
+                                     // write-back cache fills (regime switch).
+  double fork_join_weight = 0.5;     // "fork_join_weight": share of the fork-join
+                                     // penalty (H_k - 1) charged to split reads.
+};
+
+// Names of the parameters, in ModelParams order.
+const std::vector<std::string>& ModelParamNames();
+ModelParams ParamsFromScenario(const Scenario& scenario);
+void SetParam(ModelParams* params, const std::string& name, double value);
+double GetParam(const ModelParams& params, const std::string& name);
+
+struct DeviceLoad {
+  std::string name;        // "disk0".."diskN-1", "cpu".
+  double utilization = 0;  // Total, 0..1.
+  double read_utilization = 0;
+  double destage_utilization = 0;
+};
+
+struct Prediction {
+  double tps = 0;
+  double tps_low = 0, tps_high = 0;  // Error band from calibration residuals (= tps if none).
+  std::map<std::string, double> statement_latency_ms;  // Project statement names.
+  double transaction_latency_ms = 0;
+  std::string regime;                 // "read-bound" or "destage-bound".
+  double cache_full_probability = 0;  // Weight of the destage-bound regime.
+  double reads_per_transaction = 0;   // Filesystem-block reads (cache misses).
+  double writes_per_transaction = 0;  // Filesystem-block writes destaged.
+  double read_service_ms = 0;         // Mean member read command, no queueing.
+  double destage_service_ms = 0;      // Mean member destage command.
+  std::vector<DeviceLoad> devices;
+};
+
+// randomio (file, threads, write fraction, fsync after each write, 8 KiB I/O at random
+// 8 KiB-aligned offsets) on the scenario's storage: tps = I/O operations per second.
+struct RandomioSpec {
+  int threads = 8;
+  double write_fraction = 0.5;
+  int64_t file_bytes = 0;
+  bool cold = false;  // After a reboot: caches empty.
+  int64_t duration_ns = 100LL * 1000 * 1000 * 1000;
+};
+StatusOr<Prediction> PredictRandomio(const Scenario& scenario, const ModelParams& params,
+                                     const RandomioSpec& spec);
+
+// REQUIRES: ValidateScenario(scenario).ok(). Errors name the unsupported setting.
+StatusOr<Prediction> Predict(const Scenario& scenario);
+// Same with explicit parameters (used by calibrate).
+StatusOr<Prediction> PredictWith(const Scenario& scenario, const ModelParams& params);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_MODEL_STORAGE_MODEL_H_

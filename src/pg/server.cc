@@ -1,0 +1,92 @@
+#include "pg/server.h"
+
+#include "pg/conninfo.h"
+
+namespace pgstorsim {
+namespace {
+
+std::string OneLine(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (char& c : s) {
+    if (c == '\n') c = ' ';
+  }
+  return s;
+}
+
+Status EnsureDatabase(const LocalCluster& cluster, const std::string& dbname) {
+  auto conn = Connect(cluster.Conninfo("postgres"));
+  if (!conn.ok()) return conn.status();
+  auto exists =
+      QueryValue(conn->get(), "SELECT 1 FROM pg_database WHERE datname = '" + dbname + "'");
+  if (!exists.ok()) return exists.status();
+  if (!exists->empty()) return Status::Ok();
+  return Exec(conn->get(), "CREATE DATABASE " + dbname);
+}
+
+}  // namespace
+
+StatusOr<Server> OpenServer(const std::string& db_flag) {
+  ConninfoChoice choice = ResolveConninfo(db_flag);
+  Server server;
+  server.source = choice.source;
+  server.conninfo = choice.conninfo;
+  if (!choice.embedded) return server;
+  return OpenEmbeddedServer();
+}
+
+StatusOr<Server> OpenEmbeddedServer() {
+  Server server;
+  server.source = "embedded cluster";
+  server.cluster = NewLocalCluster(DefaultLocalClusterConfig());
+  Status s = server.cluster->Start();
+  if (!s.ok()) return s.WithContext("embedded cluster");
+  s = EnsureDatabase(*server.cluster, "pgstorsim");
+  if (!s.ok()) return s.WithContext("embedded cluster");
+  server.conninfo = server.cluster->Conninfo("pgstorsim");
+  return server;
+}
+
+StatusOr<PgConn> Connect(const std::string& conninfo) {
+  // expand_dbname=1: `conninfo` may be key=value or a URI; fallback_application_name
+  // lets tests and DBAs find pgstorsim's sessions in pg_stat_activity.
+  const char* keys[] = {"dbname", "fallback_application_name", nullptr};
+  const char* values[] = {conninfo.c_str(), "pgstorsim", nullptr};
+  PgConn conn(PQconnectdbParams(keys, values, 1));
+  if (conn == nullptr) return Status::Error("cannot allocate a libpq connection");
+  // NOTICEs ("... does not exist, skipping") are not for the user; errors come back
+  // through results.
+  PQsetNoticeProcessor(
+      conn.get(), [](void*, const char*) {}, nullptr);
+  if (PQstatus(conn.get()) != CONNECTION_OK) {
+    std::string target = conninfo.empty() ? "libpq defaults" : RedactConninfo(conninfo);
+    return Status::Error("cannot connect to '" + target +
+                         "': " + OneLine(PQerrorMessage(conn.get())));
+  }
+  return conn;
+}
+
+Status Exec(PGconn* conn, const std::string& sql) {
+  PGresult* res = PQexec(conn, sql.c_str());
+  ExecStatusType st = PQresultStatus(res);
+  Status out = Status::Ok();
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+    out = Status::Error(OneLine(PQresultErrorMessage(res)) + " (in: " + sql.substr(0, 80) + ")");
+  }
+  PQclear(res);
+  return out;
+}
+
+StatusOr<std::string> QueryValue(PGconn* conn, const std::string& sql) {
+  PGresult* res = PQexec(conn, sql.c_str());
+  if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+    Status s =
+        Status::Error(OneLine(PQresultErrorMessage(res)) + " (in: " + sql.substr(0, 80) + ")");
+    PQclear(res);
+    return s;
+  }
+  std::string value = PQntuples(res) > 0 ? PQgetvalue(res, 0, 0) : "";
+  PQclear(res);
+  return value;
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,78 @@
+// ArrayIo: turns one logical access on a Volume (a page read, a page write, a flush)
+// into member I/O and runs it through the worker's IoCore. Pieces of one access that
+// land on different members are issued together (fork-join); mirror reads go to the
+// copy with fewer requests in flight; writes to an array hold per-stripe locks (so
+// mirror copies never diverge); RAID 5/6 writes pre-read old data and parity,
+// compute the new parity (replay/parity.h) and write data and parity under the same
+// locks, so concurrent workers cannot interleave read-modify-writes.
+//
+// One ArrayIo per worker thread (it owns the worker's buffers); StripeLocks and
+// DeviceStats are shared.
+#ifndef PGSTORSIM_REPLAY_ARRAY_IO_H_
+#define PGSTORSIM_REPLAY_ARRAY_IO_H_
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "common/random.h"
+#include "io/io_core.h"
+#include "replay/volume.h"
+
+namespace pgstorsim {
+
+class StripeLocks {
+ public:
+  static constexpr int kSlots = 1024;
+  std::mutex& ForStripe(int64_t stripe) { return slots_[static_cast<size_t>(stripe) % kSlots]; }
+  std::mutex& Slot(int index) { return slots_[index]; }
+
+ private:
+  std::array<std::mutex, kSlots> slots_;
+};
+
+// One logical access: wall-clock span of its member I/O and how many member requests
+// failed (error or short transfer).
+struct AccessOutcome {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  int member_requests = 0;
+  int errors = 0;
+};
+
+class ArrayIo {
+ public:
+  // None are owned; all must outlive this object. `seed` fills the write data.
+  ArrayIo(IoCore* core, const DeviceStats* stats, StripeLocks* locks, uint64_t seed);
+
+  // `volume_offset_bytes`: offset inside the volume's filesystem (file base + offset).
+  AccessOutcome Read(const Volume& volume, int64_t volume_offset_bytes, int64_t length_bytes);
+  AccessOutcome Write(const Volume& volume, int64_t volume_offset_bytes, int64_t length_bytes);
+  // fdatasync on every member of the volume.
+  AccessOutcome Flush(const Volume& volume);
+
+ private:
+  AccessOutcome Run(std::vector<IoRequest>* requests);
+  void FillWriteData(int64_t length_bytes);
+  const MemberExtent& PickCopy(const ReadPiece& piece, const std::vector<int>& targets);
+  AccessOutcome WriteWithParity(const Volume& volume, const DeviceRequest& dev,
+                                const WritePlan& plan);
+  void ComputeParity(const Volume& volume, const DeviceRequest& dev, const WritePlan& plan,
+                     std::vector<IoRequest>* writes);
+
+  IoCore* core_;
+  const DeviceStats* stats_;
+  StripeLocks* locks_;
+  Random rng_;
+  uint64_t write_counter_ = 0;
+  uint64_t read_counter_ = 0;
+  AlignedBuffer data_;     // Write data / read target.
+  AlignedBuffer scratch_;  // Pre-reads and parity.
+  std::vector<IoRequest> requests_;
+  std::vector<IoRequest*> batch_;
+};
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_REPLAY_ARRAY_IO_H_

@@ -1,0 +1,52 @@
+// Report: turns results files (common/results.h, any kind) into one self-contained HTML
+// page (inline CSS and SVG, no scripts or external assets, printable) and a Markdown
+// summary with the same tables and the same recommendation.
+//
+// Sections are drawn only when the inputs carry their data; unknown sections are
+// ignored. The section shapes read are documented in docs/report.md. Output is a pure
+// function of the inputs (no clock), so the same inputs give byte-identical reports.
+// Thread safety: pure functions; WriteReport writes its two files atomically.
+#ifndef PGSTORSIM_REPORT_REPORT_H_
+#define PGSTORSIM_REPORT_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "common/results.h"
+#include "common/status.h"
+
+namespace pgstorsim {
+
+struct ReportInput {
+  std::string path;   // Where it was read from (shown in the inputs table).
+  std::string label;  // Unique display name: results label, else the file's stem.
+  Results results;
+};
+
+struct ReportOptions {
+  std::string title = "pgstorsim report";
+};
+
+struct ReportDocuments {
+  std::string html;
+  std::string markdown;
+};
+
+// Loads every path with LoadResults and gives each a unique label. Fails on the first
+// unreadable or invalid file, naming it. REQUIRES: !paths.empty().
+StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::string>& paths);
+
+// Builds both documents. Inputs keep their order; the first measured result (kind run
+// or replay) is the baseline the recommendation compares against.
+ReportDocuments BuildReport(const std::vector<ReportInput>& inputs, const ReportOptions& options);
+
+// Loads, builds and writes html_path and markdown_path (each atomically).
+Status WriteReport(const std::vector<std::string>& result_paths, const std::string& html_path,
+                   const std::string& markdown_path, const ReportOptions& options);
+
+// "out/report.html" -> "out/report.md"; a path without an extension gets ".md".
+std::string DefaultMarkdownPath(const std::string& html_path);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_REPORT_REPORT_H_

@@ -1,0 +1,251 @@
+#include "report/report_data.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "common/units.h"
+
+namespace pgstorsim {
+namespace report {
+namespace {
+
+using nlohmann::json;
+
+std::optional<double> NumberAt(const json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  double v = it->get<double>();
+  if (!std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::string ValueText(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+void Flatten(const json& j, const std::string& prefix, FlatConfig* out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      Flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+    }
+    return;
+  }
+  if (!prefix.empty()) (*out)[prefix] = ValueText(j);
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+FlatConfig FlattenConfig(const json& config) {
+  FlatConfig out;
+  Flatten(config, "", &out);
+  return out;
+}
+
+std::vector<std::string> DifferingKeys(const std::vector<FlatConfig>& configs) {
+  std::set<std::string> keys;
+  for (const FlatConfig& c : configs) {
+    for (const auto& [k, v] : c) keys.insert(k);
+  }
+  std::vector<std::string> out;
+  for (const std::string& k : keys) {
+    std::set<std::string> values;
+    size_t present = 0;
+    for (const FlatConfig& c : configs) {
+      auto it = c.find(k);
+      if (it != c.end()) values.insert(it->second), ++present;
+    }
+    if (values.size() > 1 || present != configs.size()) out.push_back(k);
+  }
+  return out;
+}
+
+std::vector<std::string> KeysThatDiffer(const FlatConfig& a, const FlatConfig& b) {
+  return DifferingKeys({a, b});
+}
+
+KeyRole RoleOf(const std::string& key) {
+  static const std::set<std::string> kConditions = {"clients",  "scale",    "cache", "cache_state",
+                                                    "workload", "rate_tps", "rate"};
+  static const std::set<std::string> kRunControl = {"seed",
+                                                    "duration_s",
+                                                    "duration",
+                                                    "warmup_s",
+                                                    "progress_s",
+                                                    "threads",
+                                                    "transactions_per_client",
+                                                    "transactions",
+                                                    "max_tries",
+                                                    "protocol",
+                                                    "series_interval_s"};
+  size_t dot = key.rfind('.');
+  std::string last = dot == std::string::npos ? key : key.substr(dot + 1);
+  if (key == "workload.type") return KeyRole::kCondition;
+  if (kRunControl.count(last)) return KeyRole::kRunControl;
+  if (kConditions.count(last)) return KeyRole::kCondition;
+  return KeyRole::kSetting;
+}
+
+bool SameConditions(const FlatConfig& a, const FlatConfig& b) {
+  for (const auto& [k, v] : a) {
+    if (RoleOf(k) != KeyRole::kCondition) continue;
+    auto it = b.find(k);
+    if (it != b.end() && !SameValue(k, v, it->second)) return false;
+  }
+  return true;
+}
+
+bool SameValue(const std::string& key, const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  if (!EndsWith(key, "_bytes") && key.find("stripe") == std::string::npos) return false;
+  auto x = ParseBytes(a), y = ParseBytes(b);
+  return x.ok() && y.ok() && *x == *y;
+}
+
+bool ConfigsAgree(const FlatConfig& a, const FlatConfig& b) {
+  size_t shared = 0;
+  for (const auto& [k, v] : a) {
+    auto it = b.find(k);
+    if (it == b.end() || RoleOf(k) == KeyRole::kRunControl) continue;
+    if (!SameValue(k, v, it->second)) return false;
+    ++shared;
+  }
+  return shared > 0;
+}
+
+std::optional<std::string> LookupSetting(const std::map<std::string, std::string>& settings,
+                                         const std::string& key) {
+  for (const auto& [k, v] : settings) {
+    if (k == key || EndsWith(key, "." + k) || EndsWith(k, "." + key)) return v;
+  }
+  return std::nullopt;
+}
+
+bool IsMeasured(const Results& r) { return r.kind == "run" || r.kind == "replay"; }
+bool IsModel(const Results& r) { return r.kind == "simulate" || r.kind == "predict"; }
+
+std::optional<Prediction> PredictionOf(const Results& r) {
+  if (!IsModel(r)) return std::nullopt;
+  Prediction p;
+  p.tps = r.tps;
+  const json& section = r.sections.is_object() && r.sections.contains("prediction")
+                            ? r.sections["prediction"]
+                            : json();
+  if (auto tps = NumberAt(section, "tps")) p.tps = *tps;
+  p.tps_low = NumberAt(section, "tps_low");
+  p.tps_high = NumberAt(section, "tps_high");
+  if (!p.tps_low || !p.tps_high) p.tps_low.reset(), p.tps_high.reset();
+  return p;
+}
+
+std::vector<SweepRow> SweepRowsOf(const Results& r) {
+  std::vector<SweepRow> rows;
+  if (!r.sections.is_object() || !r.sections.contains("sweep")) return rows;
+  const json& sweep = r.sections["sweep"];
+  if (!sweep.is_array()) return rows;
+  for (const json& row : sweep) {
+    auto tps = NumberAt(row, "tps");
+    if (!tps) continue;
+    SweepRow out;
+    out.tps = *tps;
+    out.latency_ms = NumberAt(row, "latency_ms");
+    out.tps_low = NumberAt(row, "tps_low");
+    out.tps_high = NumberAt(row, "tps_high");
+    if (row.contains("settings")) out.settings = FlattenConfig(row["settings"]);
+    rows.push_back(std::move(out));
+  }
+  return rows;
+}
+
+std::vector<DeviceUse> DevicesOf(const Results& r) {
+  std::vector<DeviceUse> out;
+  if (!r.sections.is_object() || !r.sections.contains("devices")) return out;
+  const json& devices = r.sections["devices"];
+  if (!devices.is_array()) return out;
+  for (const json& d : devices) {
+    auto u = NumberAt(d, "utilisation");
+    if (!u) u = NumberAt(d, "utilization");  // The simulator's spelling.
+    if (!u || !d.contains("name")) continue;
+    out.push_back({ValueText(d["name"]), *u});
+  }
+  return out;
+}
+
+std::optional<double> ClientsOf(const FlatConfig& config) {
+  for (const auto& [k, v] : config) {
+    if (k != "clients" && !EndsWith(k, ".clients")) continue;
+    char* end = nullptr;
+    double x = std::strtod(v.c_str(), &end);
+    if (end != v.c_str() && *end == '\0') return x;
+  }
+  return std::nullopt;
+}
+
+ChartSpec MakeChart(std::string title, std::string x_label, std::string y_label) {
+  ChartSpec spec;
+  spec.title = std::move(title);
+  spec.x_label = std::move(x_label);
+  spec.y_label = std::move(y_label);
+  return spec;
+}
+
+ChartSeries MakeSeries(std::string name) {
+  ChartSeries s;
+  s.name = std::move(name);
+  return s;
+}
+
+std::string FormatNumber(double value, int decimals) {
+  if (!std::isfinite(value)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+std::string DisplayValue(const std::string& key, const std::string& value) {
+  bool sizeish = EndsWith(key, "_bytes") || key.find("stripe") != std::string::npos;
+  if (!sizeish) return value;
+  char* end = nullptr;
+  double x = std::strtod(value.c_str(), &end);
+  if (end == value.c_str() || *end != '\0' || x < 0 || x != std::floor(x)) return value;
+  return FormatBytes(static_cast<int64_t>(x));
+}
+
+std::string ShortKey(const std::string& key) {
+  std::string k = key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1);
+  for (const char* unit : {"_bytes", "_ms", "_ns", "_pages", "_s"}) {
+    if (EndsWith(k, unit) && k.size() > std::string(unit).size()) {
+      k.resize(k.size() - std::string(unit).size());
+      break;
+    }
+  }
+  return k;
+}
+
+std::string SettingsText(const std::map<std::string, std::string>& settings) {
+  std::string out;
+  for (const auto& [k, v] : settings) {
+    if (!out.empty()) out += ", ";
+    out += ShortKey(k) + " " + DisplayValue(k, v);
+  }
+  return out.empty() ? "(current)" : out;
+}
+
+std::string PercentChange(double from, double to) {
+  if (!(from > 0) || !std::isfinite(to)) return "n/a";
+  double pct = (to / from - 1) * 100;
+  if (std::abs(pct) < 0.5) return "0%";  // Never "-0%".
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.0f%%", pct);
+  return buf;
+}
+
+}  // namespace report
+}  // namespace pgstorsim

@@ -1,0 +1,120 @@
+// Private to src/report: lenient accessors that pull chart data out of Results,
+// returning empty/nullopt for anything absent or malformed (never throwing), and the
+// intermediate document (sections of paragraphs, an SVG and a table) rendered both as
+// HTML and as Markdown. Section shapes read here are documented in docs/report.md.
+#ifndef PGSTORSIM_REPORT_REPORT_DATA_H_
+#define PGSTORSIM_REPORT_REPORT_DATA_H_
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/results.h"
+#include "report/report.h"
+#include "report/svg_chart.h"
+
+namespace pgstorsim {
+namespace report {
+
+// ---- Intermediate document ----
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+struct Section {
+  Section() = default;
+  Section(std::string id_in, std::string title_in)
+      : id(std::move(id_in)), title(std::move(title_in)) {}
+  std::string id;  // HTML anchor.
+  std::string title;
+  std::string lead;                     // Emphasised first line (may be empty).
+  std::vector<std::string> paragraphs;  // Plain text (escaped by the renderers).
+  std::vector<std::string> bullets;
+  std::vector<std::string> svgs;  // Complete <svg> elements (HTML only).
+  Table table;
+};
+
+struct Content {
+  std::string title;
+  std::vector<Section> sections;
+};
+
+// ---- Data access ----
+// Nested config objects flattened to dotted keys ("array.stripe"); values as text
+// (strings unquoted, numbers as JSON prints them, arrays as JSON).
+using FlatConfig = std::map<std::string, std::string>;
+FlatConfig FlattenConfig(const nlohmann::json& config);
+// Keys whose value is not the same (or is missing) in every input, sorted.
+std::vector<std::string> DifferingKeys(const std::vector<FlatConfig>& configs);
+// Keys where a and b differ, sorted (a key missing on one side differs).
+std::vector<std::string> KeysThatDiffer(const FlatConfig& a, const FlatConfig& b);
+
+// What a config key means for comparisons, by its last dotted component:
+//  condition: the workload the numbers were measured under (clients, scale, cache,
+//    cache_state, workload, workload.type, rate_tps); results are comparable only when
+//    their conditions agree;
+//  run-control: how long or with which seed it ran (seed, duration_s, warmup_s,
+//    progress_s, threads, transactions_per_client, max_tries, protocol, ...): ignored
+//    when matching and never presented as a change to make;
+//  setting: everything else (stripe, cache policy, RAM, ...): what a DBA can change.
+enum class KeyRole { kCondition, kRunControl, kSetting };
+KeyRole RoleOf(const std::string& key);
+// Conditions agree: every condition key present in both has the same value.
+bool SameConditions(const FlatConfig& a, const FlatConfig& b);
+
+// Same value for `key`; sizes compare by bytes for size-like keys ("1MiB" == "1048576").
+bool SameValue(const std::string& key, const std::string& a, const std::string& b);
+// Every key present in both agrees (run-control keys ignored), and at least one
+// key is shared.
+bool ConfigsAgree(const FlatConfig& a, const FlatConfig& b);
+// Looks up `key` in settings exactly or by dotted suffix ("stripe" matches "array.stripe").
+std::optional<std::string> LookupSetting(const std::map<std::string, std::string>& settings,
+                                         const std::string& key);
+
+bool IsMeasured(const Results& r);  // run, replay.
+bool IsModel(const Results& r);     // simulate, predict.
+
+struct Prediction {
+  double tps = 0;
+  std::optional<double> tps_low, tps_high;
+};
+// sections.prediction (tps defaults to summary tps) for model results; else nullopt.
+std::optional<Prediction> PredictionOf(const Results& r);
+
+struct SweepRow {
+  std::map<std::string, std::string> settings;
+  double tps = 0;
+  std::optional<double> latency_ms, tps_low, tps_high;
+};
+std::vector<SweepRow> SweepRowsOf(const Results& r);  // sections.sweep.
+
+struct DeviceUse {
+  std::string name;
+  double utilisation = 0;  // Fraction busy, 0..1.
+};
+std::vector<DeviceUse> DevicesOf(const Results& r);  // sections.devices.
+
+// config "clients" (top level or any "*.clients"); nullopt when absent.
+std::optional<double> ClientsOf(const FlatConfig& config);
+
+// ---- Chart helpers ----
+ChartSpec MakeChart(std::string title, std::string x_label, std::string y_label);
+ChartSeries MakeSeries(std::string name);
+
+// ---- Formatting ----
+std::string FormatNumber(double value, int decimals);
+// Config value for people: "*_bytes"/"*stripe*" numbers as sizes ("1 MiB").
+std::string DisplayValue(const std::string& key, const std::string& value);
+// "array.stripe_bytes" -> "stripe"; used in headlines.
+std::string ShortKey(const std::string& key);
+std::string SettingsText(const std::map<std::string, std::string>& settings);
+std::string PercentChange(double from, double to);  // "+146%", "-12%".
+
+}  // namespace report
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_REPORT_REPORT_DATA_H_

@@ -1,0 +1,204 @@
+// Scenario loading: TOML walk (toml++ stays in this file), --set overrides, defaults.
+#include "scenario/scenario.h"
+
+#include <toml++/toml.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "common/file_util.h"
+#include "scenario/scenario_keys.h"
+
+namespace pgstorsim {
+namespace {
+
+std::string Where(const std::string& source, const toml::node& node) {
+  return source + ":" + std::to_string(node.source().begin.line);
+}
+
+// The textual form of a scalar TOML value, as a user would have typed it on --set.
+StatusOr<std::string> ScalarText(const toml::node& node) {
+  if (auto s = node.as_string()) return s->get();
+  if (auto i = node.as_integer()) return std::to_string(i->get());
+  if (auto f = node.as_floating_point()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", f->get());
+    return std::string(buf);
+  }
+  if (auto b = node.as_boolean()) return std::string(b->get() ? "true" : "false");
+  return Status::Error("expected a string, number or boolean");
+}
+
+StatusOr<double> NumberOf(const toml::node& node) {
+  if (auto i = node.as_integer()) return static_cast<double>(i->get());
+  if (auto f = node.as_floating_point()) return f->get();
+  return Status::Error("expected a number");
+}
+
+Status ParseCalibration(const toml::table& table, const std::string& source, Scenario* s) {
+  for (const auto& [k, node] : table) {
+    const std::string key = std::string(k.str());
+    const std::string where = Where(source, node) + ": key calibration." + key + ": ";
+    if (key == "source") {
+      auto text = ScalarText(node);
+      if (!text.ok()) return Status::Error(where + text.status().message());
+      s->calibration.source = *text;
+      continue;
+    }
+    if (key == "standard_errors") {
+      const toml::table* errors = node.as_table();
+      if (!errors) return Status::Error(where + "expected a table");
+      for (const auto& [ek, enode] : *errors) {
+        auto v = NumberOf(enode);
+        if (!v.ok()) {
+          return Status::Error(Where(source, enode) + ": key calibration.standard_errors." +
+                               std::string(ek.str()) + ": " + v.status().message());
+        }
+        s->calibration.standard_errors[std::string(ek.str())] = *v;
+      }
+      continue;
+    }
+    auto v = NumberOf(node);
+    if (!v.ok()) return Status::Error(where + v.status().message());
+    if (key == "rms_relative_error") {
+      s->calibration.rms_relative_error = *v;
+    } else {
+      s->calibration.values[key] = *v;
+    }
+  }
+  return Status::Ok();
+}
+
+Status ParseSection(const std::string& section, const toml::table& table, const std::string& source,
+                    Scenario* s) {
+  for (const auto& [k, node] : table) {
+    const std::string key = section + "." + std::string(k.str());
+    const std::string where = Where(source, node) + ": key " + key + ": ";
+    const ScenarioKeyEntry* entry = FindKey(key);
+    if (!entry) return Status::Error(where + "unknown key");
+    auto text = ScalarText(node);
+    if (!text.ok()) return Status::Error(where + text.status().message());
+    Status st = entry->set(s, *text);
+    if (!st.ok()) return Status::Error(where + st.message());
+    s->key_lines[key] = static_cast<int>(node.source().begin.line);
+  }
+  return Status::Ok();
+}
+
+std::string StemOf(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = base.rfind('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+}  // namespace
+
+const std::vector<ScenarioKeyInfo>& ScenarioKeys() {
+  static const std::vector<ScenarioKeyInfo> keys = [] {
+    std::vector<ScenarioKeyInfo> out;
+    for (const ScenarioKeyEntry& e : KeyTable()) out.push_back(e.info);
+    return out;
+  }();
+  return keys;
+}
+
+StatusOr<Scenario> ParseScenarioToml(const std::string& text, const std::string& source_name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& err) {
+    return Status::Error(source_name + ":" + std::to_string(err.source().begin.line) +
+                         ": TOML syntax error: " + std::string(err.description()));
+  }
+  Scenario s;
+  s.source_file = source_name;
+  s.name = StemOf(source_name);
+  for (const auto& [k, node] : root) {
+    const std::string section = std::string(k.str());
+    const toml::table* table = node.as_table();
+    if (!table) {
+      return Status::Error(Where(source_name, node) + ": key " + section +
+                           ": expected a [section] table");
+    }
+    Status st = section == "calibration" ? ParseCalibration(*table, source_name, &s)
+                                         : ParseSection(section, *table, source_name, &s);
+    if (!st.ok()) return st;
+  }
+  return s;
+}
+
+Status SetScenarioKey(Scenario* scenario, const std::string& key, const std::string& value) {
+  if (key.rfind("calibration.", 0) == 0 && key.size() > 12) {
+    char* end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0') {
+      return Status::Error("key " + key + ": invalid number '" + value + "'");
+    }
+    scenario->calibration.values[key.substr(12)] = v;
+    return Status::Ok();
+  }
+  const ScenarioKeyEntry* entry = FindKey(key);
+  if (!entry) return Status::Error("unknown key '" + key + "' (see docs/scenario-format.md)");
+  Status st = entry->set(scenario, value);
+  if (!st.ok()) return Status::Error("key " + key + ": " + st.message());
+  scenario->key_lines.erase(key);
+  return Status::Ok();
+}
+
+Status ApplyOverride(Scenario* scenario, const std::string& assignment) {
+  size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    return Status::Error("--set '" + assignment + "': expected key=value");
+  }
+  std::string key = assignment.substr(0, eq);
+  while (!key.empty() && key.back() == ' ') key.pop_back();
+  std::string value = assignment.substr(eq + 1);
+  Status st = SetScenarioKey(scenario, key, value);
+  return st.ok() ? st : Status::Error("--set " + st.message());
+}
+
+StatusOr<std::string> GetScenarioKey(const Scenario& scenario, const std::string& key) {
+  if (key.rfind("calibration.", 0) == 0) {
+    auto it = scenario.calibration.values.find(key.substr(12));
+    if (it == scenario.calibration.values.end()) {
+      return Status::Error("key " + key + " is not set");
+    }
+    std::ostringstream out;
+    out << it->second;
+    return out.str();
+  }
+  const ScenarioKeyEntry* entry = FindKey(key);
+  if (!entry) return Status::Error("unknown key '" + key + "'");
+  return entry->get(scenario);
+}
+
+StatusOr<Scenario> LoadScenario(const std::string& path,
+                                const std::vector<std::string>& overrides) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  auto parsed = ParseScenarioToml(*text, path);
+  if (!parsed.ok()) return parsed.status();
+  Scenario s = std::move(parsed).value();
+  for (const std::string& o : overrides) {
+    Status st = ApplyOverride(&s, o);
+    if (!st.ok()) return st;
+  }
+  Status st = ValidateScenario(s);
+  if (!st.ok()) return st;
+  return s;
+}
+
+StatusOr<Scenario> DefaultScenario(const std::vector<std::string>& overrides) {
+  Scenario s;
+  s.name = "default";
+  for (const std::string& o : overrides) {
+    Status st = ApplyOverride(&s, o);
+    if (!st.ok()) return st;
+  }
+  Status st = ValidateScenario(s);
+  if (!st.ok()) return st;
+  return s;
+}
+
+}  // namespace pgstorsim

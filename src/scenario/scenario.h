@@ -1,0 +1,178 @@
+// Scenario: the one description of a system under test that every command uses
+// (predict, calibrate, simulate, trace, run, report). Parsed from TOML (see
+// docs/scenario-format.md), overridden by dotted keys ("array.stripe=1MiB"), validated,
+// and written back as canonical TOML (calibrate's output).
+//
+// Units: every size is in bytes (*_bytes), every duration in nanoseconds (*_ns), rates
+// in bytes per second or transactions per second as named. Files accept the units
+// people write ("64k", "1MiB", "3.4ms", "15000rpm", "24GiB") via common/units.h.
+// Errors name the file, the line (when the value came from a file) and the dotted key.
+// Thread safety: plain value type; the functions are pure apart from LoadScenario
+// reading its file.
+#ifndef PGSTORSIM_SCENARIO_SCENARIO_H_
+#define PGSTORSIM_SCENARIO_SCENARIO_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "layout/raid_layout.h"
+
+namespace pgstorsim {
+
+struct HostConfig {
+  int64_t ram_bytes = 16LL << 30;
+  int cpu_cores = 8;
+};
+
+struct PostgresConfig {
+  std::string version = "15";
+  int64_t shared_buffers_bytes = 128LL << 20;
+  bool synchronous_commit = true;
+  bool full_page_writes = true;
+  int64_t checkpoint_timeout_ns = 300LL * 1000 * 1000 * 1000;
+  int64_t max_wal_size_bytes = 1LL << 30;
+  bool wal_on_data_volume = true;  // false: WAL on its own (ideal) device.
+};
+
+struct FilesystemConfig {
+  std::string type = "ext4";        // Informational: "ufs2", "ext4", "xfs", ...
+  int64_t block_size_bytes = 4096;  // Unit the filesystem reads and writes.
+  int64_t fragment_size_bytes = 4096;
+  int64_t partition_offset_bytes = 1 << 20;  // Start of the partition on the array.
+  int64_t os_readahead_bytes = 128 << 10;    // Sequential readahead window.
+};
+
+struct IoConfig {
+  std::string scheduler = "mq-deadline";
+  int queue_depth = 32;  // Commands outstanding per disk (NCQ/TCQ).
+};
+
+enum class ControllerKind { kRaid, kHba };
+enum class WritePolicy { kWriteBack, kWriteThrough };
+enum class ReadAheadPolicy { kNone, kAdaptive, kAlways };
+
+struct ControllerConfig {
+  ControllerKind kind = ControllerKind::kRaid;
+  int64_t cache_size_bytes = 512LL << 20;
+  WritePolicy write_policy = WritePolicy::kWriteBack;
+  bool battery_present = true;
+  bool battery_healthy = true;
+  ReadAheadPolicy read_ahead = ReadAheadPolicy::kAdaptive;
+  bool drive_write_cache = false;
+  int64_t min_stripe_bytes = 8 << 10;
+  int64_t max_stripe_bytes = 1 << 20;
+  // Write-back cache is in effect only with write-back policy and a healthy battery
+  // (controllers fall back to write-through on a bad battery).
+  bool EffectiveWriteBack() const {
+    return kind == ControllerKind::kRaid && write_policy == WritePolicy::kWriteBack &&
+           battery_present && battery_healthy;
+  }
+};
+
+struct ArrayConfig {
+  RaidLevel level = RaidLevel::kRaid10;
+  int disks = 4;                    // Total member disks.
+  int64_t stripe_bytes = 64 << 10;  // Stripe unit per member.
+  int spans = 0;                    // RAID 50/60: number of spans (0 = n/a).
+};
+
+enum class DiskType { kHdd, kSsd };
+
+struct DiskConfig {
+  DiskType type = DiskType::kHdd;
+  // HDD.
+  double rpm = 15000;
+  int64_t avg_read_seek_ns = 3400000;
+  int64_t avg_write_seek_ns = 3900000;
+  int64_t track_to_track_ns = 200000;
+  int64_t transfer_rate_bytes_per_s = 160LL << 20;
+  int64_t capacity_bytes = 300LL * 1000 * 1000 * 1000;
+  // SSD.
+  int64_t read_latency_ns = 90000;
+  int64_t write_latency_ns = 30000;
+  int channels = 8;
+  int64_t page_size_bytes = 8192;
+};
+
+enum class WorkloadType { kTpcbLike, kSimpleUpdate, kSelectOnly };
+enum class CacheState { kCold, kWarm };
+
+struct WorkloadConfig {
+  WorkloadType type = WorkloadType::kTpcbLike;
+  int scale = 100;
+  int clients = 10;
+  int64_t duration_ns = 60LL * 1000 * 1000 * 1000;
+  int64_t transactions = 0;  // Per client; 0 = run for duration_ns.
+  CacheState cache = CacheState::kWarm;
+  double rate_tps = 0;  // 0 = closed loop, as fast as possible.
+  uint64_t seed = 1;
+};
+
+// Fitted parameters written by `pgstorsim calibrate` ([calibration] table) and read
+// by the models. Keys are the model's parameter names (docs/model.md).
+struct CalibrationConfig {
+  std::map<std::string, double> values;
+  std::map<std::string, double> standard_errors;  // Same keys; absent = unknown.
+  double rms_relative_error = 0;                  // Of the fit's residuals; 0 = not calibrated.
+  std::string source;                             // Free text: what it was fitted on.
+};
+
+struct Scenario {
+  std::string name;         // [scenario] name; defaults to the file's stem.
+  std::string description;  // [scenario] description.
+  HostConfig host;
+  PostgresConfig postgres;
+  FilesystemConfig filesystem;
+  IoConfig io;
+  ControllerConfig controller;
+  ArrayConfig array;
+  DiskConfig disks;
+  WorkloadConfig workload;
+  CalibrationConfig calibration;
+  // Where values came from, for error messages: file name and dotted key -> line.
+  std::string source_file;
+  std::map<std::string, int> key_lines;
+};
+
+// One settable dotted key (for --set, --sweep, help and canonical output).
+struct ScenarioKeyInfo {
+  std::string key;   // "array.stripe"
+  std::string kind;  // "size", "duration", "int", "double", "bool", "rpm", "string", "enum"
+  std::string help;  // One line, naming the allowed values for enums.
+};
+
+// All settable keys, in canonical order. calibration.<name> keys are free-form doubles
+// and are not listed individually.
+const std::vector<ScenarioKeyInfo>& ScenarioKeys();
+
+// Parses TOML text; `source_name` is used in messages ("file.toml:12: key array.stripe:
+// ..."). Unknown keys and badly typed values are errors. Does not validate.
+StatusOr<Scenario> ParseScenarioToml(const std::string& text, const std::string& source_name);
+// Reads, parses, applies `overrides` ("key=value" each) in order, then validates.
+StatusOr<Scenario> LoadScenario(const std::string& path,
+                                const std::vector<std::string>& overrides = {});
+// The default scenario with overrides applied and validated (no file).
+StatusOr<Scenario> DefaultScenario(const std::vector<std::string>& overrides = {});
+
+// Sets one dotted key from its textual value ("1MiB", "10", "write-back").
+Status SetScenarioKey(Scenario* scenario, const std::string& key, const std::string& value);
+// Applies "key=value".
+Status ApplyOverride(Scenario* scenario, const std::string& assignment);
+// The canonical textual value of a key ("1MiB" style sizes), or an error if unknown.
+StatusOr<std::string> GetScenarioKey(const Scenario& scenario, const std::string& key);
+
+// Refuses impossible configurations (RAID 10 with odd disks, stripe not a multiple of
+// 512 or outside the controller's min/max, zero clients, ...). Messages name the key
+// and, when known, the file and line where it was set.
+Status ValidateScenario(const Scenario& scenario);
+
+// Canonical TOML: every section and key, units in human form, calibration included.
+// ParseScenarioToml(ScenarioToToml(s)) reproduces s (except source information).
+std::string ScenarioToToml(const Scenario& scenario);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_SCENARIO_SCENARIO_H_

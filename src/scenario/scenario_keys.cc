@@ -1,0 +1,365 @@
+// The declarative table of settable scenario keys: one row per dotted key, with its
+// kind, help line, setter (from text) and getter (canonical text). Parsing, --set,
+// --sweep and canonical TOML output all go through this table.
+#include "scenario/scenario_keys.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/units.h"
+
+namespace pgstorsim {
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string Trim(const std::string& text) {
+  size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  size_t end = text.find_last_not_of(" \t");
+  return text.substr(begin, end - begin + 1);
+}
+
+StatusOr<int64_t> ParseInt(const std::string& raw) {
+  const std::string text = Trim(raw);
+  char* end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0') return Status::Error("invalid integer '" + raw + "'");
+  return static_cast<int64_t>(v);
+}
+
+StatusOr<double> ParseDouble(const std::string& raw) {
+  const std::string text = Trim(raw);
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v)) {
+    return Status::Error("invalid number '" + raw + "'");
+  }
+  return v;
+}
+
+StatusOr<bool> ParseBool(const std::string& raw) {
+  const std::string s = Lower(Trim(raw));
+  if (s == "true" || s == "on" || s == "yes" || s == "1") return true;
+  if (s == "false" || s == "off" || s == "no" || s == "0") return false;
+  return Status::Error("invalid boolean '" + raw + "' (expected on/off, true/false)");
+}
+
+std::string FormatDouble(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+template <typename S>
+using Section = S Scenario::*;
+
+template <typename S>
+ScenarioKeyEntry SizeKey(const char* key, const char* help, Section<S> sec, int64_t S::*field) {
+  return {{key, "size", help},
+          [sec, field](Scenario* s, const std::string& v) -> Status {
+            auto r = ParseBytes(v);
+            if (!r.ok()) return r.status();
+            (s->*sec).*field = *r;
+            return Status::Ok();
+          },
+          [sec, field](const Scenario& s) { return FormatSizeCanonical((s.*sec).*field); }};
+}
+
+template <typename S>
+ScenarioKeyEntry DurationKey(const char* key, const char* help, Section<S> sec, int64_t S::*field) {
+  return {{key, "duration", help},
+          [sec, field](Scenario* s, const std::string& v) -> Status {
+            auto r = ParseDurationNs(v);
+            if (!r.ok()) return r.status();
+            (s->*sec).*field = *r;
+            return Status::Ok();
+          },
+          [sec, field](const Scenario& s) { return FormatDurationCanonical((s.*sec).*field); }};
+}
+
+template <typename S, typename T>
+ScenarioKeyEntry IntKey(const char* key, const char* help, Section<S> sec, T S::*field) {
+  return {{key, "int", help},
+          [sec, field](Scenario* s, const std::string& v) -> Status {
+            auto r = ParseInt(v);
+            if (!r.ok()) return r.status();
+            (s->*sec).*field = static_cast<T>(*r);
+            return Status::Ok();
+          },
+          [sec, field](const Scenario& s) { return std::to_string((s.*sec).*field); }};
+}
+
+template <typename S>
+ScenarioKeyEntry DoubleKey(const char* key, const char* help, Section<S> sec, double S::*field) {
+  return {{key, "double", help},
+          [sec, field](Scenario* s, const std::string& v) -> Status {
+            auto r = ParseDouble(v);
+            if (!r.ok()) return r.status();
+            (s->*sec).*field = *r;
+            return Status::Ok();
+          },
+          [sec, field](const Scenario& s) { return FormatDouble((s.*sec).*field); }};
+}
+
+template <typename S>
+ScenarioKeyEntry RpmKey(const char* key, const char* help, Section<S> sec, double S::*field) {
+  return {{key, "rpm", help},
+          [sec, field](Scenario* s, const std::string& v) -> Status {
+            auto r = ParseRpm(v);
+            if (!r.ok()) return r.status();
+            (s->*sec).*field = *r;
+            return Status::Ok();
+          },
+          [sec, field](const Scenario& s) { return FormatDouble((s.*sec).*field) + "rpm"; }};
+}
+
+template <typename S>
+ScenarioKeyEntry BoolKey(const char* key, const char* help, Section<S> sec, bool S::*field) {
+  return {{key, "bool", help},
+          [sec, field](Scenario* s, const std::string& v) -> Status {
+            auto r = ParseBool(v);
+            if (!r.ok()) return r.status();
+            (s->*sec).*field = *r;
+            return Status::Ok();
+          },
+          [sec, field](const Scenario& s) { return std::string((s.*sec).*field ? "on" : "off"); }};
+}
+
+template <typename S>
+ScenarioKeyEntry StringKey(const char* key, const char* help, Section<S> sec,
+                           std::string S::*field) {
+  return {{key, "string", help},
+          [sec, field](Scenario* s, const std::string& v) -> Status {
+            (s->*sec).*field = v;
+            return Status::Ok();
+          },
+          [sec, field](const Scenario& s) { return (s.*sec).*field; }};
+}
+
+// Enum values: the first name of each value is canonical; later names are aliases.
+template <typename S, typename E>
+ScenarioKeyEntry EnumKey(const char* key, const char* help, Section<S> sec, E S::*field,
+                         std::vector<std::pair<std::string, E>> names) {
+  return {{key, "enum", help},
+          [sec, field, names, key](Scenario* s, const std::string& v) -> Status {
+            const std::string wanted = Lower(Trim(v));
+            for (const auto& [name, value] : names) {
+              if (name == wanted) {
+                (s->*sec).*field = value;
+                return Status::Ok();
+              }
+            }
+            std::string allowed;
+            for (const auto& [name, value] : names) allowed += (allowed.empty() ? "" : "|") + name;
+            return Status::Error("invalid value '" + v + "' (expected " + allowed + ")");
+          },
+          [sec, field, names](const Scenario& s) {
+            for (const auto& [name, value] : names) {
+              if (value == (s.*sec).*field) return name;
+            }
+            return std::string("?");
+          }};
+}
+
+ScenarioKeyEntry RaidLevelKey() {
+  return {{"array.level", "enum", "raid0|raid1|raid10|raid5|raid6|raid50|raid60|jbod"},
+          [](Scenario* s, const std::string& v) -> Status {
+            auto r = ParseRaidLevelName(v);
+            if (!r.ok()) return r.status();
+            s->array.level = *r;
+            return Status::Ok();
+          },
+          [](const Scenario& s) { return std::string(RaidLevelCanonicalName(s.array.level)); }};
+}
+
+ScenarioKeyEntry TopStringKey(const char* key, const char* help, std::string Scenario::*field) {
+  return {{key, "string", help},
+          [field](Scenario* s, const std::string& v) -> Status {
+            s->*field = v;
+            return Status::Ok();
+          },
+          [field](const Scenario& s) { return s.*field; }};
+}
+
+std::vector<ScenarioKeyEntry> BuildTable() {
+  using S = Scenario;
+  using H = HostConfig;
+  using P = PostgresConfig;
+  using F = FilesystemConfig;
+  using I = IoConfig;
+  using C = ControllerConfig;
+  using A = ArrayConfig;
+  using D = DiskConfig;
+  using W = WorkloadConfig;
+  return {
+      TopStringKey("scenario.name", "Short name", &S::name),
+      TopStringKey("scenario.description", "One line: what this describes", &S::description),
+      SizeKey("host.ram", "Physical memory", &S::host, &H::ram_bytes),
+      IntKey("host.cpu_cores", "CPU cores available to PostgreSQL", &S::host, &H::cpu_cores),
+      StringKey("postgres.version", "Server major version, e.g. 9.1, 15", &S::postgres,
+                &P::version),
+      SizeKey("postgres.shared_buffers", "shared_buffers", &S::postgres, &P::shared_buffers_bytes),
+      BoolKey("postgres.synchronous_commit", "synchronous_commit on/off", &S::postgres,
+              &P::synchronous_commit),
+      BoolKey("postgres.full_page_writes", "full_page_writes on/off", &S::postgres,
+              &P::full_page_writes),
+      DurationKey("postgres.checkpoint_timeout", "checkpoint_timeout", &S::postgres,
+                  &P::checkpoint_timeout_ns),
+      SizeKey("postgres.max_wal_size", "max_wal_size (checkpoint distance)", &S::postgres,
+              &P::max_wal_size_bytes),
+      BoolKey("postgres.wal_on_data_volume", "WAL shares the data array", &S::postgres,
+              &P::wal_on_data_volume),
+      StringKey("filesystem.type", "ufs2, ext4, xfs, ... (informational)", &S::filesystem,
+                &F::type),
+      SizeKey("filesystem.block_size", "Filesystem block: unit of file I/O", &S::filesystem,
+              &F::block_size_bytes),
+      SizeKey("filesystem.fragment_size", "Filesystem fragment", &S::filesystem,
+              &F::fragment_size_bytes),
+      SizeKey("filesystem.partition_offset", "Partition start on the array (63s = MBR)",
+              &S::filesystem, &F::partition_offset_bytes),
+      SizeKey("filesystem.os_readahead", "OS sequential readahead window", &S::filesystem,
+              &F::os_readahead_bytes),
+      StringKey("io.scheduler", "OS I/O scheduler (informational)", &S::io, &I::scheduler),
+      IntKey("io.queue_depth", "Commands outstanding per disk", &S::io, &I::queue_depth),
+      EnumKey("controller.kind", "raid|hba", &S::controller, &C::kind,
+              {{"raid", ControllerKind::kRaid}, {"hba", ControllerKind::kHba}}),
+      SizeKey("controller.cache_size", "Controller cache (write-back + read)", &S::controller,
+              &C::cache_size_bytes),
+      EnumKey("controller.write_policy", "write-back|write-through", &S::controller,
+              &C::write_policy,
+              {{"write-back", WritePolicy::kWriteBack},
+               {"write-through", WritePolicy::kWriteThrough},
+               {"writeback", WritePolicy::kWriteBack},
+               {"writethrough", WritePolicy::kWriteThrough}}),
+      BoolKey("controller.battery_present", "Battery/flash backup present", &S::controller,
+              &C::battery_present),
+      BoolKey("controller.battery_healthy", "Battery healthy", &S::controller, &C::battery_healthy),
+      EnumKey("controller.read_ahead", "none|adaptive|always", &S::controller, &C::read_ahead,
+              {{"none", ReadAheadPolicy::kNone},
+               {"adaptive", ReadAheadPolicy::kAdaptive},
+               {"always", ReadAheadPolicy::kAlways}}),
+      BoolKey("controller.drive_write_cache", "Disks' own volatile write cache", &S::controller,
+              &C::drive_write_cache),
+      SizeKey("controller.min_stripe", "Smallest stripe the controller allows", &S::controller,
+              &C::min_stripe_bytes),
+      SizeKey("controller.max_stripe", "Largest stripe the controller allows", &S::controller,
+              &C::max_stripe_bytes),
+      RaidLevelKey(),
+      IntKey("array.disks", "Member disks in total", &S::array, &A::disks),
+      SizeKey("array.stripe", "Stripe unit per member", &S::array, &A::stripe_bytes),
+      IntKey("array.spans", "RAID 50/60: number of spans (0 = n/a)", &S::array, &A::spans),
+      EnumKey("disks.type", "hdd|ssd", &S::disks, &D::type,
+              {{"hdd", DiskType::kHdd}, {"ssd", DiskType::kSsd}}),
+      RpmKey("disks.rpm", "HDD rotational speed", &S::disks, &D::rpm),
+      DurationKey("disks.avg_read_seek", "HDD average read seek", &S::disks, &D::avg_read_seek_ns),
+      DurationKey("disks.avg_write_seek", "HDD average write seek", &S::disks,
+                  &D::avg_write_seek_ns),
+      DurationKey("disks.track_to_track", "HDD track-to-track seek", &S::disks,
+                  &D::track_to_track_ns),
+      SizeKey("disks.transfer_rate", "Media transfer rate, bytes per second", &S::disks,
+              &D::transfer_rate_bytes_per_s),
+      SizeKey("disks.capacity", "Capacity of one disk", &S::disks, &D::capacity_bytes),
+      DurationKey("disks.read_latency", "SSD page read latency", &S::disks, &D::read_latency_ns),
+      DurationKey("disks.write_latency", "SSD page program latency (as seen)", &S::disks,
+                  &D::write_latency_ns),
+      IntKey("disks.channels", "SSD parallel channels", &S::disks, &D::channels),
+      SizeKey("disks.page_size", "SSD page size", &S::disks, &D::page_size_bytes),
+      EnumKey("workload.type", "tpcb-like|simple-update|select-only", &S::workload, &W::type,
+              {{"tpcb-like", WorkloadType::kTpcbLike},
+               {"simple-update", WorkloadType::kSimpleUpdate},
+               {"select-only", WorkloadType::kSelectOnly}}),
+      IntKey("workload.scale", "pgbench scale factor", &S::workload, &W::scale),
+      IntKey("workload.clients", "Concurrent clients", &S::workload, &W::clients),
+      DurationKey("workload.duration", "Run length", &S::workload, &W::duration_ns),
+      IntKey("workload.transactions", "Transactions per client (0 = use duration)", &S::workload,
+             &W::transactions),
+      EnumKey("workload.cache", "cold|warm", &S::workload, &W::cache,
+              {{"cold", CacheState::kCold}, {"warm", CacheState::kWarm}}),
+      DoubleKey("workload.rate", "Target tps (0 = as fast as possible)", &S::workload,
+                &W::rate_tps),
+      IntKey("workload.seed", "Seed of every random stream", &S::workload, &W::seed),
+  };
+}
+
+}  // namespace
+
+const std::vector<ScenarioKeyEntry>& KeyTable() {
+  static const std::vector<ScenarioKeyEntry> table = BuildTable();
+  return table;
+}
+
+const ScenarioKeyEntry* FindKey(const std::string& key) {
+  for (const ScenarioKeyEntry& e : KeyTable()) {
+    if (e.info.key == key) return &e;
+  }
+  return nullptr;
+}
+
+std::string FormatSizeCanonical(int64_t bytes) {
+  static const struct {
+    int64_t scale;
+    const char* suffix;
+  } kUnits[] = {{1LL << 40, "TiB"}, {1LL << 30, "GiB"}, {1LL << 20, "MiB"}, {1LL << 10, "KiB"}};
+  for (const auto& u : kUnits) {
+    if (bytes != 0 && bytes % u.scale == 0) return std::to_string(bytes / u.scale) + u.suffix;
+  }
+  return std::to_string(bytes);
+}
+
+std::string FormatDurationCanonical(int64_t ns) {
+  if (ns != 0 && ns % kNsPerSec == 0) return std::to_string(ns / kNsPerSec) + "s";
+  if (ns % kNsPerUs == 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10gms", static_cast<double>(ns) / kNsPerMs);
+    return buf;
+  }
+  return std::to_string(ns) + "ns";
+}
+
+StatusOr<RaidLevel> ParseRaidLevelName(const std::string& raw) {
+  std::string s;
+  for (char c : Lower(Trim(raw))) {
+    if (c != '-' && c != '_' && c != ' ') s += c;
+  }
+  if (s.rfind("raid", 0) == 0) s = s.substr(4);
+  static const std::pair<const char*, RaidLevel> kLevels[] = {
+      {"0", RaidLevel::kRaid0},   {"1", RaidLevel::kRaid1},  {"10", RaidLevel::kRaid10},
+      {"5", RaidLevel::kRaid5},   {"6", RaidLevel::kRaid6},  {"50", RaidLevel::kRaid50},
+      {"60", RaidLevel::kRaid60}, {"jbod", RaidLevel::kJbod}};
+  for (const auto& [name, level] : kLevels) {
+    if (s == name) return level;
+  }
+  return Status::Error("invalid RAID level '" + raw +
+                       "' (expected raid0|raid1|raid10|raid5|raid6|raid50|raid60|jbod)");
+}
+
+const char* RaidLevelCanonicalName(RaidLevel level) {
+  switch (level) {
+    case RaidLevel::kJbod:
+      return "jbod";
+    case RaidLevel::kRaid0:
+      return "raid0";
+    case RaidLevel::kRaid1:
+      return "raid1";
+    case RaidLevel::kRaid10:
+      return "raid10";
+    case RaidLevel::kRaid5:
+      return "raid5";
+    case RaidLevel::kRaid6:
+      return "raid6";
+    case RaidLevel::kRaid50:
+      return "raid50";
+    case RaidLevel::kRaid60:
+      return "raid60";
+  }
+  return "?";
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,161 @@
+// ValidateScenario: refuses impossible configurations, naming file, line and key.
+#include <string>
+
+#include "common/units.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+namespace {
+
+// "file.toml:12: key array.stripe: <why>" when the key came from a file, else
+// "key array.stripe: <why>" (values from --set or defaults).
+Status Refuse(const Scenario& s, const std::string& key, const std::string& why) {
+  std::string where;
+  auto it = s.key_lines.find(key);
+  if (it != s.key_lines.end()) {
+    where = s.source_file + ":" + std::to_string(it->second) + ": ";
+  } else if (!s.source_file.empty()) {
+    where = s.source_file + ": ";
+  }
+  return Status::Error(where + "key " + key + ": " + why);
+}
+
+Status CheckHostAndPostgres(const Scenario& s) {
+  if (s.host.ram_bytes <= 0) return Refuse(s, "host.ram", "must be positive");
+  if (s.host.cpu_cores < 1) return Refuse(s, "host.cpu_cores", "must be at least 1");
+  if (s.postgres.shared_buffers_bytes < kPageBytes) {
+    return Refuse(s, "postgres.shared_buffers", "must hold at least one 8 KiB page");
+  }
+  if (s.postgres.shared_buffers_bytes >= s.host.ram_bytes) {
+    return Refuse(s, "postgres.shared_buffers", "must be smaller than host.ram");
+  }
+  if (s.postgres.checkpoint_timeout_ns <= 0) {
+    return Refuse(s, "postgres.checkpoint_timeout", "must be positive");
+  }
+  if (s.postgres.max_wal_size_bytes <= 0) {
+    return Refuse(s, "postgres.max_wal_size", "must be positive");
+  }
+  return Status::Ok();
+}
+
+bool PowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+Status CheckFilesystem(const Scenario& s) {
+  const FilesystemConfig& f = s.filesystem;
+  if (!PowerOfTwo(f.block_size_bytes) || f.block_size_bytes < kSectorBytes) {
+    return Refuse(s, "filesystem.block_size", "must be a power of two of at least 512 bytes");
+  }
+  if (!PowerOfTwo(f.fragment_size_bytes) || f.fragment_size_bytes > f.block_size_bytes ||
+      f.fragment_size_bytes < kSectorBytes) {
+    return Refuse(s, "filesystem.fragment_size",
+                  "must be a power of two between 512 bytes and filesystem.block_size");
+  }
+  if (f.partition_offset_bytes < 0 || f.partition_offset_bytes % kSectorBytes != 0) {
+    return Refuse(s, "filesystem.partition_offset", "must be a whole number of 512-byte sectors");
+  }
+  if (f.os_readahead_bytes < 0) return Refuse(s, "filesystem.os_readahead", "must be >= 0");
+  if (s.io.queue_depth < 1) return Refuse(s, "io.queue_depth", "must be at least 1");
+  return Status::Ok();
+}
+
+Status CheckControllerAndArray(const Scenario& s) {
+  const ControllerConfig& c = s.controller;
+  const ArrayConfig& a = s.array;
+  if (c.cache_size_bytes < 0) return Refuse(s, "controller.cache_size", "must be >= 0");
+  if (a.stripe_bytes <= 0 || a.stripe_bytes % kSectorBytes != 0) {
+    return Refuse(s, "array.stripe", "must be a positive multiple of 512 bytes");
+  }
+  if (c.kind == ControllerKind::kRaid) {
+    if (c.min_stripe_bytes > c.max_stripe_bytes) {
+      return Refuse(s, "controller.min_stripe", "is larger than controller.max_stripe");
+    }
+    if (a.stripe_bytes < c.min_stripe_bytes || a.stripe_bytes > c.max_stripe_bytes) {
+      return Refuse(s, "array.stripe",
+                    "outside the controller's range " + std::to_string(c.min_stripe_bytes) + ".." +
+                        std::to_string(c.max_stripe_bytes) + " bytes");
+    }
+  }
+  const int n = a.disks;
+  const bool nested = a.level == RaidLevel::kRaid50 || a.level == RaidLevel::kRaid60;
+  switch (a.level) {
+    case RaidLevel::kJbod:
+    case RaidLevel::kRaid0:
+      if (n < 1) return Refuse(s, "array.disks", "needs at least 1 disk");
+      break;
+    case RaidLevel::kRaid1:
+      if (n < 2 || n % 2) return Refuse(s, "array.disks", "RAID 1 needs an even count >= 2");
+      break;
+    case RaidLevel::kRaid10:
+      if (n < 4 || n % 2) return Refuse(s, "array.disks", "RAID 10 needs an even count >= 4");
+      break;
+    case RaidLevel::kRaid5:
+      if (n < 3) return Refuse(s, "array.disks", "RAID 5 needs at least 3 disks");
+      break;
+    case RaidLevel::kRaid6:
+      if (n < 4) return Refuse(s, "array.disks", "RAID 6 needs at least 4 disks");
+      break;
+    case RaidLevel::kRaid50:
+    case RaidLevel::kRaid60:
+      break;
+  }
+  if (nested) {
+    const int min_span = a.level == RaidLevel::kRaid50 ? 3 : 4;
+    if (a.spans < 2) return Refuse(s, "array.spans", "RAID 50/60 needs at least 2 spans");
+    if (n % a.spans != 0 || n / a.spans < min_span) {
+      return Refuse(s, "array.disks",
+                    "must split into array.spans equal spans of at least " +
+                        std::to_string(min_span) + " disks");
+    }
+  } else if (a.spans != 0 && a.level != RaidLevel::kRaid10) {
+    return Refuse(s, "array.spans", "only RAID 10/50/60 have spans");
+  }
+  if (a.level == RaidLevel::kRaid10 && a.spans != 0 && (n / 2) % a.spans != 0) {
+    return Refuse(s, "array.spans", "mirrored pairs do not divide into array.spans");
+  }
+  return Status::Ok();
+}
+
+Status CheckDisks(const Scenario& s) {
+  const DiskConfig& d = s.disks;
+  if (d.capacity_bytes <= 0) return Refuse(s, "disks.capacity", "must be positive");
+  if (d.transfer_rate_bytes_per_s <= 0) return Refuse(s, "disks.transfer_rate", "must be > 0");
+  if (d.type == DiskType::kHdd) {
+    if (d.rpm <= 0) return Refuse(s, "disks.rpm", "must be positive");
+    if (d.avg_read_seek_ns < 0) return Refuse(s, "disks.avg_read_seek", "must be >= 0");
+    if (d.avg_write_seek_ns < 0) return Refuse(s, "disks.avg_write_seek", "must be >= 0");
+    if (d.track_to_track_ns < 0 || d.track_to_track_ns > d.avg_read_seek_ns) {
+      return Refuse(s, "disks.track_to_track", "must be between 0 and disks.avg_read_seek");
+    }
+  } else {
+    if (d.read_latency_ns <= 0) return Refuse(s, "disks.read_latency", "must be positive");
+    if (d.write_latency_ns <= 0) return Refuse(s, "disks.write_latency", "must be positive");
+    if (d.channels < 1) return Refuse(s, "disks.channels", "must be at least 1");
+    if (d.page_size_bytes < kSectorBytes) return Refuse(s, "disks.page_size", "too small");
+  }
+  return Status::Ok();
+}
+
+Status CheckWorkload(const Scenario& s) {
+  const WorkloadConfig& w = s.workload;
+  if (w.scale < 1) return Refuse(s, "workload.scale", "must be at least 1");
+  if (w.clients < 1) return Refuse(s, "workload.clients", "must be at least 1");
+  if (w.duration_ns <= 0 && w.transactions <= 0) {
+    return Refuse(s, "workload.duration", "either duration or transactions must be positive");
+  }
+  if (w.transactions < 0) return Refuse(s, "workload.transactions", "must be >= 0");
+  if (w.rate_tps < 0) return Refuse(s, "workload.rate", "must be >= 0");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateScenario(const Scenario& s) {
+  for (auto check : {CheckHostAndPostgres, CheckFilesystem, CheckControllerAndArray, CheckDisks,
+                     CheckWorkload}) {
+    Status st = check(s);
+    if (!st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,314 @@
+#include "sim/controller.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "common/units.h"
+#include "sim/line_caches.h"
+
+namespace pgstorsim {
+namespace sim {
+namespace {
+
+enum ControllerEvent : int32_t { kAck = 1 };
+
+class RaidController : public Controller {
+ public:
+  RaidController(const SimControllerConfig& c, std::unique_ptr<RaidLayout> layout,
+                 std::vector<std::unique_ptr<Disk>> disks, Simulator& sim)
+      : config_(c),
+        layout_(std::move(layout)),
+        disks_(std::move(disks)),
+        sim_(sim),
+        line_bytes_(std::min(c.line_bytes, layout_->geometry().stripe_unit_bytes)),
+        write_cache_(c.write_cache_bytes, line_bytes_, c.destage_order),
+        read_cache_(c.has_cache ? c.read_cache_bytes : 0) {}
+
+  void Submit(const VolumeOp& op, IoListener* listener, uint64_t token) override {
+    switch (op.op) {
+      case IoOp::kRead:
+        return Read(op, listener, token);
+      case IoOp::kWrite:
+        return Write(op, listener, token);
+      case IoOp::kFsync:
+        ++stats_.flushes;
+        // Battery-backed write-back: nothing to flush; write-through: already on disk.
+        return Ack(NewPending(kHost, op, listener, token), config_.command_overhead_ns);
+    }
+  }
+
+  void HandleEvent(const Event& e) override {
+    const uint32_t slot = static_cast<uint32_t>(e.payload);
+    IoListener* listener = pending_[slot].listener;
+    const uint64_t token = pending_[slot].token;
+    Free(slot);
+    listener->OnIoDone(token);
+  }
+
+  void OnIoDone(uint64_t token) override {
+    const uint32_t slot = static_cast<uint32_t>(token);
+    if (--pending_[slot].remaining > 0) return;
+    Pending& p = pending_[slot];
+    if (p.stage == 0 && !p.writes.empty()) {
+      p.stage = 1;  // RMW: pre-reads done, now the writes.
+      std::vector<MemberExtent> writes = std::move(p.writes);
+      p.writes.clear();
+      SubmitExtents(slot, IoOp::kWrite, writes);
+      return;
+    }
+    if (p.kind == kDestage) return DestageDone(slot);
+    Ack(slot, config_.command_overhead_ns);
+  }
+
+  int64_t capacity_bytes() const override { return layout_->capacity_bytes(); }
+  int64_t dirty_bytes() const override { return write_cache_.dirty_bytes(); }
+  const ControllerStats& stats() const override { return stats_; }
+  const Disk& member(int index) const override { return *disks_[index]; }
+  int members() const override { return static_cast<int>(disks_.size()); }
+
+  nlohmann::json Report(int64_t elapsed_ns) const override {
+    nlohmann::json devices = nlohmann::json::array();
+    for (const auto& d : disks_) devices.push_back(d->Report(elapsed_ns));
+    const ControllerStats& s = stats_;
+    const double hit_ratio = s.reads ? static_cast<double>(s.read_hits) / s.reads : 0.0;
+    nlohmann::json controller = {{"write_back", WriteBack()},
+                                 {"reads", s.reads},
+                                 {"read_hits", s.read_hits},
+                                 {"read_hit_ratio", hit_ratio},
+                                 {"writes", s.writes},
+                                 {"writes_absorbed", s.write_absorbed},
+                                 {"writes_blocked", s.write_blocked},
+                                 {"flushes", s.flushes},
+                                 {"destages", s.destages},
+                                 {"split_requests", s.split_requests},
+                                 {"read_ahead_bytes", s.read_ahead_bytes},
+                                 {"max_dirty_bytes", s.max_dirty_bytes},
+                                 {"dirty_bytes_at_end", write_cache_.dirty_bytes()},
+                                 {"write_cache_bytes", write_cache_.capacity_bytes()},
+                                 {"line_bytes", line_bytes_}};
+    return {{"controller", controller}, {"devices", devices}};
+  }
+
+ private:
+  enum Kind { kHost, kDestage };
+  struct Pending {
+    Kind kind = kHost;
+    int stage = 0;
+    int remaining = 0;
+    IoListener* listener = nullptr;
+    uint64_t token = 0;
+    VolumeOp op;
+    int64_t line = 0;
+    std::vector<MemberExtent> writes;  // Deferred until pre-reads finish.
+  };
+  struct Blocked {
+    VolumeOp op;
+    IoListener* listener;
+    uint64_t token;
+  };
+
+  bool WriteBack() const { return config_.has_cache && config_.write_back; }
+
+  uint32_t NewPending(Kind kind, const VolumeOp& op, IoListener* listener, uint64_t token) {
+    uint32_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      slot = static_cast<uint32_t>(pending_.size());
+      pending_.emplace_back();
+    }
+    Pending& p = pending_[slot];
+    p.kind = kind;
+    p.stage = 0;
+    p.remaining = 0;
+    p.listener = listener;
+    p.token = token;
+    p.op = op;
+    p.writes.clear();
+    return slot;
+  }
+  void Free(uint32_t slot) { free_.push_back(slot); }
+  void Ack(uint32_t slot, int64_t delay_ns) { sim_.Schedule(delay_ns, this, kAck, slot); }
+
+  void SubmitExtents(uint32_t slot, IoOp op, const std::vector<MemberExtent>& extents) {
+    pending_[slot].remaining = static_cast<int>(extents.size());
+    for (const MemberExtent& e : extents) {
+      disks_[e.member]->Submit({op, e.offset_bytes, e.length_bytes}, this, slot);
+    }
+  }
+
+  bool CachedRead(const VolumeOp& op) {
+    if (!config_.has_cache) return false;
+    if (read_cache_.Lookup(op.offset_bytes, op.length_bytes)) return true;
+    const int64_t line_end = (op.offset_bytes / line_bytes_ + 1) * line_bytes_;
+    return op.offset_bytes + op.length_bytes <= line_end &&
+           write_cache_.Covers(op.offset_bytes, op.length_bytes);
+  }
+
+  // The read range after controller read-ahead.
+  int64_t ReadLength(const VolumeOp& op, bool sequential) {
+    if (!config_.has_cache || config_.read_ahead == ReadAhead::kNone) return op.length_bytes;
+    if (config_.read_ahead == ReadAhead::kAdaptive && !sequential) return op.length_bytes;
+    const int64_t unit = layout_->geometry().stripe_unit_bytes;
+    const int64_t end = op.offset_bytes + op.length_bytes;
+    int64_t extended_end = ((end + unit - 1) / unit) * unit;
+    if (extended_end == end) extended_end += sequential ? unit : 0;
+    extended_end = std::min(extended_end, capacity_bytes());
+    stats_.read_ahead_bytes += extended_end - end;
+    return extended_end - op.offset_bytes;
+  }
+
+  void Read(const VolumeOp& op, IoListener* listener, uint64_t token) {
+    ++stats_.reads;
+    const uint32_t slot = NewPending(kHost, op, listener, token);
+    const bool sequential = op.offset_bytes == last_read_end_bytes_;
+    last_read_end_bytes_ = op.offset_bytes + op.length_bytes;
+    if (CachedRead(op)) {
+      ++stats_.read_hits;
+      return Ack(slot, config_.read_hit_ns);
+    }
+    const int64_t length = ReadLength(op, sequential);
+    if (config_.has_cache) read_cache_.Insert(op.offset_bytes, length);
+    std::vector<ReadPiece> pieces = layout_->MapRead(op.offset_bytes, length);
+    std::vector<MemberExtent> extents;
+    extents.reserve(pieces.size());
+    for (const ReadPiece& piece : pieces) extents.push_back(PickCopy(piece));
+    if (extents.size() > 1) ++stats_.split_requests;
+    SubmitExtents(slot, IoOp::kRead, extents);
+  }
+
+  // Mirror read balancing: the copy with fewer outstanding requests; ties alternate.
+  MemberExtent PickCopy(const ReadPiece& piece) {
+    size_t best = 0;
+    if (piece.copies.size() > 1) {
+      best = round_robin_++ % piece.copies.size();
+      for (size_t i = 0; i < piece.copies.size(); ++i) {
+        if (disks_[piece.copies[i].member]->outstanding() <
+            disks_[piece.copies[best].member]->outstanding())
+          best = i;
+      }
+    }
+    return piece.copies[best];
+  }
+
+  void Write(const VolumeOp& op, IoListener* listener, uint64_t token) {
+    ++stats_.writes;
+    if (config_.has_cache) read_cache_.Insert(op.offset_bytes, op.length_bytes);
+    if (!WriteBack() || op.length_bytes > write_cache_.capacity_bytes()) {
+      return StartPlannedWrite(NewPending(kHost, op, listener, token), op);
+    }
+    if (!blocked_.empty() || !write_cache_.Fits(op.offset_bytes, op.length_bytes)) {
+      ++stats_.write_blocked;
+      blocked_.push_back({op, listener, token});
+      return;
+    }
+    AcceptWrite(op, listener, token);
+  }
+
+  void AcceptWrite(const VolumeOp& op, IoListener* listener, uint64_t token) {
+    if (write_cache_.Add(op.offset_bytes, op.length_bytes)) ++stats_.write_absorbed;
+    stats_.max_dirty_bytes = std::max(stats_.max_dirty_bytes, write_cache_.dirty_bytes());
+    Ack(NewPending(kHost, op, listener, token), config_.write_ack_ns);
+    KickDestage();
+  }
+
+  // Write-through and destage: RAID 5/6 pre-reads first, then the writes.
+  void StartPlannedWrite(uint32_t slot, const VolumeOp& op) {
+    WritePlan plan = layout_->MapWrite(op.offset_bytes, op.length_bytes);
+    if (plan.writes.size() > 1 && layout_->geometry().level != RaidLevel::kRaid1 &&
+        layout_->geometry().level != RaidLevel::kRaid10)
+      ++stats_.split_requests;
+    if (plan.pre_reads.empty()) return SubmitExtents(slot, IoOp::kWrite, plan.writes);
+    pending_[slot].writes = std::move(plan.writes);
+    SubmitExtents(slot, IoOp::kRead, plan.pre_reads);
+  }
+
+  void KickDestage() {
+    const int limit = config_.destage_outstanding * members();
+    int64_t line, offset, length;
+    const double start_bytes = config_.destage_start_fraction * write_cache_.capacity_bytes();
+    while (destages_in_flight_ < limit && write_cache_.dirty_bytes() > start_bytes &&
+           write_cache_.NextDestage(&line, &offset, &length)) {
+      ++destages_in_flight_;
+      const VolumeOp op{IoOp::kWrite, offset, length};
+      const uint32_t slot = NewPending(kDestage, op, nullptr, 0);
+      pending_[slot].line = line;
+      StartPlannedWrite(slot, op);
+    }
+  }
+
+  void DestageDone(uint32_t slot) {
+    write_cache_.DestageDone(pending_[slot].line);
+    Free(slot);
+    --destages_in_flight_;
+    ++stats_.destages;
+    while (!blocked_.empty() &&
+           write_cache_.Fits(blocked_.front().op.offset_bytes, blocked_.front().op.length_bytes)) {
+      const Blocked b = blocked_.front();
+      blocked_.pop_front();
+      if (write_cache_.Add(b.op.offset_bytes, b.op.length_bytes)) ++stats_.write_absorbed;
+      Ack(NewPending(kHost, b.op, b.listener, b.token), config_.write_ack_ns);
+    }
+    KickDestage();
+  }
+
+  const SimControllerConfig config_;
+  std::unique_ptr<RaidLayout> layout_;
+  std::vector<std::unique_ptr<Disk>> disks_;
+  Simulator& sim_;
+  const int64_t line_bytes_;
+  WriteCache write_cache_;
+  ReadCache read_cache_;
+  std::vector<Pending> pending_;
+  std::vector<uint32_t> free_;
+  std::deque<Blocked> blocked_;
+  int destages_in_flight_ = 0;
+  int64_t last_read_end_bytes_ = -1;
+  uint64_t round_robin_ = 0;
+  ControllerStats stats_;
+};
+
+}  // namespace
+
+StatusOr<ReadAhead> ParseReadAhead(const std::string& text) {
+  if (text == "none" || text == "no") return ReadAhead::kNone;
+  if (text == "adaptive") return ReadAhead::kAdaptive;
+  if (text == "always" || text == "yes") return ReadAhead::kAlways;
+  return Status::Error("unknown read-ahead '" + text + "' (expected none, adaptive, always)");
+}
+
+StatusOr<DestageOrder> ParseDestageOrder(const std::string& text) {
+  if (text == "elevator" || text == "lba") return DestageOrder::kElevator;
+  if (text == "fifo") return DestageOrder::kFifo;
+  return Status::Error("unknown destage order '" + text + "' (expected elevator or fifo)");
+}
+
+StatusOr<std::unique_ptr<Controller>> Controller::Create(const SimControllerConfig& config,
+                                                         const ArrayGeometry& geometry,
+                                                         const SimDiskConfig& disk,
+                                                         Simulator& sim) {
+  if (config.line_bytes < kSectorBytes || config.line_bytes % kSectorBytes != 0)
+    return Status::Error("controller.line_bytes: must be a positive multiple of 512");
+  if (config.write_cache_bytes < 0 || config.read_cache_bytes < 0)
+    return Status::Error("controller.cache_size: must be >= 0");
+  if (config.destage_outstanding < 1)
+    return Status::Error("controller.destage_outstanding: must be >= 1");
+  if (config.destage_start_fraction < 0 || config.destage_start_fraction >= 1)
+    return Status::Error("controller.destage_start: must lie in [0, 1)");
+  Status disk_ok = ValidateDiskConfig(disk, "disks");
+  if (!disk_ok.ok()) return disk_ok;
+  ArrayGeometry g = geometry;
+  if (g.member_size_bytes <= 0) g.member_size_bytes = disk.capacity_bytes;
+  StatusOr<std::unique_ptr<RaidLayout>> layout = RaidLayout::Create(g);
+  if (!layout.ok()) return layout.status().WithContext("array");
+  std::vector<std::unique_ptr<Disk>> disks;
+  for (int i = 0; i < g.members; ++i) {
+    disks.push_back(CreateDisk(disk, sim, 1000 + i, "disk" + std::to_string(i)));
+  }
+  return std::unique_ptr<Controller>(
+      new RaidController(config, std::move(layout).value(), std::move(disks), sim));
+}
+
+}  // namespace sim
+}  // namespace pgstorsim

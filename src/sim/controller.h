@@ -1,0 +1,100 @@
+// Controller: the RAID controller (or plain HBA) between the host and the member
+// disks. It owns the member Disks and splits every volume request with the shared
+// RaidLayout (fork-join: a request completes when its slowest member operation does;
+// mirror reads go to the copy with fewer outstanding requests; RAID 5/6 writes do
+// their read-modify-write pre-reads first).
+//
+// Cache: a read cache (LRU of 4 KiB blocks, `read_cache_bytes`) and, in write-back
+// mode, a FINITE write cache of dirty `line_bytes` lines (`write_cache_bytes`). A write
+// that fits is acknowledged after `write_ack_ns`; rewrites of a dirty line are
+// absorbed. Dirty lines are destaged in the background while the dirty bytes exceed
+// `destage_start_fraction` of the cache (elevator or FIFO order, at most
+// `destage_outstanding` x members line destages in flight), competing with reads at the
+// disks; a write that does not fit waits until destaging frees room. Write-through
+// (or a bad battery) sends writes straight to the members. Read-ahead: none, always
+// (extend a miss to the end of its stripe unit) or adaptive (only after a sequential
+// read), which adds transfer time. Units: bytes, ns. Thread safety: none.
+#ifndef PGSTORSIM_SIM_CONTROLLER_H_
+#define PGSTORSIM_SIM_CONTROLLER_H_
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "layout/raid_layout.h"
+#include "sim/disk.h"
+#include "sim/simulator.h"
+
+namespace pgstorsim {
+namespace sim {
+
+enum class ReadAhead { kNone, kAdaptive, kAlways };
+enum class DestageOrder { kElevator, kFifo };
+
+struct SimControllerConfig {
+  bool has_cache = true;   // false: HBA, every request goes to the disks.
+  bool write_back = true;  // Effective write-back (policy + healthy battery).
+  int64_t write_cache_bytes = 256LL << 20;
+  int64_t read_cache_bytes = 256LL << 20;
+  int64_t line_bytes = 64 << 10;  // Cache line; capped at the stripe unit.
+  int64_t write_ack_ns = 200'000;
+  int64_t read_hit_ns = 100'000;
+  int64_t command_overhead_ns = 30'000;  // Added to every request that reaches disks.
+  ReadAhead read_ahead = ReadAhead::kAdaptive;
+  DestageOrder destage_order = DestageOrder::kElevator;
+  int destage_outstanding = 4;  // Line destages in flight = this x member count.
+  // Destaging runs while dirty bytes exceed this fraction of the write cache, so hot
+  // lines (the WAL tail) absorb rewrites and the elevator has a large set to sweep.
+  double destage_start_fraction = 0.5;
+};
+
+// One request on the logical volume (offset from the start of the array).
+struct VolumeOp {
+  IoOp op = IoOp::kRead;  // kFsync = cache flush / barrier.
+  int64_t offset_bytes = 0;
+  int64_t length_bytes = 0;
+};
+
+struct ControllerStats {
+  uint64_t reads = 0;
+  uint64_t read_hits = 0;
+  uint64_t writes = 0;
+  uint64_t write_absorbed = 0;  // Rewrote an already dirty line.
+  uint64_t write_blocked = 0;   // Waited for room in the write cache.
+  uint64_t flushes = 0;
+  uint64_t destages = 0;
+  uint64_t split_requests = 0;  // Requests that spanned more than one member op.
+  int64_t read_ahead_bytes = 0;
+  int64_t max_dirty_bytes = 0;
+};
+
+class Controller : public Component, public IoListener {
+ public:
+  // Validates `config` and the geometry; creates members.size() == geometry.members
+  // disks from `disk`. Errors name the field.
+  static StatusOr<std::unique_ptr<Controller>> Create(const SimControllerConfig& config,
+                                                      const ArrayGeometry& geometry,
+                                                      const SimDiskConfig& disk, Simulator& sim);
+
+  // Queues `op`; listener->OnIoDone(token) runs when the host may consider it done.
+  // REQUIRES: the range lies within capacity_bytes().
+  virtual void Submit(const VolumeOp& op, IoListener* listener, uint64_t token) = 0;
+  virtual int64_t capacity_bytes() const = 0;
+  virtual int64_t dirty_bytes() const = 0;
+  virtual const ControllerStats& stats() const = 0;
+  virtual const Disk& member(int index) const = 0;
+  virtual int members() const = 0;
+  // {"controller":{..}, "devices":[per member disk]}.
+  virtual nlohmann::json Report(int64_t elapsed_ns) const = 0;
+};
+
+StatusOr<ReadAhead> ParseReadAhead(const std::string& text);        // none|adaptive|always
+StatusOr<DestageOrder> ParseDestageOrder(const std::string& text);  // elevator|fifo
+
+}  // namespace sim
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_SIM_CONTROLLER_H_

@@ -1,0 +1,330 @@
+#include "sim/disk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+#include "common/units.h"
+
+namespace pgstorsim {
+namespace sim {
+namespace {
+
+enum DiskEvent : int32_t { kServiceDone = 1, kCacheAck = 2 };
+
+struct Request {
+  DiskOp op;
+  IoListener* listener = nullptr;  // Null for background (drive-cache) writes.
+  uint64_t token = 0;
+  int64_t submit_ns = 0;
+  int64_t cached_bytes = 0;  // Bytes held in the drive write cache until written.
+  int64_t angle_ns = -1;     // HDD: the sector's angle (RotationalWaitNs), cached by SATF.
+};
+
+// Shared queueing machinery; subclasses supply the service time of one request.
+class QueuedDisk : public Disk {
+ public:
+  QueuedDisk(const SimDiskConfig& config, Simulator& sim, uint64_t stream_id, std::string name,
+             int servers)
+      : config_(config),
+        sim_(sim),
+        rng_(sim.ForkRandom(stream_id)),
+        name_(std::move(name)),
+        free_servers_(servers) {}
+
+  void Submit(const DiskOp& op, IoListener* listener, uint64_t token) override {
+    const uint32_t slot = Allocate();
+    Request& r = slots_[slot];
+    r = Request{op, listener, token, sim_.now_ns(), 0};
+    ++outstanding_;
+    if (op.op == IoOp::kWrite && config_.write_cache &&
+        cache_used_bytes_ + op.length_bytes <= config_.write_cache_bytes) {
+      r.cached_bytes = op.length_bytes;
+      cache_used_bytes_ += op.length_bytes;
+      ++stats_.write_cache_absorbed;
+      const int64_t ack_ns =
+          config_.command_overhead_ns +
+          static_cast<int64_t>(op.length_bytes * 1e9 / config_.interface_bytes_per_s);
+      sim_.Schedule(ack_ns, this, kCacheAck, slot);
+    }
+    queue_.push_back(slot);
+    Dispatch();
+  }
+
+  void HandleEvent(const Event& e) override {
+    const uint32_t slot = static_cast<uint32_t>(e.payload);
+    if (e.kind == kCacheAck) {
+      // The drive has the data; the submitter is done, the mechanism is not.
+      Request& r = slots_[slot];
+      IoListener* listener = r.listener;
+      r.listener = nullptr;  // Before Complete(): the callback may grow slots_.
+      Complete(listener, r.token, r.submit_ns);
+      return;
+    }
+    Request& r = slots_[slot];
+    ++free_servers_;
+    cache_used_bytes_ -= r.cached_bytes;
+    IoListener* listener = r.listener;
+    const uint64_t token = r.token;
+    const int64_t submit_ns = r.submit_ns;
+    free_slots_.push_back(slot);
+    --outstanding_;
+    Dispatch();
+    Complete(listener, token, submit_ns);  // No-op when the drive cache acked it.
+  }
+
+  int outstanding() const override { return outstanding_; }
+  const DiskStats& stats() const override { return stats_; }
+  const std::string& name() const override { return name_; }
+
+ protected:
+  // Service time of `r` starting now; may update head position.
+  virtual int64_t ServiceNs(const DiskOp& op) = 0;
+  // Index into queue_ of the request to serve next (default FIFO).
+  virtual size_t PickNext() { return 0; }
+
+  const SimDiskConfig config_;
+  Simulator& sim_;
+  Random rng_;
+  std::deque<uint32_t> queue_;
+  std::vector<Request> slots_;
+
+ private:
+  uint32_t Allocate() {
+    if (!free_slots_.empty()) {
+      const uint32_t s = free_slots_.back();
+      free_slots_.pop_back();
+      return s;
+    }
+    slots_.emplace_back();
+    return static_cast<uint32_t>(slots_.size() - 1);
+  }
+
+  void Dispatch() {
+    while (free_servers_ > 0 && !queue_.empty()) {
+      const size_t index = PickNext();
+      const uint32_t slot = queue_[index];
+      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+      const DiskOp& op = slots_[slot].op;
+      const int64_t service_ns = ServiceNs(op);
+      stats_.busy_ns += service_ns;
+      if (op.op == IoOp::kRead) {
+        ++stats_.reads;
+        stats_.read_bytes += op.length_bytes;
+      } else {
+        ++stats_.writes;
+        stats_.written_bytes += op.length_bytes;
+      }
+      --free_servers_;
+      sim_.Schedule(service_ns, this, kServiceDone, slot);
+    }
+  }
+
+  void Complete(IoListener* listener, uint64_t token, int64_t submit_ns) {
+    if (listener == nullptr) return;
+    stats_.response.Record(sim_.now_ns() - submit_ns);
+    listener->OnIoDone(token);
+  }
+
+  std::string name_;
+  int free_servers_;
+  int outstanding_ = 0;
+  int64_t cache_used_bytes_ = 0;
+  std::vector<uint32_t> free_slots_;
+  DiskStats stats_;
+};
+
+class HddDisk : public QueuedDisk {
+ public:
+  HddDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
+      : QueuedDisk(c, sim, stream, std::move(name), 1),
+        rotation_ns_(static_cast<int64_t>(60e9 / c.rpm)),
+        track_bytes_(static_cast<int64_t>(c.sustained_bytes_per_s * 60.0 / c.rpm)),
+        third_stroke_bytes_(static_cast<double>(c.capacity_bytes) / 3.0) {}
+
+ protected:
+  int64_t ServiceNs(const DiskOp& op) override {
+    const int64_t transfer_ns =
+        static_cast<int64_t>(op.length_bytes * 1e9 / config_.sustained_bytes_per_s);
+    int64_t position_ns = 0;
+    if (op.op == IoOp::kRead && op.offset_bytes == head_bytes_) {
+      position_ns = 0;  // Sequential read: served from the drive's look-ahead buffer.
+    } else if (config_.scheduler == DiskScheduler::kSatf ||
+               std::llabs(op.offset_bytes - head_bytes_) <= track_bytes_) {
+      position_ns = PositionNs(op, sim_.now_ns());
+    } else {
+      position_ns = SeekNs(std::llabs(op.offset_bytes - head_bytes_), op.op) +
+                    rng_.UniformInt(0, rotation_ns_ - 1);
+    }
+    head_bytes_ = op.offset_bytes + op.length_bytes;
+    return config_.command_overhead_ns + position_ns + transfer_ns;
+  }
+
+  // SATF: among the first queue_depth requests, the one the head reaches first
+  // (seek + rotational wait, with the drive's knowledge of sector angles).
+  size_t PickNext() override {
+    if (config_.scheduler == DiskScheduler::kFifo) return 0;
+    const size_t window = std::min<size_t>(queue_.size(), config_.queue_depth);
+    size_t best = 0;
+    int64_t best_ns = INT64_MAX;
+    // (now + overhead + seek) mod rotation, without a division per candidate.
+    const int64_t base_ns = (sim_.now_ns() + config_.command_overhead_ns) % rotation_ns_;
+    for (size_t i = 0; i < window; ++i) {
+      Request& r = slots_[queue_[i]];
+      const DiskOp& op = r.op;
+      const int64_t distance = std::llabs(op.offset_bytes - head_bytes_);
+      const int64_t seek_ns = distance <= track_bytes_ ? 0 : SeekNs(distance, op.op);
+      if (seek_ns >= best_ns) continue;
+      if (r.angle_ns < 0) r.angle_ns = AngleNs(op.offset_bytes);
+      int64_t head_ns = base_ns + seek_ns;
+      if (head_ns >= rotation_ns_) head_ns -= rotation_ns_;
+      if (head_ns >= rotation_ns_) head_ns %= rotation_ns_;  // Seeks over a turn.
+      const int64_t wait_ns = r.angle_ns - head_ns;
+      const int64_t ns = seek_ns + (wait_ns >= 0 ? wait_ns : wait_ns + rotation_ns_);
+      if (ns < best_ns) {
+        best_ns = ns;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+ private:
+  // Seek time for a distance: 0 for none, track-to-track for the smallest, and a
+  // sqrt curve that passes through the average seek at one third of the stroke.
+  int64_t SeekNs(int64_t distance_bytes, IoOp op) const {
+    if (distance_bytes <= 0) return 0;
+    const double f = std::sqrt(static_cast<double>(distance_bytes) / third_stroke_bytes_);
+    const int64_t avg_ns = op == IoOp::kWrite ? config_.avg_write_seek_ns : config_.avg_seek_ns;
+    return config_.track_to_track_ns +
+           static_cast<int64_t>(f * (avg_ns - config_.track_to_track_ns));
+  }
+
+  // Positioning with the platter's angle known: the sector at offset o passes under
+  // the head at times t with t mod rotation == angle(o), o's position within its
+  // track. Used on the same track (rewrites wait for a full turn) and by SATF; FIFO
+  // far seeks draw the rotational latency from the disk's seeded stream instead.
+  int64_t PositionNs(const DiskOp& op, int64_t now_ns) const {
+    const int64_t distance = std::llabs(op.offset_bytes - head_bytes_);
+    const int64_t seek_ns = distance <= track_bytes_ ? 0 : SeekNs(distance, op.op);
+    return seek_ns + RotationalWaitNs(op.offset_bytes, now_ns + seek_ns);
+  }
+  // Wait, after the command overhead, until `offset` passes under the head.
+  int64_t RotationalWaitNs(int64_t offset_bytes, int64_t seek_done_ns) const {
+    return WaitForAngleNs(AngleNs(offset_bytes), seek_done_ns);
+  }
+  // When, within a turn, the sector at `offset` passes under the head.
+  int64_t AngleNs(int64_t offset_bytes) const {
+    return (offset_bytes % track_bytes_) * rotation_ns_ / track_bytes_;
+  }
+  int64_t WaitForAngleNs(int64_t angle_ns, int64_t seek_done_ns) const {
+    const int64_t head_ns = (seek_done_ns + config_.command_overhead_ns) % rotation_ns_;
+    const int64_t wait_ns = angle_ns - head_ns;
+    return wait_ns >= 0 ? wait_ns : wait_ns + rotation_ns_;
+  }
+
+  const int64_t rotation_ns_;
+  const int64_t track_bytes_;
+  const double third_stroke_bytes_;  // SeekNs: a third of the stroke, in bytes.
+  int64_t head_bytes_ = 0;
+};
+
+class SsdDisk : public QueuedDisk {
+ public:
+  SsdDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
+      : QueuedDisk(c, sim, stream, std::move(name), c.ssd_channels) {}
+
+ protected:
+  int64_t ServiceNs(const DiskOp& op) override {
+    const int64_t page = config_.ssd_page_bytes;
+    const int64_t first = op.offset_bytes / page;
+    const int64_t end = (op.offset_bytes + op.length_bytes + page - 1) / page;
+    const int64_t bytes = (end - first) * page;
+    int64_t ns = op.op == IoOp::kRead ? config_.ssd_read_ns : config_.ssd_write_ns;
+    const bool partial = op.offset_bytes % page != 0 || op.length_bytes % page != 0;
+    if (op.op == IoOp::kWrite && partial) ns += config_.ssd_read_ns;  // Read-modify-write.
+    return ns + static_cast<int64_t>(bytes * 1e9 / config_.interface_bytes_per_s);
+  }
+};
+
+class ExponentialDisk : public QueuedDisk {
+ public:
+  ExponentialDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
+      : QueuedDisk(c, sim, stream, std::move(name), 1) {}
+
+ protected:
+  int64_t ServiceNs(const DiskOp& op) override {
+    return static_cast<int64_t>(rng_.Exponential(static_cast<double>(config_.mean_service_ns)));
+  }
+};
+
+}  // namespace
+
+StatusOr<DiskKind> ParseDiskKind(const std::string& text) {
+  if (text == "hdd") return DiskKind::kHdd;
+  if (text == "ssd") return DiskKind::kSsd;
+  if (text == "exponential") return DiskKind::kExponential;
+  return Status::Error("unknown disk kind '" + text + "' (expected hdd, ssd or exponential)");
+}
+
+StatusOr<DiskScheduler> ParseDiskScheduler(const std::string& text) {
+  if (text == "fifo" || text == "noop" || text == "none") return DiskScheduler::kFifo;
+  if (text == "satf" || text == "sstf" || text == "elevator") return DiskScheduler::kSatf;
+  return Status::Error("unknown disk scheduler '" + text + "' (expected fifo or satf)");
+}
+
+Status ValidateDiskConfig(const SimDiskConfig& c, const std::string& prefix) {
+  auto bad = [&](const char* field, const char* why) {
+    return Status::Error(prefix + "." + field + ": " + why);
+  };
+  if (c.capacity_bytes <= 0) return bad("capacity", "must be positive");
+  if (c.kind == DiskKind::kHdd) {
+    if (c.rpm < 1000 || c.rpm > 30000) return bad("rpm", "must lie in [1000, 30000]");
+    if (c.avg_seek_ns < c.track_to_track_ns) return bad("avg_seek", "below track_to_track");
+    if (c.avg_write_seek_ns < c.track_to_track_ns)
+      return bad("avg_write_seek", "below track_to_track");
+    if (c.track_to_track_ns < 0) return bad("track_to_track", "must be >= 0");
+    if (c.sustained_bytes_per_s <= 0) return bad("sustained_rate", "must be positive");
+    if (c.interface_bytes_per_s < c.sustained_bytes_per_s)
+      return bad("interface_rate", "must be >= sustained_rate");
+  }
+  if (c.queue_depth < 1) return bad("queue_depth", "must be >= 1");
+  if (c.interface_bytes_per_s <= 0) return bad("interface_rate", "must be positive");
+  if (c.kind == DiskKind::kSsd && c.ssd_channels < 1) return bad("channels", "must be >= 1");
+  if (c.kind == DiskKind::kSsd && (c.ssd_page_bytes < 512 || c.ssd_page_bytes % 512 != 0))
+    return bad("page_size", "must be a positive multiple of 512");
+  if (c.kind == DiskKind::kExponential && c.mean_service_ns <= 0)
+    return bad("mean_service", "must be positive");
+  if (c.command_overhead_ns < 0) return bad("command_overhead", "must be >= 0");
+  return Status::Ok();
+}
+
+nlohmann::json Disk::Report(int64_t elapsed_ns) const {
+  const DiskStats& s = stats();
+  const double util = elapsed_ns > 0 ? static_cast<double>(s.busy_ns) / elapsed_ns : 0.0;
+  return {{"name", name()},
+          {"reads", s.reads},
+          {"writes", s.writes},
+          {"read_bytes", s.read_bytes},
+          {"written_bytes", s.written_bytes},
+          {"utilization", util},
+          {"drive_cache_writes", s.write_cache_absorbed},
+          {"mean_response_ms", s.response.mean_ns() / kNsPerMs},
+          {"p99_response_ms", NsToMs(s.response.PercentileNs(0.99))}};
+}
+
+std::unique_ptr<Disk> CreateDisk(const SimDiskConfig& config, Simulator& sim, uint64_t stream_id,
+                                 std::string name) {
+  switch (config.kind) {
+    case DiskKind::kSsd:
+      return std::make_unique<SsdDisk>(config, sim, stream_id, std::move(name));
+    case DiskKind::kExponential:
+      return std::make_unique<ExponentialDisk>(config, sim, stream_id, std::move(name));
+    case DiskKind::kHdd:
+    default:
+      return std::make_unique<HddDisk>(config, sim, stream_id, std::move(name));
+  }
+}
+
+}  // namespace sim
+}  // namespace pgstorsim

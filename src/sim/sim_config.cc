@@ -1,0 +1,188 @@
+#include "sim/sim_config.h"
+
+#include <cctype>
+#include <string>
+
+#include "common/units.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+namespace sim {
+namespace {
+
+// "UPDATE accounts" -> "update_accounts".
+std::string KeySuffix(const char* statement_name) {
+  std::string out;
+  for (const char* p = statement_name; *p; ++p) {
+    out += *p == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+  }
+  return out;
+}
+
+WorkloadKind ToWorkloadKind(WorkloadType t) {
+  switch (t) {
+    case WorkloadType::kSimpleUpdate:
+      return WorkloadKind::kSimpleUpdate;
+    case WorkloadType::kSelectOnly:
+      return WorkloadKind::kSelectOnly;
+    case WorkloadType::kTpcbLike:
+    default:
+      return WorkloadKind::kTpcbLike;
+  }
+}
+
+ReadAhead ToReadAhead(ReadAheadPolicy p) {
+  switch (p) {
+    case ReadAheadPolicy::kNone:
+      return ReadAhead::kNone;
+    case ReadAheadPolicy::kAlways:
+      return ReadAhead::kAlways;
+    case ReadAheadPolicy::kAdaptive:
+    default:
+      return ReadAhead::kAdaptive;
+  }
+}
+
+void FillStorage(const Scenario& s, SimConfig* c) {
+  c->array.level = s.array.level;
+  c->array.members = s.array.disks;
+  c->array.stripe_unit_bytes = s.array.stripe_bytes;
+  c->array.span_members = s.array.spans > 0 ? s.array.disks / s.array.spans : 0;
+  c->array.member_size_bytes = s.disks.capacity_bytes;
+
+  SimDiskConfig& d = c->disk;
+  d.kind = s.disks.type == DiskType::kSsd ? DiskKind::kSsd : DiskKind::kHdd;
+  d.capacity_bytes = s.disks.capacity_bytes;
+  d.rpm = s.disks.rpm;
+  d.avg_seek_ns = s.disks.avg_read_seek_ns;
+  d.avg_write_seek_ns = s.disks.avg_write_seek_ns;
+  d.track_to_track_ns = s.disks.track_to_track_ns;
+  d.sustained_bytes_per_s = static_cast<double>(s.disks.transfer_rate_bytes_per_s);
+  if (d.interface_bytes_per_s < d.sustained_bytes_per_s)
+    d.interface_bytes_per_s = d.sustained_bytes_per_s;
+  d.ssd_read_ns = s.disks.read_latency_ns;
+  d.ssd_write_ns = s.disks.write_latency_ns;
+  d.ssd_channels = s.disks.channels;
+  d.ssd_page_bytes = s.disks.page_size_bytes;
+  d.queue_depth = s.io.queue_depth;
+  d.scheduler = s.io.queue_depth > 1 ? DiskScheduler::kSatf : DiskScheduler::kFifo;
+  d.write_cache = s.controller.drive_write_cache;
+
+  SimControllerConfig& k = c->controller;
+  k.has_cache = s.controller.kind == ControllerKind::kRaid && s.controller.cache_size_bytes > 0;
+  k.write_back = s.controller.EffectiveWriteBack();
+  // The cache is shared; reads keep what write-back does not hold.
+  k.write_cache_bytes = s.controller.cache_size_bytes / 2;
+  k.read_cache_bytes = s.controller.cache_size_bytes - k.write_cache_bytes;
+  if (!k.write_back) k.read_cache_bytes = s.controller.cache_size_bytes;
+  k.read_ahead = k.has_cache ? ToReadAhead(s.controller.read_ahead) : ReadAhead::kNone;
+}
+
+void ApplyCalibration(const std::map<std::string, double>& values, SimConfig* c) {
+  auto get = [&](const std::string& key, double* out) {
+    auto it = values.find(key);
+    if (it == values.end()) return false;
+    *out = it->second;
+    return true;
+  };
+  double v = 0;
+  for (int i = 0; i < kStatementCount; ++i) {
+    const std::string key = "cpu_ms_" + KeySuffix(StatementName(static_cast<Statement>(i)));
+    if (get(key, &v)) c->cpu_ns[i] = MsToNs(v);
+  }
+  if (get("client_rtt_ms", &v)) c->client_rtt_ns = MsToNs(v);
+  if (get("controller_write_ack_ms", &v)) c->controller.write_ack_ns = MsToNs(v);
+  if (get("controller_read_hit_ms", &v)) c->controller.read_hit_ns = MsToNs(v);
+  if (get("controller_destage_start", &v)) c->controller.destage_start_fraction = v;
+  if (get("controller_destage_outstanding", &v))
+    c->controller.destage_outstanding = static_cast<int>(v + 0.5);
+}
+
+}  // namespace
+
+Status ValidateSimConfig(const SimConfig& c) {
+  if (c.scale < 1) return Status::Error("workload.scale: must be >= 1");
+  if (c.clients < 1) return Status::Error("workload.clients: must be >= 1");
+  if (c.duration_ns <= 0 && c.transactions_per_client <= 0)
+    return Status::Error("workload.duration: must be positive (or set workload.transactions)");
+  if (c.rate_tps < 0) return Status::Error("workload.rate: must be >= 0");
+  if (c.cpu_cores < 1) return Status::Error("host.cpu_cores: must be >= 1");
+  if (c.shared_buffers_bytes < 16 * kPageBytes)
+    return Status::Error("postgres.shared_buffers: must be at least 128 KiB");
+  if (c.checkpoint_timeout_ns <= 0)
+    return Status::Error("postgres.checkpoint_timeout: must be positive");
+  if (c.max_wal_size_bytes < 2 * kPageBytes)
+    return Status::Error("postgres.max_wal_size: too small");
+  for (int64_t ns : c.cpu_ns) {
+    if (ns < 0) return Status::Error("calibration.cpu_ms_*: must be >= 0");
+  }
+  if (c.client_rtt_ns < 0) return Status::Error("calibration.client_rtt_ms: must be >= 0");
+  return Status::Ok();
+}
+
+StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
+  SimConfig c;
+  c.seed = s.workload.seed;
+  c.workload = ToWorkloadKind(s.workload.type);
+  c.scale = s.workload.scale;
+  c.clients = s.workload.clients;
+  c.duration_ns = s.workload.duration_ns;
+  c.transactions_per_client = s.workload.transactions;
+  c.rate_tps = s.workload.rate_tps;
+  c.warm = s.workload.cache == CacheState::kWarm;
+  c.cpu_cores = s.host.cpu_cores;
+  c.ram_bytes = s.host.ram_bytes;
+  c.shared_buffers_bytes = s.postgres.shared_buffers_bytes;
+  c.synchronous_commit = s.postgres.synchronous_commit;
+  c.full_page_writes = s.postgres.full_page_writes;
+  c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
+  c.max_wal_size_bytes = s.postgres.max_wal_size_bytes;
+  c.wal_on_data_volume = s.postgres.wal_on_data_volume;
+  c.fs.partition_offset_bytes = s.filesystem.partition_offset_bytes;
+  c.fs.fs_block_bytes = s.filesystem.block_size_bytes;
+  c.fs.fragment_bytes = s.filesystem.fragment_size_bytes;
+  c.os_readahead_bytes = s.filesystem.os_readahead_bytes;
+  FillStorage(s, &c);
+  ApplyCalibration(s.calibration.values, &c);
+  Status ok = ValidateSimConfig(c);
+  if (!ok.ok()) return ok;
+  return c;
+}
+
+nlohmann::json SimConfigToJson(const SimConfig& c) {
+  nlohmann::json cpu = nlohmann::json::object();
+  for (int i = 0; i < kStatementCount; ++i)
+    cpu[StatementName(static_cast<Statement>(i))] = NsToMs(c.cpu_ns[i]);
+  return {{"seed", c.seed},
+          {"workload", WorkloadKindName(c.workload)},
+          {"scale", c.scale},
+          {"clients", c.clients},
+          {"duration_s", NsToSec(c.duration_ns)},
+          {"transactions_per_client", c.transactions_per_client},
+          {"rate_tps", c.rate_tps},
+          {"cache_state", c.warm ? "warm" : "cold"},
+          {"cpu_cores", c.cpu_cores},
+          {"ram_bytes", c.ram_bytes},
+          {"shared_buffers_bytes", c.shared_buffers_bytes},
+          {"synchronous_commit", c.synchronous_commit},
+          {"full_page_writes", c.full_page_writes},
+          {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
+          {"fs_block_bytes", c.fs.fs_block_bytes},
+          {"partition_offset_bytes", c.fs.partition_offset_bytes},
+          {"raid_level", RaidLevelName(c.array.level)},
+          {"disks", c.array.members},
+          {"stripe_bytes", c.array.stripe_unit_bytes},
+          {"controller_cache", c.controller.has_cache},
+          {"write_back", c.controller.write_back},
+          {"write_cache_bytes", c.controller.write_cache_bytes},
+          {"read_ahead", c.controller.read_ahead == ReadAhead::kNone     ? "none"
+                         : c.controller.read_ahead == ReadAhead::kAlways ? "always"
+                                                                         : "adaptive"},
+          {"drive_write_cache", c.disk.write_cache},
+          {"disk_queue_depth", c.disk.queue_depth},
+          {"cpu_ms", cpu},
+          {"client_rtt_ms", NsToMs(c.client_rtt_ns)}};
+}
+
+}  // namespace sim
+}  // namespace pgstorsim

@@ -1,0 +1,79 @@
+// SimConfig: every parameter of one simulation, in explicit units, filled from a
+// Scenario (SimConfigFromScenario) or built directly by tests. Plain value type.
+//
+// Calibration keys read from [calibration] (all optional, docs/simulator.md):
+//   cpu_ms_<statement>   CPU per statement ("cpu_ms_update_accounts", "cpu_ms_end", ...)
+//   client_rtt_ms        client round trip per statement (network + protocol)
+//   controller_write_ack_ms, controller_read_hit_ms, controller_destage_outstanding,
+//   controller_destage_start (fraction of the write cache dirty before destaging)
+#ifndef PGSTORSIM_SIM_SIM_CONFIG_H_
+#define PGSTORSIM_SIM_SIM_CONFIG_H_
+
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+#include "common/status.h"
+#include "layout/fs_mapping.h"
+#include "layout/raid_layout.h"
+#include "sim/controller.h"
+#include "sim/disk.h"
+#include "workload/tpcb.h"
+
+namespace pgstorsim {
+struct Scenario;
+namespace sim {
+
+struct SimConfig {
+  uint64_t seed = 1;
+  // Workload.
+  WorkloadKind workload = WorkloadKind::kTpcbLike;
+  int64_t scale = 100;
+  int clients = 10;
+  int64_t duration_ns = 60LL * 1000 * 1000 * 1000;
+  int64_t transactions_per_client = 0;  // 0 = run for duration_ns.
+  double rate_tps = 0;                  // 0 = closed loop (think time 0).
+  bool warm = true;                     // Caches pre-filled hottest first.
+  // Host.
+  int cpu_cores = 8;
+  int64_t ram_bytes = 16LL << 30;
+  int64_t os_reserved_bytes = 1LL << 30;  // RAM not available to the OS page cache.
+  std::array<int64_t, kStatementCount> cpu_ns = {20'000, 60'000, 50'000, 60'000,
+                                                 60'000, 40'000, 20'000};
+  int64_t client_rtt_ns = 30'000;
+  // PostgreSQL.
+  int64_t shared_buffers_bytes = 128LL << 20;
+  bool synchronous_commit = true;
+  bool full_page_writes = true;
+  int64_t checkpoint_timeout_ns = 300LL * 1000 * 1000 * 1000;
+  int64_t max_wal_size_bytes = 1LL << 30;
+  double checkpoint_completion_target = 0.9;
+  bool wal_on_data_volume = true;
+  int64_t wal_writer_delay_ns = 200'000'000;
+  // Filesystem and OS.
+  FsGeometry fs;
+  int64_t os_readahead_bytes = 128 << 10;
+  int background_writes_outstanding = 16;
+  int64_t os_dirty_expire_ns = 30LL * 1000 * 1000 * 1000;  // OS write-back age.
+  // Storage.
+  SimControllerConfig controller;
+  ArrayGeometry array;
+  SimDiskConfig disk;
+  // Output.
+  int64_t series_interval_ns = 0;  // 0 = max(1 s, duration / 60).
+};
+
+// Range checks of the host/PostgreSQL/workload part (storage parts are validated by
+// Controller::Create); messages name the scenario key.
+Status ValidateSimConfig(const SimConfig& config);
+
+// Maps a validated Scenario (plus its [calibration] values) to a SimConfig.
+StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);
+
+// The parameters that shaped the run, for Results::config.
+nlohmann::json SimConfigToJson(const SimConfig& config);
+
+}  // namespace sim
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_SIM_SIM_CONFIG_H_

@@ -1,0 +1,102 @@
+// `pgstorsim simulate`: runs the discrete-event simulator on a scenario and writes a
+// "simulate" results document; prints a pgbench-like summary with the -r block.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "common/results.h"
+#include "common/units.h"
+#include "scenario/scenario.h"
+#include "sim/run_simulation.h"
+#include "sim/sim_config.h"
+
+namespace pgstorsim {
+namespace sim {
+namespace {
+
+void PrintSummary(const Results& r, const nlohmann::json& devices) {
+  std::printf("simulated transactions: %llu in %.1f s\n",
+              static_cast<unsigned long long>(r.transactions), r.duration_s);
+  std::printf("latency average = %.3f ms, p50 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms\n",
+              r.transaction_latency.mean_ns() / kNsPerMs,
+              NsToMs(r.transaction_latency.PercentileNs(0.5)),
+              NsToMs(r.transaction_latency.PercentileNs(0.95)),
+              NsToMs(r.transaction_latency.PercentileNs(0.99)));
+  std::printf("tps = %.6f (simulated)\n", r.tps);
+  std::printf("statement latencies in milliseconds (mean, p50, p95, p99):\n");
+  for (const StatementResult& s : r.statements) {
+    std::printf("  %12.6f %10.3f %10.3f %10.3f  %s\n", s.latency.mean_ns() / kNsPerMs,
+                NsToMs(s.latency.PercentileNs(0.5)), NsToMs(s.latency.PercentileNs(0.95)),
+                NsToMs(s.latency.PercentileNs(0.99)), s.name.c_str());
+  }
+  for (const auto& d : devices) {
+    std::printf("  %-6s util %5.1f %%  reads %llu  writes %llu  mean response %.3f ms\n",
+                d["name"].get<std::string>().c_str(), 100 * d["utilization"].get<double>(),
+                d["reads"].get<unsigned long long>(), d["writes"].get<unsigned long long>(),
+                d["mean_response_ms"].get<double>());
+  }
+}
+
+class SimulateCommand : public Command {
+ public:
+  void Configure(CLI::App* app) override {
+    app->add_option("--scenario", scenario_path_, "Scenario TOML file (default: built-in)");
+    app->add_option("--set", overrides_, "Override a scenario key: key=value (repeatable)");
+    app->add_option("--seed", seed_, "Random seed (workload.seed)");
+    app->add_option("--duration", duration_, "Simulated duration (workload.duration)")
+        ->check(DurationValidator());
+    app->add_option("--transactions", transactions_,
+                    "Transactions per client instead of a duration (workload.transactions)");
+    app->add_option("--out", out_, "Results file (default: results/runs/simulate-<utc>.json)");
+    app->add_flag("--quiet", quiet_, "Print only the results path");
+  }
+
+  int Run() override {
+    std::vector<std::string> overrides = overrides_;
+    if (!seed_.empty()) overrides.push_back("workload.seed=" + seed_);
+    if (!duration_.empty()) overrides.push_back("workload.duration=" + duration_);
+    if (!transactions_.empty()) overrides.push_back("workload.transactions=" + transactions_);
+    StatusOr<Scenario> scenario = scenario_path_.empty() ? DefaultScenario(overrides)
+                                                         : LoadScenario(scenario_path_, overrides);
+    if (!scenario.ok()) return ReportError("simulate", scenario.status());
+    StatusOr<SimConfig> config = SimConfigFromScenario(*scenario);
+    if (!config.ok()) return ReportError("simulate", config.status());
+    const auto wall_start = std::chrono::steady_clock::now();
+    StatusOr<SimulationOutput> out = RunSimulation(*config);
+    if (!out.ok()) return ReportError("simulate", out.status());
+    const double wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    Results& results = out.value().results;
+    results.label = scenario->name;
+    const std::string path = out_.empty() ? DefaultResultsPath("simulate") : out_;
+    Status saved = SaveResults(path, results);
+    if (!saved.ok()) return ReportError("simulate", saved);
+    if (!quiet_) {
+      std::printf("scenario: %s  seed: %llu\n", scenario->name.c_str(),
+                  static_cast<unsigned long long>(config->seed));
+      PrintSummary(results, results.sections["devices"]);
+      std::printf("simulation: %llu events, %llu disk ops in %.2f s wall (%.0f disk ops/s)\n",
+                  static_cast<unsigned long long>(out->events),
+                  static_cast<unsigned long long>(out->disk_ops), wall_s,
+                  wall_s > 0 ? out->disk_ops / wall_s : 0.0);
+    }
+    std::printf("results: %s\n", path.c_str());
+    return 0;
+  }
+
+ private:
+  std::string scenario_path_;
+  std::vector<std::string> overrides_;
+  std::string seed_, duration_, transactions_, out_;
+  bool quiet_ = false;
+};
+
+PGSTORSIM_REGISTER_COMMAND(SimulateCommand, "simulate",
+                           "Discrete-event simulation of a scenario (tps, latency, utilisation)");
+
+}  // namespace
+}  // namespace sim
+}  // namespace pgstorsim

@@ -1,0 +1,82 @@
+#include "sim/volume_map.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/units.h"
+
+namespace pgstorsim {
+namespace sim {
+namespace {
+
+int64_t RoundUp(int64_t value, int64_t granule) {
+  return granule > 0 ? (value + granule - 1) / granule * granule : value;
+}
+
+}  // namespace
+
+StatusOr<VolumeMap> VolumeMap::Create(const DatabaseLayout& layout, int64_t history_pages,
+                                      int64_t wal_bytes, const FsGeometry& fs,
+                                      int64_t device_capacity_bytes) {
+  StatusOr<FsMapping> mapping = FsMapping::Create(fs);
+  if (!mapping.ok()) return mapping.status().WithContext("filesystem");
+  VolumeMap map(*mapping);
+  const int64_t granule = std::max<int64_t>(fs.fs_block_bytes, kPageBytes);
+  int64_t next = 0;
+  for (int r = 0; r < kRelationCount; ++r) {
+    const Relation rel = static_cast<Relation>(r);
+    int64_t pages = std::max<int64_t>(layout.pages(rel), 1);
+    if (rel == Relation::kHistory) pages = std::max(pages, history_pages);
+    map.start_bytes_[r] = next;
+    map.pages_[r] = pages;
+    next = RoundUp(next + pages * kPageBytes, granule);
+  }
+  map.wal_start_bytes_ = next;
+  map.wal_bytes_ = RoundUp(std::max(wal_bytes, 2 * kPageBytes), kPageBytes);
+  const int64_t needed = fs.partition_offset_bytes + next + map.wal_bytes_ + granule;
+  if (needed > device_capacity_bytes) {
+    return Status::Error("database and WAL (" + FormatBytes(needed) + ") do not fit the array (" +
+                         FormatBytes(device_capacity_bytes) +
+                         "): lower workload.scale or add disks");
+  }
+  return map;
+}
+
+int64_t VolumeMap::Clamp(uint32_t file, int64_t* block, int64_t pages) const {
+  const int64_t size = pages_[file];
+  *block = ((*block % size) + size) % size;
+  return std::max<int64_t>(1, std::min(pages, size - *block));
+}
+
+VolumeOp VolumeMap::Data(IoOp op, uint32_t file, int64_t block, int64_t pages) const {
+  const int64_t n = Clamp(file, &block, pages);
+  const int64_t offset = start_bytes_[file] + block * kPageBytes;
+  const DeviceRequest d = op == IoOp::kRead ? fs_.MapRead(offset, n * kPageBytes)
+                                            : fs_.MapWrite(offset, n * kPageBytes);
+  return {op, d.offset_bytes, d.length_bytes};
+}
+
+VolumeOp VolumeMap::Map(const TraceRecord& r) const {
+  if (r.op == IoOp::kFsync) return {IoOp::kFsync, 0, 0};
+  if (r.file == kWalFileId) {
+    const DeviceRequest d = fs_.MapWrite(wal_start_bytes_ + r.offset_bytes, r.length_bytes);
+    return {r.op, d.offset_bytes, d.length_bytes};
+  }
+  const uint32_t file = std::min<uint32_t>(r.file, kRelationCount - 1);
+  const int64_t pages = std::max<int64_t>(1, (r.length_bytes + kPageBytes - 1) / kPageBytes);
+  return Data(r.op, file, r.offset_bytes / kPageBytes, pages);
+}
+
+nlohmann::json VolumeMap::ToJson() const {
+  nlohmann::json files = nlohmann::json::array();
+  for (int r = 0; r < kRelationCount; ++r) {
+    files.push_back({{"name", RelationName(static_cast<Relation>(r))},
+                     {"start_bytes", start_bytes_[r]},
+                     {"pages", pages_[r]}});
+  }
+  files.push_back({{"name", "wal"}, {"start_bytes", wal_start_bytes_}, {"bytes", wal_bytes_}});
+  return files;
+}
+
+}  // namespace sim
+}  // namespace pgstorsim

@@ -1,0 +1,54 @@
+// Internal to the controller's WriteCache: its dirty lines, keyed by line number,
+// with O(1) lookup and an ordered "next destageable line" search. Lines in
+// [0, kMaxDenseLines) live in a dense index (grown on demand) with a two-level
+// bitmap of the lines not in flight; other line numbers go to an ordered map. Same
+// order and results as one std::map over all lines. Thread safety: none.
+#ifndef PGSTORSIM_SIM_WRITE_LINE_TABLE_H_
+#define PGSTORSIM_SIM_WRITE_LINE_TABLE_H_
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace pgstorsim {
+namespace sim {
+
+struct WriteLine {
+  int64_t lo = 0, hi = 0;        // Dirty range being held (or destaged).
+  int64_t re_lo = 0, re_hi = 0;  // Rewritten while in flight.
+  bool in_flight = false;
+};
+
+class WriteLineTable {
+ public:
+  static constexpr int64_t kMaxDenseLines = int64_t{1} << 25;
+
+  // The line, or null. Pointers stay valid until the next Insert or Erase.
+  WriteLine* Find(int64_t line);
+  const WriteLine* Find(int64_t line) const;
+  // Adds an empty line (not in flight); returns it and whether it was absent.
+  WriteLine* Insert(int64_t line, bool* inserted);
+  void Erase(int64_t line);
+  // Sets line's in_flight flag (use this, not the field, to keep the bitmap right).
+  void SetInFlight(int64_t line, WriteLine* l, bool in_flight);
+  // The smallest line >= from that is present and not in flight; false if none.
+  bool NextIdle(int64_t from, int64_t* line) const;
+
+ private:
+  static bool Dense(int64_t line) { return line >= 0 && line < kMaxDenseLines; }
+  void SetIdleBit(int64_t line, bool idle);
+  bool NextIdleDense(int64_t from, int64_t* line) const;
+
+  std::vector<int32_t> index_;        // Dense line -> pool_ slot, -1 if absent.
+  std::vector<WriteLine> pool_;       // Slots of dense lines.
+  std::vector<int32_t> free_;         // Free pool_ slots.
+  std::vector<uint64_t> idle_;        // Bit per dense line: present and not in flight.
+  std::vector<uint64_t> idle_words_;  // Bit per idle_ word: word non-zero.
+  int64_t idle_count_ = 0;            // Bits set in idle_.
+  std::map<int64_t, WriteLine> sparse_;
+};
+
+}  // namespace sim
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_SIM_WRITE_LINE_TABLE_H_

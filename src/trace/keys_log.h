@@ -1,0 +1,75 @@
+// Keys log: one text line per transaction run by `pgstorsim run --keys-log FILE`, read
+// by the trace generator. Format (docs/keys-log.md):
+//   pgstorsim keys-log 1
+//   <client> <txn_seq> <aid> <tid> <bid> <delta> <start_ns> <end_ns> <committed 0|1>
+// Fields are decimal integers separated by one space; times are nanoseconds relative to
+// the measured start (end of warm-up); keys a workload does not use are 0; txn_seq
+// counts each client's transactions from 0, including warm-up ones (so gaps show warm-up).
+// Lines appear in completion order per thread, threads interleaved in blocks. Readers
+// skip empty lines and lines starting with #, and accept CRLF line ends. Errors of
+// readers name the file and line ("<file>:<line>: ...").
+// This module depends only on src/common, so the trace subsystem builds without the
+// driver. Thread safety: KeysLogWriter::Append is safe from several threads; the rest
+// are pure or single-threaded.
+#ifndef PGSTORSIM_TRACE_KEYS_LOG_H_
+#define PGSTORSIM_TRACE_KEYS_LOG_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace pgstorsim {
+
+inline constexpr const char* kKeysLogHeader = "pgstorsim keys-log 1";
+
+struct KeysLogRecord {
+  int client = 0;  // >= 0.
+  uint64_t txn_seq = 0;
+  int64_t aid = 0;  // Keys are >= 0.
+  int64_t tid = 0;
+  int64_t bid = 0;
+  int64_t delta = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  bool committed = false;
+
+  bool operator==(const KeysLogRecord& o) const {
+    return client == o.client && txn_seq == o.txn_seq && aid == o.aid && tid == o.tid &&
+           bid == o.bid && delta == o.delta && start_ns == o.start_ns && end_ns == o.end_ns &&
+           committed == o.committed;
+  }
+};
+
+// One line without the trailing newline.
+std::string FormatKeysLogRecord(const KeysLogRecord& r);
+// Parses one data line; errors name `line_no` ("line <n>: ..."; the header is line 1).
+StatusOr<KeysLogRecord> ParseKeysLogLine(const std::string& line, int64_t line_no);
+
+// Streams a keys log: checks the header, calls `fn` per record in file order and stops at
+// the first error (from parsing, or returned by `fn`). Errors name the file and line.
+Status ForEachKeysLogRecord(const std::string& path,
+                            const std::function<Status(const KeysLogRecord&)>& fn);
+// Whole file in memory (records in file order).
+StatusOr<std::vector<KeysLogRecord>> ReadKeysLog(const std::string& path);
+// The same for the text of a keys log; `name` stands for the file in error messages.
+StatusOr<std::vector<KeysLogRecord>> ParseKeysLog(const std::string& text, const std::string& name);
+
+class KeysLogWriter {
+ public:
+  virtual ~KeysLogWriter() = default;
+  // Appends formatted lines (each ending in '\n') as one block.
+  virtual Status Append(const std::string& lines) = 0;
+  // Flushes and closes; further Appends fail.
+  virtual Status Close() = 0;
+};
+
+// Creates/truncates `path` and writes the header line.
+StatusOr<std::unique_ptr<KeysLogWriter>> OpenKeysLogWriter(const std::string& path);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_TRACE_KEYS_LOG_H_

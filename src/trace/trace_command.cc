@@ -1,0 +1,152 @@
+// `pgstorsim trace`: generates a physical I/O trace from the workload and cache
+// models (docs/trace-format.md) and prints a summary.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/command.h"
+#include "common/results.h"
+#include "common/units.h"
+#include "trace/trace_generator.h"
+#include "trace/trace_io.h"
+
+namespace pgstorsim {
+namespace {
+
+class TraceCommand : public Command {
+ public:
+  void Configure(CLI::App* app) override {
+    app->add_option("--scale", scale_, "pgbench scale factor")
+        ->required()
+        ->check(CLI::PositiveNumber);
+    app->add_option("--transactions", o_.transactions,
+                    "Transactions to generate (ignored with --keys-log)")
+        ->check(CLI::NonNegativeNumber);
+    app->add_option("--clients", o_.clients, "Clients (transactions go round robin)")
+        ->check(CLI::PositiveNumber);
+    app->add_option("--seed", o_.seed, "Seed of the key stream");
+    app->add_option("--workload", o_.workload, "tpcb-like, simple-update or select-only");
+    app->add_option("--keys-log", o_.keys_log_path,
+                    "Take transactions (keys, clients) from a `pgstorsim run` keys log");
+    app->add_option("--shared-buffers", shared_buffers_, "shared_buffers size")
+        ->check(SizeValidator());
+    app->add_option("--os-cache", os_cache_, "OS page cache size available to the database")
+        ->check(SizeValidator());
+    app->add_option("--cache", cache_state_, "Initial cache state: cold or warm")
+        ->check(CLI::IsMember({"cold", "warm"}));
+    app->add_option("--readahead", readahead_, "OS readahead window cap (0 = off)")
+        ->check(SizeValidator());
+    app->add_option("--fillfactor", o_.fillfactor, "pgbench -F fillfactor")
+        ->check(CLI::Range(10, 100));
+    app->add_option("--checkpoint-interval", checkpoint_interval_, "checkpoint_timeout")
+        ->check(DurationValidator());
+    app->add_option("--checkpoint-wal", checkpoint_wal_, "WAL volume that forces a checkpoint")
+        ->check(SizeValidator());
+    app->add_option("--rate", o_.rate_tps, "Nominal transactions per second for timestamps")
+        ->check(CLI::PositiveNumber);
+    app->add_option("--group-commit", group_commit_,
+                    "Window in which commits of other clients share one WAL fsync")
+        ->check(DurationValidator());
+    app->add_option("--wal-size", wal_size_, "WAL file size; offsets wrap (recycling)")
+        ->check(SizeValidator());
+    app->add_option("--relations", relations_path_,
+                    "`pgstorsim init` results whose sections.relations override page counts");
+    app->add_option("--out", out_path_, "Trace file to write")->required();
+    app->add_flag("--text", text_, "Write the readable text form");
+    app->add_flag("--hot-only", hot_only_,
+                  "Model every accounts update as HOT (no non-HOT updates or pruning)");
+  }
+
+  int Run() override {
+    Status s = FillOptions();
+    if (!s.ok()) return ReportError("trace", s);
+    StatusOr<TraceHeader> header = BuildTraceHeader(o_);
+    if (!header.ok()) return ReportError("trace", header.status());
+    auto writer =
+        TraceWriter::Open(out_path_, *header, text_ ? TraceFormat::kText : TraceFormat::kBinary);
+    if (!writer.ok()) return ReportError("trace", writer.status());
+    GeneratorSummary summary;
+    TraceWriter* w = writer->get();
+    s = GenerateTrace(
+        o_, [w](const TraceRecord& r) { return w->Append(r); }, &summary);
+    if (s.ok()) s = w->Close();
+    if (!s.ok()) return ReportError("trace", s);
+    Print(summary);
+    return 0;
+  }
+
+ private:
+  Status FillOptions() {
+    o_.scale = scale_;
+    o_.warm = cache_state_ == "warm";
+    o_.heap_churn = !hot_only_;
+    struct {
+      const std::string& text;
+      int64_t* out;
+      const char* name;
+    } sizes[] = {{shared_buffers_, &o_.shared_buffers_bytes, "--shared-buffers"},
+                 {os_cache_, &o_.os_cache_bytes, "--os-cache"},
+                 {readahead_, &o_.readahead_max_bytes, "--readahead"},
+                 {checkpoint_wal_, &o_.checkpoint_wal_bytes, "--checkpoint-wal"},
+                 {wal_size_, &o_.wal_file_bytes, "--wal-size"}};
+    for (auto& size : sizes) {
+      if (size.text.empty()) continue;
+      StatusOr<int64_t> v = ParseBytes(size.text);
+      if (!v.ok()) return v.status().WithContext(size.name);
+      *size.out = *v;
+    }
+    for (auto [text, out, name] :
+         {std::tuple{&checkpoint_interval_, &o_.checkpoint_interval_ns, "--checkpoint-interval"},
+          std::tuple{&group_commit_, &o_.group_commit_window_ns, "--group-commit"}}) {
+      if (text->empty()) continue;
+      StatusOr<int64_t> v = ParseDurationNs(*text);
+      if (!v.ok()) return v.status().WithContext(name);
+      *out = *v;
+    }
+    if (!relations_path_.empty()) {
+      StatusOr<Results> init = LoadResults(relations_path_);
+      if (!init.ok()) return init.status().WithContext("--relations");
+      if (!init->sections.contains("relations")) {
+        return Status::Error("--relations " + relations_path_ + ": no sections.relations");
+      }
+      o_.measured_relations = init->sections["relations"];
+    }
+    return Status::Ok();
+  }
+
+  void Print(const GeneratorSummary& s) const {
+    std::printf("trace: %s (%s)\n", out_path_.c_str(), text_ ? "text" : "binary");
+    std::printf("transactions: %llu (skipped uncommitted: %llu)\n",
+                static_cast<unsigned long long>(s.transactions),
+                static_cast<unsigned long long>(s.skipped_transactions));
+    std::printf(
+        "records: %llu: data reads %llu, data writes %llu, wal writes %llu, fsyncs %llu\n",
+        static_cast<unsigned long long>(s.records), static_cast<unsigned long long>(s.data_reads),
+        static_cast<unsigned long long>(s.data_writes),
+        static_cast<unsigned long long>(s.wal_writes), static_cast<unsigned long long>(s.fsyncs));
+    std::printf("hit ratio: shared %.4f, os %.4f, overall %.4f\n", s.shared_hit_ratio(),
+                s.os_hit_ratio(), s.overall_hit_ratio());
+    std::printf("bytes: read %s, written %s, wal inserted %s\n", FormatBytes(s.bytes_read).c_str(),
+                FormatBytes(s.bytes_written).c_str(), FormatBytes(s.wal_bytes).c_str());
+    std::printf("checkpoints: %llu, full-page images: %llu, non-HOT updates: %llu, prunes: %llu\n",
+                static_cast<unsigned long long>(s.checkpoints),
+                static_cast<unsigned long long>(s.full_page_images),
+                static_cast<unsigned long long>(s.non_hot_updates),
+                static_cast<unsigned long long>(s.prunes));
+  }
+
+  GeneratorOptions o_;
+  int64_t scale_ = 1;
+  std::string shared_buffers_, os_cache_, readahead_, checkpoint_wal_, wal_size_;
+  std::string checkpoint_interval_, group_commit_;
+  std::string cache_state_ = "cold";
+  std::string relations_path_;
+  std::string out_path_;
+  bool text_ = false;
+  bool hot_only_ = false;
+};
+
+PGSTORSIM_REGISTER_COMMAND(TraceCommand, "trace",
+                           "Generate a physical I/O trace from the workload and cache models");
+
+}  // namespace
+}  // namespace pgstorsim

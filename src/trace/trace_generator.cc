@@ -1,0 +1,244 @@
+#include "trace/trace_generator.h"
+
+#include <algorithm>
+#include <deque>
+#include <memory>
+#include <unordered_set>
+
+#include "cache/buffer_cache.h"
+#include "common/units.h"
+#include "trace/generator_core.h"
+#include "trace/keys_log.h"
+#include "workload/tpcb.h"
+
+namespace pgstorsim {
+namespace {
+
+constexpr int64_t kWalSegmentBytes = 16 << 20;
+constexpr uint8_t kNoStatement = 255;
+
+using Txn = GeneratorTxn;
+
+int64_t RoundUp(int64_t n, int64_t unit) { return (n + unit - 1) / unit * unit; }
+
+StatusOr<DatabaseLayout> MakeLayout(const GeneratorOptions& o) {
+  StatusOr<DatabaseLayout> layout = DatabaseLayout::Create({o.scale, o.fillfactor});
+  if (!layout.ok()) return layout;
+  if (!o.measured_relations.is_null()) {
+    Status s = layout.value().ApplyMeasured(o.measured_relations);
+    if (!s.ok()) return s.WithContext("--relations");
+  }
+  return layout;
+}
+
+Status ValidateOptions(const GeneratorOptions& o) {
+  if (o.transactions < 0) return Status::Error("--transactions must be >= 0");
+  if (o.clients < 1) return Status::Error("--clients must be >= 1");
+  if (o.rate_tps <= 0) return Status::Error("--rate must be > 0");
+  if (o.checkpoint_interval_ns <= 0) return Status::Error("--checkpoint-interval must be > 0");
+  if (o.checkpoint_wal_bytes <= 0) return Status::Error("--checkpoint-wal must be > 0");
+  if (o.group_commit_window_ns < 0) return Status::Error("--group-commit must be >= 0");
+  if (o.wal_file_bytes < kWalSegmentBytes) return Status::Error("--wal-size must be >= 16MiB");
+  if (o.os_cache_bytes < 0 || o.readahead_max_bytes < 0) {
+    return Status::Error("--os-cache and --readahead must be >= 0");
+  }
+  StatusOr<WorkloadKind> kind = ParseWorkloadKind(o.workload);
+  return kind.ok() ? Status::Ok() : kind.status().WithContext("--workload");
+}
+
+StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t* skipped) {
+  std::vector<Txn> out;
+  *skipped = 0;
+  if (o.keys_log_path.empty()) {
+    KeyGenerator keys(o.scale, o.seed);
+    for (int64_t i = 0; i < o.transactions; ++i) {
+      out.push_back({static_cast<uint32_t>(i % o.clients), keys.Next()});
+    }
+    return out;
+  }
+  StatusOr<std::vector<KeysLogRecord>> log = ReadKeysLog(o.keys_log_path);
+  if (!log.ok()) return log.status();
+  std::vector<KeysLogRecord> records = std::move(log).value();
+  std::stable_sort(
+      records.begin(), records.end(),
+      [](const KeysLogRecord& a, const KeysLogRecord& b) { return a.end_ns < b.end_ns; });
+  for (const KeysLogRecord& e : records) {
+    if (!e.committed) {
+      ++*skipped;
+      continue;
+    }
+    if (e.aid < 1 || e.aid > o.scale * kAccountsPerScale || e.tid > o.scale * kTellersPerScale ||
+        e.bid > o.scale * kBranchesPerScale) {
+      return Status::Error(o.keys_log_path + ": client " + std::to_string(e.client) + " txn " +
+                           std::to_string(e.txn_seq) + ": keys out of range for scale " +
+                           std::to_string(o.scale));
+    }
+    TxnKeys keys{e.aid, std::max<int64_t>(e.tid, 1), std::max<int64_t>(e.bid, 1), e.delta};
+    out.push_back({static_cast<uint32_t>(e.client), keys});
+  }
+  return out;
+}
+
+int64_t HistoryPagesNeeded(const DatabaseLayout& layout, int64_t transactions) {
+  const int64_t initial = layout.pages(Relation::kHistory);
+  return initial + transactions / layout.history_tuples_per_page() + 1;
+}
+
+}  // namespace
+
+double GeneratorSummary::shared_hit_ratio() const {
+  const uint64_t t = shared_hits + os_hits + misses;
+  return t ? static_cast<double>(shared_hits) / static_cast<double>(t) : 0;
+}
+double GeneratorSummary::os_hit_ratio() const {
+  const uint64_t t = shared_hits + os_hits + misses;
+  return t ? static_cast<double>(os_hits) / static_cast<double>(t) : 0;
+}
+double GeneratorSummary::overall_hit_ratio() const {
+  const uint64_t t = shared_hits + os_hits + misses;
+  return t ? static_cast<double>(shared_hits + os_hits) / static_cast<double>(t) : 0;
+}
+
+nlohmann::json GeneratorSummary::ToJson() const {
+  return {{"transactions", transactions},
+          {"skipped_transactions", skipped_transactions},
+          {"records", records},
+          {"data_reads", data_reads},
+          {"data_writes", data_writes},
+          {"wal_writes", wal_writes},
+          {"fsyncs", fsyncs},
+          {"checkpoints", checkpoints},
+          {"full_page_images", full_page_images},
+          {"bytes_read", bytes_read},
+          {"bytes_written", bytes_written},
+          {"wal_bytes", wal_bytes},
+          {"shared_hits", shared_hits},
+          {"os_hits", os_hits},
+          {"misses", misses},
+          {"non_hot_updates", non_hot_updates},
+          {"prunes", prunes},
+          {"shared_hit_ratio", shared_hit_ratio()},
+          {"os_hit_ratio", os_hit_ratio()},
+          {"overall_hit_ratio", overall_hit_ratio()}};
+}
+
+namespace {
+
+TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
+                       int64_t transactions) {
+  TraceHeader h;
+  for (int i = 0; i < kRelationCount; ++i) {
+    const Relation r = static_cast<Relation>(i);
+    int64_t pages = std::max<int64_t>(layout->pages(r), 1);
+    if (r == Relation::kHistory) pages = HistoryPagesNeeded(*layout, transactions);
+    if (r == Relation::kAccounts && o.heap_churn) {  // Non-HOT updates append rows.
+      pages += transactions / layout->relation(r).tuples_per_page + 1;
+    }
+    h.files.push_back(
+        {static_cast<uint32_t>(i), RelationName(r), IoStream::kData, pages * kPageBytes});
+  }
+  h.files.push_back(
+      {kWalFileId, "wal", IoStream::kWal, RoundUp(o.wal_file_bytes, kWalSegmentBytes)});
+  nlohmann::json statements = nlohmann::json::array();
+  for (int i = 0; i < kStatementCount; ++i)
+    statements.push_back(StatementName(static_cast<Statement>(i)));
+  h.meta = {{"generator", "pgstorsim trace"},
+            {"scale", o.scale},
+            {"fillfactor", o.fillfactor},
+            {"workload", o.workload},
+            {"seed", o.seed},
+            {"clients", o.clients},
+            {"transactions", transactions},
+            {"keys_log", o.keys_log_path},
+            {"shared_buffers_bytes", o.shared_buffers_bytes},
+            {"os_cache_bytes", o.os_cache_bytes},
+            {"cache", o.warm ? "warm" : "cold"},
+            {"readahead_max_bytes", o.readahead_max_bytes},
+            {"checkpoint_interval_ns", o.checkpoint_interval_ns},
+            {"checkpoint_wal_bytes", o.checkpoint_wal_bytes},
+            {"rate_tps", o.rate_tps},
+            {"group_commit_window_ns", o.group_commit_window_ns},
+            {"heap_churn", o.heap_churn},
+            {"statements", statements},
+            {"background_client", o.clients},
+            {"no_statement", kNoStatement},
+            {"database_bytes", layout->total_bytes()}};
+  return h;
+}
+
+// Everything a run needs, loaded once.
+class TraceGeneratorImpl : public TraceGenerator {
+ public:
+  explicit TraceGeneratorImpl(const GeneratorOptions& o) : o_(o) {}
+
+  Status Prepare() {
+    Status valid = ValidateOptions(o_);
+    if (!valid.ok()) return valid;
+    StatusOr<DatabaseLayout> layout = MakeLayout(o_);
+    if (!layout.ok()) return layout.status();
+    layout_ = std::make_unique<DatabaseLayout>(std::move(layout).value());
+    StatusOr<std::vector<Txn>> txns = LoadTransactions(o_, &skipped_);
+    if (!txns.ok()) return txns.status();
+    txns_ = std::move(txns).value();
+    // Keys-log client ids may exceed --clients; the background client comes after all.
+    for (const Txn& t : txns_) o_.clients = std::max(o_.clients, static_cast<int>(t.client) + 1);
+    header_ = MakeHeader(o_, layout_.get(), static_cast<int64_t>(txns_.size()));
+    return SizeWal();
+  }
+
+  const TraceHeader& header() const override { return header_; }
+
+  Status Run(const TraceSink& sink, GeneratorSummary* summary) override {
+    *summary = GeneratorSummary();
+    summary->skipped_transactions = skipped_;
+    return RunGeneratorCore(o_, *layout_, header_, txns_, sink, summary);
+  }
+
+ private:
+  // A dry run with an unbounded WAL file finds the WAL extent the trace needs.
+  Status SizeWal() {
+    TraceFile& wal = header_.files[kWalFileId];
+    const int64_t limit = wal.size_bytes;
+    wal.size_bytes = INT64_MAX / 2;
+    int64_t end = 0;
+    GeneratorSummary dry;
+    Status s = Run(
+        [&end](const TraceRecord& r) {
+          if (r.stream == IoStream::kWal) end = std::max(end, r.offset_bytes + r.length_bytes);
+          return Status::Ok();
+        },
+        &dry);
+    wal.size_bytes = std::min(limit, std::max(RoundUp(end, kWalSegmentBytes), kWalSegmentBytes));
+    return s;
+  }
+
+  GeneratorOptions o_;
+  std::unique_ptr<DatabaseLayout> layout_;
+  std::vector<Txn> txns_;
+  uint64_t skipped_ = 0;
+  TraceHeader header_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<TraceGenerator>> TraceGenerator::Create(const GeneratorOptions& options) {
+  auto generator = std::make_unique<TraceGeneratorImpl>(options);
+  Status s = generator->Prepare();
+  if (!s.ok()) return s;
+  return std::unique_ptr<TraceGenerator>(std::move(generator));
+}
+
+StatusOr<TraceHeader> BuildTraceHeader(const GeneratorOptions& options) {
+  StatusOr<std::unique_ptr<TraceGenerator>> g = TraceGenerator::Create(options);
+  if (!g.ok()) return g.status();
+  return (*g)->header();
+}
+
+Status GenerateTrace(const GeneratorOptions& options, const TraceSink& sink,
+                     GeneratorSummary* summary) {
+  StatusOr<std::unique_ptr<TraceGenerator>> g = TraceGenerator::Create(options);
+  if (!g.ok()) return g.status();
+  return (*g)->Run(sink, summary);
+}
+
+}  // namespace pgstorsim

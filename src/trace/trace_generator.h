@@ -1,0 +1,107 @@
+// TraceGenerator: workload model + cache model -> the physical I/O PostgreSQL would
+// issue (docs/trace-format.md, docs/workload-model.md).
+//
+// For each transaction (keys drawn from a seed or read from a driver keys log), each
+// statement's page touches go through the BufferCache: misses become 8 KiB data reads,
+// dirty victims and checkpoint writes become data writes; WAL records (with a
+// full-page image for the first change of a page after a checkpoint) are appended to
+// an in-memory WAL position and, at each commit, the unwritten 8 KiB-aligned WAL pages
+// are written and the WAL file fsynced. Group commit: commits of other clients within
+// `group_commit_window_ns` of a flush share its fsync. Checkpoints every
+// `checkpoint_interval_ns` of trace time or `checkpoint_wal_bytes` of WAL: the dirty
+// buffers are written spread over 90 % of the interval, sorted by file and block.
+//
+// Times: transaction i (global, 0-based) starts at i * 1e9 / rate_tps; its statements
+// are spaced evenly inside the transaction's slot. Records are emitted in
+// non-decreasing time order. Deterministic for options + seed.
+// Thread safety: a generator is single-threaded.
+#ifndef PGSTORSIM_TRACE_TRACE_GENERATOR_H_
+#define PGSTORSIM_TRACE_TRACE_GENERATOR_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/status.h"
+#include "trace/trace_io.h"
+#include "trace/trace_record.h"
+
+namespace pgstorsim {
+
+struct GeneratorOptions {
+  int64_t scale = 1;
+  int fillfactor = 100;
+  std::string workload = "tpcb-like";  // "tpcb-like", "simple-update", "select-only".
+  int64_t transactions = 1000;         // Ignored when keys_log_path is set (all of it).
+  int clients = 1;
+  uint64_t seed = 1;
+  std::string keys_log_path;  // Driver keys log (src/trace/keys_log.h); empty = draw keys.
+  int64_t shared_buffers_bytes = 128LL << 20;
+  int64_t os_cache_bytes = 0;
+  bool warm = false;                                            // false = cold (empty caches).
+  int64_t readahead_max_bytes = 0;                              // OS readahead window cap; 0 = off.
+  int64_t checkpoint_interval_ns = 300LL * 1000 * 1000 * 1000;  // checkpoint_timeout.
+  int64_t checkpoint_wal_bytes = 1LL << 30;                     // max_wal_size.
+  double rate_tps = 1000;              // Nominal spacing for open-loop replay.
+  int64_t group_commit_window_ns = 0;  // 0 = every commit flushes on its own.
+  int64_t wal_file_bytes = 1LL << 30;  // WAL offsets wrap at this size (recycling).
+  nlohmann::json measured_relations;   // init results sections.relations, or null.
+  // Model non-HOT accounts updates and pruning (workload/heap_churn.h); false = every
+  // update HOT in place (TpcbModel alone).
+  bool heap_churn = true;
+};
+
+struct GeneratorSummary {
+  uint64_t transactions = 0;
+  uint64_t skipped_transactions = 0;  // Keys-log entries with committed = 0.
+  uint64_t records = 0;
+  uint64_t data_reads = 0;
+  uint64_t data_writes = 0;
+  uint64_t wal_writes = 0;
+  uint64_t fsyncs = 0;
+  uint64_t checkpoints = 0;
+  uint64_t full_page_images = 0;
+  int64_t bytes_read = 0;
+  int64_t bytes_written = 0;  // Data + WAL.
+  int64_t wal_bytes = 0;      // WAL bytes inserted (records + images).
+  uint64_t shared_hits = 0;
+  uint64_t os_hits = 0;
+  uint64_t misses = 0;
+  uint64_t non_hot_updates = 0;  // With heap_churn.
+  uint64_t prunes = 0;
+  double shared_hit_ratio() const;   // shared_hits / touches.
+  double os_hit_ratio() const;       // os_hits / touches.
+  double overall_hit_ratio() const;  // (shared_hits + os_hits) / touches.
+  nlohmann::json ToJson() const;
+};
+
+// Receives records in time order; a non-OK Status stops generation.
+using TraceSink = std::function<Status(const TraceRecord&)>;
+
+// A prepared generation: options validated, keys log loaded, header built. The
+// header has one data file per pgbench relation (ids = workload Relation values, sizes
+// covering history growth) plus "wal" (id 7), sized to the WAL the trace writes
+// (rounded up to 16 MiB; offsets wrap at wal_file_bytes if it needs more); meta holds
+// the options and statement names. Sizing the WAL costs one dry run at Create().
+class TraceGenerator {
+ public:
+  virtual ~TraceGenerator() = default;
+  // Errors name the option (or the keys-log file and line).
+  static StatusOr<std::unique_ptr<TraceGenerator>> Create(const GeneratorOptions& options);
+  virtual const TraceHeader& header() const = 0;
+  // Generates the whole trace into `sink` and fills *summary. May be called again;
+  // the same options produce the same records.
+  virtual Status Run(const TraceSink& sink, GeneratorSummary* summary) = 0;
+};
+
+// Convenience wrappers around TraceGenerator (each prepares anew).
+StatusOr<TraceHeader> BuildTraceHeader(const GeneratorOptions& options);
+
+Status GenerateTrace(const GeneratorOptions& options, const TraceSink& sink,
+                     GeneratorSummary* summary);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_TRACE_TRACE_GENERATOR_H_

@@ -1,0 +1,267 @@
+#include "workload/database_layout.h"
+
+#include <algorithm>
+
+#include "common/units.h"
+
+namespace pgstorsim {
+namespace {
+
+constexpr int64_t kPageHeaderBytes = 24;    // SizeOfPageHeaderData.
+constexpr int64_t kLinePointerBytes = 4;    // sizeof(ItemIdData).
+constexpr int64_t kTupleHeaderBytes = 23;   // SizeofHeapTupleHeader.
+constexpr int64_t kBtreeSpecialBytes = 16;  // sizeof(BTPageOpaqueData).
+constexpr int64_t kIndexTupleBytes = 8;     // sizeof(IndexTupleData).
+constexpr int kBtreeLeafFillfactor = 90;    // BTREE_DEFAULT_FILLFACTOR.
+constexpr int kBtreeInnerFillfactor = 70;   // BTREE_NONLEAF_FILLFACTOR.
+
+int64_t MaxAlign(int64_t n) { return (n + 7) & ~int64_t{7}; }
+
+// MAXALIGNed heap tuple: header (+ null bitmap when a column is NULL) + data.
+int64_t HeapTupleBytes(int columns, bool has_null, int64_t data_bytes) {
+  const int64_t bitmap = has_null ? (columns + 7) / 8 : 0;
+  return MaxAlign(MaxAlign(kTupleHeaderBytes + bitmap) + data_bytes);
+}
+
+// Free bytes PageGetFreeSpace() reports on a B-tree page being built with
+// `items` line pointers (the P_HIKEY slot is reserved) and `item_bytes` of tuples.
+int64_t BtreeFreeBytes(int64_t items, int64_t item_bytes) {
+  const int64_t lower = kPageHeaderBytes + kLinePointerBytes * (items + 1);
+  const int64_t upper = kPageBytes - kBtreeSpecialBytes - item_bytes;
+  return upper - lower - kLinePointerBytes;
+}
+
+// Items _bt_buildadd() places on a page before starting the next one; the last of
+// them moves to the next page, so a finished page keeps one fewer (plus a high key).
+// Inner pages start with a "minus infinity" item that has no key.
+int64_t BtreeItemsBeforeSplit(bool leaf) {
+  const int64_t tuple = MaxAlign(kIndexTupleBytes + 4);  // int4 key.
+  const int fillfactor = leaf ? kBtreeLeafFillfactor : kBtreeInnerFillfactor;
+  const int64_t full = kPageBytes * (100 - fillfactor) / 100;
+  int64_t items = 0;
+  int64_t bytes = 0;
+  while (true) {
+    const int64_t free = BtreeFreeBytes(items, bytes);
+    const int64_t size = (!leaf && items == 0) ? kIndexTupleBytes : tuple;
+    if (free < size + (leaf ? 8 : 0) || (free < full && items > 1)) break;
+    bytes += size;
+    ++items;
+  }
+  return items;
+}
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+int64_t HeapTuplesPerPage(int64_t tuple_bytes, int fillfactor) {
+  const int64_t save = kPageBytes * (100 - fillfactor) / 100;
+  int64_t n = 0;
+  while (true) {
+    const int64_t space = kPageBytes - kPageHeaderBytes - n * (tuple_bytes + kLinePointerBytes);
+    const int64_t free = space - kLinePointerBytes;
+    if (free < tuple_bytes + save && n > 0) break;
+    if (free < tuple_bytes) break;
+    ++n;
+  }
+  return n;
+}
+
+const char* RelationName(Relation relation) {
+  switch (relation) {
+    case Relation::kAccounts:
+      return "pgbench_accounts";
+    case Relation::kAccountsPkey:
+      return "pgbench_accounts_pkey";
+    case Relation::kTellers:
+      return "pgbench_tellers";
+    case Relation::kTellersPkey:
+      return "pgbench_tellers_pkey";
+    case Relation::kBranches:
+      return "pgbench_branches";
+    case Relation::kBranchesPkey:
+      return "pgbench_branches_pkey";
+    case Relation::kHistory:
+      return "pgbench_history";
+  }
+  return "?";
+}
+
+StatusOr<Relation> ParseRelationName(const std::string& name) {
+  for (int i = 0; i < kRelationCount; ++i) {
+    const Relation r = static_cast<Relation>(i);
+    if (name == RelationName(r)) return r;
+  }
+  return Status::Error("unknown relation '" + name + "'");
+}
+
+bool IsIndex(Relation relation) {
+  return relation == Relation::kAccountsPkey || relation == Relation::kTellersPkey ||
+         relation == Relation::kBranchesPkey;
+}
+
+namespace {
+
+// Builds the shape and the block number of every page, following nbtsort.c's
+// allocation order: block 0 is the metapage, the first leaf is block 1; when a page
+// fills, its right sibling is allocated, then (if the level has no page yet) the
+// parent, then the old page's downlink is added to the parent (recursively). At the
+// end each level's last page gets its downlink; the top level's single page is root.
+class BtreeBuilder {
+ public:
+  BtreeBuilder()
+      : leaf_cap_(BtreeItemsBeforeSplit(true)), inner_cap_(BtreeItemsBeforeSplit(false)) {}
+
+  void Build(int64_t keys, BtreeShape* shape, std::vector<std::vector<int64_t>>* blocks) {
+    blocks_.assign(1, {next_block_++});
+    items_.assign(1, 0);
+    const int64_t leaves = PagesFor(keys, leaf_cap_);
+    for (int64_t j = 1; j < leaves; ++j) {
+      blocks_[0].push_back(next_block_++);
+      AddDownlink(1);
+    }
+    for (size_t level = 0; level + 1 < blocks_.size(); ++level) AddDownlink(level + 1);
+    shape->levels = static_cast<int>(blocks_.size());
+    shape->leaf_pages = leaves;
+    shape->inner_pages = next_block_ - 1 - leaves;
+    shape->total_pages = next_block_;
+    shape->leaf_keys_per_page = leaf_cap_ - 1;
+    shape->inner_downlinks_per_page = inner_cap_ - 1;
+    *blocks = std::move(blocks_);
+  }
+
+  // Pages a level needs for `items`: each page but the last keeps cap - 1 of them.
+  static int64_t PagesFor(int64_t items, int64_t cap) {
+    if (items <= cap) return 1;
+    return CeilDiv(items - cap, cap - 1) + 1;
+  }
+
+ private:
+  // Adds a downlink to the current page at `level` (an inner level), creating the
+  // level on first use and splitting a full page.
+  void AddDownlink(size_t level) {
+    if (level == blocks_.size()) {
+      blocks_.push_back({next_block_++});
+      items_.push_back(0);
+    }
+    if (items_[level] < inner_cap_) {
+      ++items_[level];
+      return;
+    }
+    blocks_[level].push_back(next_block_++);
+    AddDownlink(level + 1);
+    items_[level] = 2;  // The moved last item + the new one.
+  }
+
+  int64_t leaf_cap_;
+  int64_t inner_cap_;
+  int64_t next_block_ = 1;
+  std::vector<std::vector<int64_t>> blocks_;
+  std::vector<int64_t> items_;
+};
+
+RelationLayout HeapLayout(int64_t rows, int64_t tuple_bytes, int fillfactor) {
+  RelationLayout r;
+  r.rows = rows;
+  r.tuple_bytes = tuple_bytes;
+  r.tuples_per_page = HeapTuplesPerPage(tuple_bytes, fillfactor);
+  r.pages = CeilDiv(rows, r.tuples_per_page);
+  r.page_hole_bytes =
+      kPageBytes - kPageHeaderBytes - r.tuples_per_page * (tuple_bytes + kLinePointerBytes);
+  return r;
+}
+
+}  // namespace
+
+StatusOr<DatabaseLayout> DatabaseLayout::Create(const LayoutOptions& options) {
+  if (options.scale < 1) {
+    return Status::Error("--scale must be >= 1 (got " + std::to_string(options.scale) + ")");
+  }
+  if (options.fillfactor < 10 || options.fillfactor > 100) {
+    return Status::Error("--fillfactor must be in [10, 100] (got " +
+                         std::to_string(options.fillfactor) + ")");
+  }
+  DatabaseLayout layout(options);
+  const int ff = options.fillfactor;
+  layout.relations_[Index(Relation::kAccounts)] =
+      HeapLayout(layout.accounts(), HeapTupleBytes(4, false, 12 + 85), ff);
+  layout.relations_[Index(Relation::kTellers)] =
+      HeapLayout(layout.tellers(), HeapTupleBytes(4, true, 12), ff);
+  layout.relations_[Index(Relation::kBranches)] =
+      HeapLayout(layout.branches(), HeapTupleBytes(3, true, 8), ff);
+  RelationLayout history = HeapLayout(0, HeapTupleBytes(6, true, 24), 100);
+  history.pages = 0;
+  layout.relations_[Index(Relation::kHistory)] = history;
+  const Relation indexes[] = {Relation::kAccountsPkey, Relation::kTellersPkey,
+                              Relation::kBranchesPkey};
+  const int64_t keys[] = {layout.accounts(), layout.tellers(), layout.branches()};
+  auto blocks = std::make_shared<std::array<std::vector<std::vector<int64_t>>, 3>>();
+  for (int i = 0; i < 3; ++i) {
+    BtreeBuilder().Build(keys[i], &layout.btrees_[i], &(*blocks)[i]);
+    RelationLayout& r = layout.relations_[Index(indexes[i])];
+    r.rows = keys[i];
+    r.pages = layout.btrees_[i].total_pages;
+  }
+  layout.index_blocks_ = std::move(blocks);
+  return layout;
+}
+
+Status DatabaseLayout::ApplyMeasured(const nlohmann::json& relations) {
+  if (!relations.is_object()) return Status::Error("relations: expected an object");
+  for (auto it = relations.begin(); it != relations.end(); ++it) {
+    StatusOr<Relation> r = ParseRelationName(it.key());
+    if (!r.ok()) return r.status().WithContext("relations");
+    if (!it.value().is_number_integer() || it.value().get<int64_t>() < 0) {
+      return Status::Error("relations." + it.key() + ": expected a page count >= 0");
+    }
+    RelationLayout& layout = relations_[Index(*r)];
+    layout.pages = it.value().get<int64_t>();
+    layout.measured = true;
+  }
+  return Status::Ok();
+}
+
+int64_t DatabaseLayout::total_bytes() const {
+  int64_t pages = 0;
+  for (const RelationLayout& r : relations_) pages += r.pages;
+  return pages * kPageBytes;
+}
+
+int64_t DatabaseLayout::HeapBlock(Relation heap, int64_t key) const {
+  const RelationLayout& r = relations_[Index(heap)];
+  const int64_t block = (key - 1) / r.tuples_per_page;
+  return r.pages > 0 ? std::min(block, r.pages - 1) : block;
+}
+
+std::vector<int64_t> DatabaseLayout::IndexPath(Relation index, int64_t key) const {
+  const auto& levels = (*index_blocks_)[Index(index) / 2];
+  const BtreeShape& shape = btree(index);
+  std::vector<int64_t> path(levels.size());
+  int64_t position =
+      std::min((key - 1) / shape.leaf_keys_per_page, static_cast<int64_t>(levels[0].size()) - 1);
+  for (size_t level = 0; level < levels.size(); ++level) {
+    if (level > 0) {
+      position = std::min(position / shape.inner_downlinks_per_page,
+                          static_cast<int64_t>(levels[level].size()) - 1);
+    }
+    path[levels.size() - 1 - level] = levels[level][position];
+  }
+  const int64_t pages = relations_[Index(index)].pages;
+  for (int64_t& block : path) block = std::min(block, std::max<int64_t>(pages - 1, 0));
+  return path;
+}
+
+std::vector<int64_t> DatabaseLayout::InnerPages(Relation index) const {
+  const auto& levels = (*index_blocks_)[Index(index) / 2];
+  std::vector<int64_t> out;
+  for (size_t level = levels.size(); level-- > 1;) {
+    out.insert(out.end(), levels[level].begin(), levels[level].end());
+  }
+  return out;
+}
+
+int64_t DatabaseLayout::history_tuples_per_page() const {
+  return relations_[Index(Relation::kHistory)].tuples_per_page;
+}
+
+}  // namespace pgstorsim

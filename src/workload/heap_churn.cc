@@ -1,0 +1,118 @@
+#include "workload/heap_churn.h"
+
+#include <algorithm>
+
+#include "common/units.h"
+
+namespace pgstorsim {
+namespace {
+
+constexpr int64_t kLinePointerBytes = 4;
+constexpr int64_t kTupleHeaderBytes = 23;
+// WAL records (bytes before MAXALIGN): XLogRecord 24 + block reference 20 + main-data
+// header 2, then main data / block data.
+constexpr int64_t kRecordBase = 24 + 20 + 2;
+constexpr int64_t kLockRecordBytes = kRecordBase + 8;        // xl_heap_lock.
+constexpr int64_t kPruneRecordBytes = kRecordBase + 8 + 10;  // xl_heap_prune + offsets.
+constexpr int64_t kLeafInsertBytes = kRecordBase + 2 + 16;   // xl_btree_insert + tuple.
+
+int64_t MaxAlign(int64_t n) { return (n + 7) & ~int64_t{7}; }
+
+}  // namespace
+
+HeapChurn::HeapChurn(const DatabaseLayout* layout)
+    : layout_(layout), accounts_pages_(layout->pages(Relation::kAccounts)) {}
+
+HeapChurn::PageState& HeapChurn::Page(int64_t block) {
+  auto it = pages_.find(block);
+  if (it != pages_.end()) return it->second;
+  PageState state;
+  // Loaded pages hold rows_per_page rows; the last loaded page may hold fewer.
+  const RelationLayout& r = layout_->relation(Relation::kAccounts);
+  const int64_t rows = std::min(r.tuples_per_page, r.rows - block * r.tuples_per_page);
+  state.free_bytes = kPageBytes - 24 -
+                     std::max<int64_t>(rows, 0) * (r.tuple_bytes + kLinePointerBytes) -
+                     kLinePointerBytes;
+  return pages_.emplace(block, state).first->second;
+}
+
+int64_t HeapChurn::CurrentBlock(int64_t aid) const {
+  auto it = moved_.find(aid);
+  return it != moved_.end() ? it->second : layout_->HeapBlock(Relation::kAccounts, aid);
+}
+
+// heap_page_prune_opt: a reader prunes a page with rows dead before its transaction
+// when less than max(10 %, fillfactor reserve) of the page is free.
+int64_t HeapChurn::MaybePrune(int64_t block) {
+  PageState& page = Page(block);
+  const int64_t reserve = kPageBytes * (100 - layout_->fillfactor()) / 100;
+  const int64_t min_free = std::max<int64_t>(kPageBytes / 10, reserve);
+  if (page.dead_bytes == 0 || page.dead_since_txn >= txn_ || page.free_bytes >= min_free) {
+    return 0;
+  }
+  page.free_bytes += page.dead_bytes;
+  page.dead_bytes = 0;
+  ++stats_.prunes;
+  return MaxAlign(kPruneRecordBytes);
+}
+
+// The page being filled at the end of the table; a new one when full.
+int64_t HeapChurn::InsertTarget() {
+  const RelationLayout& r = layout_->relation(Relation::kAccounts);
+  const int64_t need = r.tuple_bytes + kPageBytes * (100 - layout_->fillfactor()) / 100;
+  if (insert_block_ < 0 || Page(insert_block_).free_bytes < need) {
+    insert_block_ = accounts_pages_++;
+    ++stats_.pages_added;
+    PageState fresh;
+    fresh.free_bytes = kPageBytes - 24 - kLinePointerBytes;
+    pages_[insert_block_] = fresh;
+  }
+  return insert_block_;
+}
+
+void HeapChurn::UpdateAccounts(int64_t aid, StatementEffects* update) {
+  const RelationLayout& r = layout_->relation(Relation::kAccounts);
+  const int64_t block = CurrentBlock(aid);
+  update->touches.back().block = block;
+  update->wal_bytes += MaybePrune(block);
+  PageState& page = Page(block);
+  const int64_t needed = r.tuple_bytes + kLinePointerBytes;
+  if (page.free_bytes >= needed) {  // HOT: the new version stays on the page.
+    page.free_bytes -= needed;
+    page.dead_bytes += r.tuple_bytes;
+    page.dead_since_txn = txn_;
+    ++stats_.hot_updates;
+    return;
+  }
+  ++stats_.non_hot_updates;
+  page.dead_bytes += r.tuple_bytes;
+  page.dead_since_txn = txn_;
+  const int64_t target = InsertTarget();
+  Page(target).free_bytes -= needed;
+  moved_[aid] = target;
+  const int64_t leaf = layout_->IndexPath(Relation::kAccountsPkey, aid).back();
+  update->touches.push_back({Relation::kAccounts, target, true});
+  update->touches.push_back({Relation::kAccountsPkey, leaf, true});
+  // The HOT record TpcbModel counted becomes LOCK + UPDATE (new block, whole row data
+  // from t_bits: t_len - 23) + INSERT_LEAF.
+  const int64_t row_data = 121 - kTupleHeaderBytes;  // t_len 121 for accounts rows.
+  update->wal_bytes = update->wal_bytes - MaxAlign(kRecordBase + 14 + 4 + 5 + 4) +
+                      MaxAlign(kLockRecordBytes) + MaxAlign(kRecordBase + 8 + 14 + 5 + row_data) +
+                      MaxAlign(kLeafInsertBytes);
+}
+
+void HeapChurn::Apply(const TxnKeys& keys, std::vector<StatementEffects>* effects) {
+  ++txn_;
+  for (StatementEffects& e : *effects) {
+    if (e.statement == Statement::kUpdateAccounts) {
+      UpdateAccounts(keys.aid, &e);
+    } else if (e.statement == Statement::kSelectAccounts) {
+      const int64_t block = CurrentBlock(keys.aid);
+      for (PageTouch& t : e.touches) {
+        if (t.relation == Relation::kAccounts) t.block = block;
+      }
+    }
+  }
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,56 @@
+// User errors of init/run: one line on stderr naming the problem, non-zero exit,
+// never a password. None of these reach a server.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "driver_test_util.h"
+
+namespace pgstorsim {
+namespace {
+
+using testing_util::RunPgstorsim;
+
+int Lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(CliErrorsTest, BadRunOptionsAreOneLineNamingTheOption) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* expected;
+  } cases[] = {
+      {{"run", "--clients", "0", "--db", "host=/nonexistent"}, "--clients"},
+      {{"run", "-c", "2", "-j", "4", "--db", "host=/nonexistent"}, "--threads"},
+      {{"run", "--workload", "tpcc", "--db", "host=/nonexistent"}, "--workload"},
+      {{"run", "--cache", "hot", "--db", "host=/nonexistent"}, "--cache"},
+      {{"run", "-T", "soon", "--db", "host=/nonexistent"}, "--duration"},
+  };
+  for (const Case& c : cases) {
+    auto r = RunPgstorsim(c.args);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
+    EXPECT_EQ(Lines(r.output), 1) << r.output;
+  }
+}
+
+TEST(CliErrorsTest, UnreachableServerIsOneLineWithoutPassword) {
+  for (const char* cmd : {"init", "run"}) {
+    auto r = RunPgstorsim(
+        {cmd, "--db", "host=/nonexistent-socket-dir port=1 password=hunter2 connect_timeout=2"});
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("cannot connect"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("hunter2"), std::string::npos) << r.output;
+    EXPECT_EQ(Lines(r.output), 1) << r.output;
+  }
+  auto uri = RunPgstorsim({"run", "--db", "postgresql://bob:hunter2@/db?host=/nonexistent&port=1"});
+  EXPECT_EQ(uri.exit_code, 1);
+  EXPECT_EQ(uri.output.find("hunter2"), std::string::npos) << uri.output;
+}
+
+TEST(CliErrorsTest, BadInitOptions) {
+  auto r = RunPgstorsim({"init", "--fillfactor", "5", "--db", "host=/nonexistent"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("--fillfactor"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace pgstorsim

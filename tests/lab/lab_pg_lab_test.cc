@@ -1,0 +1,130 @@
+// scripts/lab/lab-pg.sh on this machine: PostgreSQL on a throttled lab disk, started
+// inside the memory and blkio cgroups, answering queries, with the scenario TOML written
+// from the throttles; `down` unmounts and removes everything. Skips when not root, or
+// without cgroup v1 blkio/memory, loop devices or PostgreSQL 15.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace pgstorsim {
+namespace {
+
+constexpr const char* kPgBin = "/usr/lib/postgresql/15/bin";
+
+struct Outcome {
+  int exit_code = -1;
+  std::string output;
+};
+
+Outcome Shell(const std::string& cmd) {
+  Outcome out;
+  FILE* pipe = ::popen((cmd + " </dev/null 2>&1").c_str(), "r");
+  if (!pipe) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.output.append(buf, n);
+  int status = ::pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Value of KEY="value" in an env file written by the lab scripts.
+std::string EnvValue(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key + "=\"", 0) == 0)
+      return line.substr(key.size() + 2, line.size() - key.size() - 3);
+  }
+  return "";
+}
+
+class LabPg : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "lab: skipped: needs root";
+    for (const char* f : {"/sys/fs/cgroup/blkio/blkio.throttle.read_iops_device",
+                          "/sys/fs/cgroup/memory/memory.limit_in_bytes", "/dev/loop-control"}) {
+      if (!std::filesystem::exists(f)) GTEST_SKIP() << "lab: skipped: no " << f;
+    }
+    if (!std::filesystem::exists(std::string(kPgBin) + "/pg_ctl")) {
+      GTEST_SKIP() << "lab: skipped: PostgreSQL 15 not installed in " << kPgBin;
+    }
+    name_ = "pgstorsim-labpg-test-" + std::to_string(::getpid());
+    state_ = (std::filesystem::is_directory("/dev/shm") ? "/dev/shm/" : "/tmp/") + name_;
+    scenario_ = "/tmp/" + name_ + "-scenario.toml";
+  }
+  void TearDown() override {
+    if (name_.empty()) return;
+    Lab("lab-pg.sh", "down");
+    Lab("lab-disks.sh", "down");
+    std::filesystem::remove(scenario_);
+  }
+  Outcome Lab(const std::string& script, const std::string& args) {
+    return Shell("PGSTORSIM_LAB_NAME=" + name_ + " PGSTORSIM_LAB_STATE=" + state_ + " " +
+                 PGSTORSIM_SOURCE_DIR + "/scripts/lab/" + script + " " + args);
+  }
+  std::string name_, state_, scenario_;
+};
+
+TEST_F(LabPg, ServerRunsInsideTheCgroupsAndScenarioMatchesTheThrottles) {
+  Outcome disks = Lab("lab-disks.sh", "up 1 256M 2000 100");
+  if (disks.output.find("lab: skipped:") != std::string::npos) GTEST_SKIP() << disks.output;
+  ASSERT_EQ(disks.exit_code, 0) << disks.output;
+  Outcome pg =
+      Lab("lab-pg.sh", "up --mem 96M --shared-buffers 16M --port 5497 --scenario " + scenario_);
+  if (pg.output.find("lab: skipped:") != std::string::npos) GTEST_SKIP() << pg.output;
+  ASSERT_EQ(pg.exit_code, 0) << pg.output;
+
+  std::string env = state_ + "/pg.env";
+  std::string data = EnvValue(env, "LAB_PG_DATA");
+  std::string conninfo = EnvValue(env, "LAB_PG_CONNINFO");
+  ASSERT_FALSE(data.empty()) << Slurp(env);
+  Outcome q = Shell(std::string(kPgBin) + "/psql -Atc 'select 6*7' '" + conninfo + "'");
+  EXPECT_EQ(q.exit_code, 0) << q.output;
+  EXPECT_EQ(q.output, "42\n");
+
+  std::string pid = Slurp(data + "/postmaster.pid");
+  pid = pid.substr(0, pid.find('\n'));
+  std::string cgroups = Slurp("/proc/" + pid + "/cgroup");
+  EXPECT_NE(cgroups.find(":memory:/" + name_ + "-pg\n"), std::string::npos) << cgroups;
+  EXPECT_NE(cgroups.find(":blkio:/" + name_ + "\n"), std::string::npos) << cgroups;
+  EXPECT_EQ(Slurp("/sys/fs/cgroup/memory/" + name_ + "-pg/memory.limit_in_bytes"),
+            std::to_string(96 << 20) + "\n");
+
+  std::string toml = Slurp(scenario_);
+  EXPECT_NE(toml.find("ram = \"" + std::to_string(96 << 20) + "\""), std::string::npos) << toml;
+  EXPECT_NE(toml.find("read_latency = \"500us\""), std::string::npos) << toml;  // 1 s / 2000.
+  EXPECT_NE(toml.find("transfer_rate = \"100MiB\""), std::string::npos);
+  EXPECT_NE(toml.find("shared_buffers = \"" + std::to_string(16 << 20) + "\""), std::string::npos);
+
+  std::string mount = EnvValue(env, "LAB_PG_MOUNT");
+  Outcome down = Lab("lab-pg.sh", "down");
+  EXPECT_EQ(down.exit_code, 0) << down.output;
+  EXPECT_NE(Shell("mountpoint -q " + mount).exit_code, 0) << "still mounted";
+  EXPECT_FALSE(std::filesystem::exists("/sys/fs/cgroup/memory/" + name_ + "-pg"));
+  EXPECT_EQ(Lab("lab-disks.sh", "down").exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(state_));
+}
+
+TEST_F(LabPg, RefusesWithoutLabDisks) {
+  Outcome pg = Lab("lab-pg.sh", "up --mem 96M");
+  if (pg.output.find("lab: skipped:") != std::string::npos) GTEST_SKIP() << pg.output;
+  EXPECT_NE(pg.exit_code, 0);
+  EXPECT_NE(pg.output.find("no lab disks"), std::string::npos) << pg.output;
+}
+
+}  // namespace
+}  // namespace pgstorsim

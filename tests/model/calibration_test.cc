@@ -1,0 +1,59 @@
+#include "model/calibration.h"
+
+#include <gtest/gtest.h>
+
+#include "model/storage_model.h"
+
+namespace pgstorsim {
+namespace {
+
+TEST(Calibration, RecoversKnownParametersFromSyntheticRuns) {
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok());
+  ModelParams truth = ParamsFromScenario(*base);
+  truth.read_seek_scale = 1.7;
+  truth.destage_position_ms = 2.2;
+  truth.cpu_ms = 0.9;
+  // Synthetic measurements: the model's own predictions at the true parameters for
+  // three configurations.
+  std::vector<CalibrationInput> inputs;
+  for (const char* stripe : {"32k", "128k", "1MiB"}) {
+    Scenario s = *base;
+    const std::string set = std::string("array.stripe=") + stripe;
+    ASSERT_TRUE(ApplyOverride(&s, set).ok());
+    auto p = PredictWith(s, truth);
+    ASSERT_TRUE(p.ok());
+    Measured m;
+    m.source = stripe;
+    m.tps = p->tps;
+    m.statement_latency_ms = p->statement_latency_ms;
+    inputs.push_back({m, {set}});
+  }
+  Measured device_only;
+  device_only.source = "randomio.txt";
+  device_only.tool = "randomio";
+  inputs.push_back({device_only, {}});
+  auto report = Calibrate(*base, inputs, DefaultFittedParameters());
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_NEAR(report->values[0], 1.7, 0.02);
+  EXPECT_NEAR(report->values[1], 2.2, 0.02);
+  EXPECT_NEAR(report->values[2], 0.9, 0.01);
+  EXPECT_LT(report->rms_relative_error, 1e-3);
+  EXPECT_EQ(report->ignored.size(), 1u);
+  EXPECT_NEAR(report->calibrated.calibration.values.at("destage_position_ms"), 2.2, 0.02);
+}
+
+TEST(Calibration, RefusesUnknownParameterAndNoTps) {
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok());
+  Measured m;
+  m.source = "x";
+  m.tps = 100;
+  EXPECT_FALSE(Calibrate(*base, {{m, {}}}, {"warp_factor"}).ok());
+  Measured none;
+  none.source = "y";
+  EXPECT_FALSE(Calibrate(*base, {{none, {}}}, DefaultFittedParameters()).ok());
+}
+
+}  // namespace
+}  // namespace pgstorsim

@@ -1,0 +1,27 @@
+#include "model/sweep.h"
+
+#include <gtest/gtest.h>
+
+namespace pgstorsim {
+namespace {
+
+TEST(Sweep, CartesianProductWithRefusedPoints) {
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok());
+  auto t = RunSweepTable(*base, {"array.stripe=32k,1MiB,2MiB", "workload.clients=1,10"});
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_EQ(t->points.size(), 6u);
+  EXPECT_EQ(t->points[0].values, (std::vector<std::string>{"32k", "1"}));
+  EXPECT_EQ(t->points[5].values, (std::vector<std::string>{"2MiB", "10"}));
+  EXPECT_TRUE(t->points[0].ok);
+  EXPECT_FALSE(t->points[4].ok);  // 2 MiB is above the controller's maximum.
+  EXPECT_NE(t->points[4].error.find("array.stripe"), std::string::npos);
+  EXPECT_GT(t->points[3].prediction.tps, t->points[1].prediction.tps);
+  const std::string text = FormatSweepTable(*t);
+  EXPECT_NE(text.find("refused"), std::string::npos);
+  EXPECT_FALSE(RunSweepTable(*base, {"array.nothing=1,2"}).ok());
+  EXPECT_FALSE(RunSweepTable(*base, {"array.stripe"}).ok());
+}
+
+}  // namespace
+}  // namespace pgstorsim

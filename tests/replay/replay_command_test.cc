@@ -1,0 +1,69 @@
+// `pgstorsim replay` end to end through the binary: option errors are one line and a
+// non-zero exit; a run writes a "replay" results file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "common/results.h"
+#include "replay_test_util.h"
+
+namespace pgstorsim {
+namespace {
+
+struct CommandRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+CommandRun Replay(const std::string& args) {
+  CommandRun r;
+  FILE* p =
+      popen((std::string(PGSTORSIM_BINARY) + " replay " + args + " 2>&1 </dev/null").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(ReplayCommandTest, OptionErrorsAreOneLine) {
+  for (const std::string& args :
+       {std::string("--pattern randrw"), std::string("--pattern bogus --target /tmp/x"),
+        std::string("--target /tmp/x"), std::string("--pattern randrw --array raid7 --members a,b"),
+        std::string("--pattern randrw --array raid10 --members a,b,c --no-direct"),
+        std::string("--pattern randrw --target /tmp/x --engine libaio")}) {
+    SCOPED_TRACE(args);
+    CommandRun r = Replay(args);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.output.rfind("pgstorsim replay: ", 0), 0u) << r.output;
+    EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+  }
+}
+
+TEST(ReplayCommandTest, WritesReplayResults) {
+  TempDir dir;
+  CommandRun r =
+      Replay("--pattern randrw --pattern-size 4MiB --pattern-ops 50 --workers 2 --target " +
+             dir.File("data") + " --array raid5 --members " + dir.File("a") + "," + dir.File("b") +
+             "," + dir.File("c") + " --out " + dir.File("r.json"));
+  // --target and --members together are refused; run again without --target.
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  r = Replay(
+      "--pattern randrw --pattern-size 4MiB --pattern-ops 50 --workers 2 --array raid5 "
+      "--stripe 16k --members " +
+      dir.File("a") + "," + dir.File("b") + "," + dir.File("c") + " --out " + dir.File("r.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("iops |"), std::string::npos);
+  auto results = LoadResults(dir.File("r.json"));
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  EXPECT_EQ(results->kind, "replay");
+  EXPECT_EQ(results->transactions, 100u);
+  EXPECT_EQ(results->sections["devices"].size(), 3u);
+  EXPECT_EQ(results->config["array"], "raid5");
+}
+
+}  // namespace
+}  // namespace pgstorsim

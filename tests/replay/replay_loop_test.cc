@@ -1,0 +1,199 @@
+// Open loop, duration and report/results of the replay core (null engine: no I/O).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "common/results.h"
+#include "common/units.h"
+#include "replay/pattern.h"
+#include "replay/report.h"
+#include "replay/session.h"
+#include "replay_test_util.h"
+
+namespace pgstorsim {
+namespace {
+
+TraceHeader OneFile() {
+  TraceHeader h;
+  h.files = {{0, "accounts", IoStream::kData, 1 << 20}, {7, "wal", IoStream::kWal, 1 << 20}};
+  return h;
+}
+
+TEST(ReplayLoopTest, OpenLoopIssuesAtTraceTimes) {
+  TempDir dir;
+  std::vector<TraceRecord> records;
+  // Two clients, one read every 20 ms each; the last is scheduled at 180 ms.
+  for (uint64_t i = 0; i < 10; ++i) {
+    records.push_back({static_cast<int64_t>(i) * 20 * kNsPerMs, static_cast<uint32_t>(i % 2), i, 0,
+                       IoStream::kData, IoOp::kRead, 0, static_cast<int64_t>(i) * 8192, 8192});
+  }
+  ReplayTargets targets;
+  targets.target = dir.File("data");
+  ReplayOptions options;
+  options.engine = "null";
+  options.open_loop = true;
+  PreparedReplay prepared;
+  auto out = ReplayTrace(OneFile(), records, targets, options, &prepared);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_GE(out->elapsed_ns, 180 * kNsPerMs);
+  EXPECT_EQ(out->workers, 2);
+  EXPECT_EQ(out->data_read.count(), 10u);
+}
+
+TEST(ReplayLoopTest, DurationRepeatsTheTraceUntilItEnds) {
+  TempDir dir;
+  std::vector<TraceRecord> records = {{0, 0, 0, 0, IoStream::kData, IoOp::kWrite, 0, 0, 8192},
+                                      {0, 0, 0, 0, IoStream::kWal, IoOp::kWrite, 7, 0, 8192},
+                                      {0, 0, 0, 0, IoStream::kWal, IoOp::kFsync, 7, 0, 0}};
+  ReplayTargets targets;
+  targets.target = dir.File("data");
+  ReplayOptions options;
+  options.engine = "null";
+  options.duration_ns = 50 * kNsPerMs;
+  PreparedReplay prepared;
+  auto out = ReplayTrace(OneFile(), records, targets, options, &prepared);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_GE(out->elapsed_ns, options.duration_ns);
+  EXPECT_GE(out->transactions, 1u);
+  EXPECT_EQ(out->wal_write.count(), out->transactions);
+  EXPECT_EQ(out->fsync.count(), out->transactions);
+  // WAL after the data on the same target: data file at 0, WAL at 1 MiB.
+  EXPECT_EQ(prepared.placement.files[7].base_bytes, 1 << 20);
+  EXPECT_EQ(prepared.targets[0].size_bytes, 2 << 20);
+}
+
+TEST(ReplayLoopTest, ReportAndResultsDescribeTheRun) {
+  TempDir dir;
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  PatternOptions p;
+  p.file_bytes = 1 << 20;
+  p.clients = 2;
+  p.ops_per_client = 100;
+  ASSERT_TRUE(MakePatternTrace(p, &header, &records).ok());
+  ReplayTargets targets;
+  targets.use_array = true;
+  targets.array.level = RaidLevel::kRaid1;
+  targets.members = {dir.File("a"), dir.File("b")};
+  ReplayOptions options;
+  options.engine = "psync";
+  PreparedReplay prepared;
+  auto out = ReplayTrace(header, records, targets, options, &prepared);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  std::ostringstream text;
+  PrintIntervalTable(*out, options.interval_ns, text);
+  PrintSummary(*out, prepared, text);
+  EXPECT_NE(text.str().find("read:"), std::string::npos);
+  EXPECT_NE(text.str().find("data member 1"), std::string::npos);
+  EXPECT_NE(text.str().find("tps ="), std::string::npos);
+
+  Results r = MakeReplayResults(*out, prepared, options.interval_ns, {{"k", 1}}, header.meta);
+  const std::string path = dir.File("r.json");
+  ASSERT_TRUE(SaveResults(path, r).ok());
+  auto loaded = LoadResults(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->kind, "replay");
+  EXPECT_EQ(loaded->transactions, 200u);
+  const auto& devices = loaded->sections["devices"];
+  ASSERT_EQ(devices.size(), 2u);
+  uint64_t reads = 0;
+  for (const auto& d : devices) {
+    EXPECT_EQ(d["writes"].get<uint64_t>(), out->data_write.count());  // Both mirrors.
+    reads += d["reads"].get<uint64_t>();
+    EXPECT_GE(d["busy_ns"].get<int64_t>(), 0);
+  }
+  EXPECT_EQ(reads, out->data_read.count());  // Each read from one copy.
+  EXPECT_EQ(loaded->statements.size(), 4u);
+  EXPECT_FALSE(loaded->series.empty());
+}
+
+}  // namespace
+}  // namespace pgstorsim
+
+namespace pgstorsim {
+namespace {
+
+// Member I/O that fails (here: writes through a read-only descriptor, EBADF) is
+// counted per access, transaction and device; the replay carries on.
+TEST(ReplayLoopTest, IoErrorsAreCountedNotFatal) {
+  TempDir dir;
+  WriteFile(dir.File("data"), std::vector<uint8_t>(2 << 20, 0));
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  PatternOptions p;
+  p.file_bytes = 1 << 20;
+  p.ops_per_client = 40;
+  ASSERT_TRUE(MakePatternTrace(p, &header, &records).ok());
+  auto volume = Volume::Create({0}, nullptr, FsGeometry());
+  ASSERT_TRUE(volume.ok());
+  ReplaySetup setup;
+  setup.targets = {{dir.File("data"), /*writable=*/false, /*direct=*/true}};
+  setup.data_volume = volume->get();
+  setup.placement = PlaceFiles(header, false);
+  ReplayOptions options;
+  options.engine = "psync";
+  auto out = RunReplay(records, setup, options);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  const uint64_t writes = out->data_write.count();
+  ASSERT_GT(writes, 0u);
+  EXPECT_EQ(out->records, 40u);
+  EXPECT_EQ(out->failed_records, writes);
+  EXPECT_EQ(out->failed_transactions, writes);
+  EXPECT_EQ(out->member_errors, writes);
+  EXPECT_EQ(out->devices[0].errors, writes);
+  EXPECT_EQ(out->devices[0].reads, out->data_read.count());
+  PreparedReplay prepared;
+  prepared.targets.push_back({dir.File("data")});
+  prepared.roles.push_back("data");
+  Results r = MakeReplayResults(*out, prepared, kNsPerSec, {}, {});
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.failed, writes);
+}
+
+}  // namespace
+}  // namespace pgstorsim
+
+namespace pgstorsim {
+namespace {
+
+// Rows handed out live while the replay runs are, in order, exactly the final table.
+TEST(ReplayLoopTest, LiveIntervalsEqualFinalTable) {
+  TempDir dir;
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  PatternOptions p;
+  p.file_bytes = 1 << 20;
+  p.clients = 3;
+  p.ops_per_client = 100000;
+  ASSERT_TRUE(MakePatternTrace(p, &header, &records).ok());
+  ReplayTargets targets;
+  targets.target = dir.File("data");
+  ReplayOptions options;
+  options.engine = "null";
+  options.duration_ns = 60 * kNsPerMs;
+  options.interval_ns = 10 * kNsPerMs;
+  std::vector<size_t> indexes;
+  std::vector<IntervalStats> rows;
+  options.on_interval = [&](size_t i, const IntervalStats& row, double seconds) {
+    indexes.push_back(i);
+    rows.push_back(row);
+    EXPECT_GT(seconds, 0);
+    EXPECT_LE(seconds, 0.010 + 1e-9);
+  };
+  PreparedReplay prepared;
+  auto out = ReplayTrace(header, records, targets, options, &prepared);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(rows.size(), out->intervals.size());
+  uint64_t total = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(indexes[i], i);
+    EXPECT_EQ(rows[i].reads.count, out->intervals[i].reads.count);
+    EXPECT_EQ(rows[i].writes.count, out->intervals[i].writes.count);
+    EXPECT_EQ(rows[i].transactions, out->intervals[i].transactions);
+    total += rows[i].transactions;
+  }
+  EXPECT_EQ(total, out->transactions);
+}
+
+}  // namespace
+}  // namespace pgstorsim

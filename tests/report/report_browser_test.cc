@@ -1,0 +1,138 @@
+// Renders a generated report in headless Chromium: the DOM keeps every inline SVG and
+// the screenshot is not blank (it has many non-white and some coloured pixels).
+// Skips when /usr/bin/chromium is absent.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "common/file_util.h"
+#include "report/report.h"
+#include "synthetic_results.h"
+
+namespace pgstorsim {
+namespace {
+
+constexpr const char* kChromium = "/usr/bin/chromium";
+
+std::string Capture(const std::string& cmd, int* exit_code) {
+  std::string out;
+  FILE* pipe = ::popen((cmd + " </dev/null").c_str(), "r");
+  if (!pipe) return out;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  int status = ::pclose(pipe);
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+bool HaveConvert() {
+  int rc = -1;
+  Capture("command -v convert >/dev/null 2>&1", &rc);
+  return rc == 0;
+}
+
+struct PixelStats {
+  bool ok = false;
+  double non_white_fraction = 0;
+  size_t coloured = 0;  // Pixels whose channels differ clearly (not grey/black/white).
+};
+
+// Decodes a binary PPM (P6, maxval 255) as written by `convert x.png ppm:-`.
+PixelStats Analyse(const std::string& ppm) {
+  PixelStats s;
+  int w = 0, h = 0, maxval = 0, consumed = 0;
+  if (std::sscanf(ppm.c_str(), "P6 %d %d %d%n", &w, &h, &maxval, &consumed) != 3) return s;
+  size_t start = static_cast<size_t>(consumed) + 1;
+  size_t pixels = static_cast<size_t>(w) * h;
+  if (maxval != 255 || ppm.size() < start + pixels * 3) return s;
+  size_t non_white = 0;
+  for (size_t i = 0; i < pixels; ++i) {
+    auto r = static_cast<unsigned char>(ppm[start + 3 * i]);
+    auto g = static_cast<unsigned char>(ppm[start + 3 * i + 1]);
+    auto b = static_cast<unsigned char>(ppm[start + 3 * i + 2]);
+    if (r < 245 || g < 245 || b < 245) ++non_white;
+    int spread = std::max({r, g, b}) - std::min({r, g, b});
+    if (spread > 60) ++s.coloured;
+  }
+  s.ok = true;
+  s.non_white_fraction = static_cast<double>(non_white) / pixels;
+  return s;
+}
+
+class ReportBrowser : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(kChromium)) {
+      GTEST_SKIP() << "browser: skipped: " << kChromium << " not installed "
+                   << "(apt-get install -y chromium)";
+    }
+    dir_ = std::filesystem::temp_directory_path() /
+           ("pgstorsim-report-browser-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / "profile");
+    using namespace testing_report;
+    std::vector<ReportInput> inputs = {{"a.json", "32k", MeasuredRun("32k", 32768, 254, 13, 25.7)},
+                                       {"b.json", "1M", MeasuredRun("1M", 1048576, 626, 5.2, 10.2)},
+                                       {"c.json", "predict", PredictionWithSweep()}};
+    html_ = (dir_ / "report.html").string();
+    ASSERT_TRUE(WriteFileAtomically(html_, BuildReport(inputs, {}).html).ok());
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  std::string Chromium(const std::string& action) {
+    return std::string("timeout 120 ") + kChromium +
+           " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+           " --disable-background-networking --disable-component-update --disable-sync"
+           " --user-data-dir=" +
+           (dir_ / "profile").string() + " " + action + " file://" + html_ + " 2>" +
+           (dir_ / "chromium.log").string();
+  }
+  std::filesystem::path dir_;
+  std::string html_;
+};
+
+TEST_F(ReportBrowser, DomKeepsEverySvg) {
+  int rc = -1;
+  std::string dom = Capture(Chromium("--dump-dom"), &rc);
+  ASSERT_EQ(rc, 0) << "chromium failed; see its log";
+  size_t svgs = 0;
+  for (size_t p = dom.find("<svg"); p != std::string::npos; p = dom.find("<svg", p + 1)) ++svgs;
+  auto source = ReadFile(html_);
+  ASSERT_TRUE(source.ok());
+  size_t expected = 0;
+  for (size_t p = source->find("<svg"); p != std::string::npos; p = source->find("<svg", p + 1)) {
+    ++expected;
+  }
+  EXPECT_GE(expected, 5u);
+  EXPECT_EQ(svgs, expected);
+  EXPECT_NE(dom.find("stripe 1 MiB: +146% tps"), std::string::npos);
+  EXPECT_NE(dom.find("<rect"), std::string::npos);
+  EXPECT_NE(dom.find("<polyline"), std::string::npos);
+}
+
+TEST_F(ReportBrowser, ScreenshotIsNotBlank) {
+  std::string png = (dir_ / "shot.png").string();
+  int rc = -1;
+  Capture(Chromium("--screenshot=" + png + " --window-size=1200,2000"), &rc);
+  ASSERT_EQ(rc, 0) << "chromium failed";
+  ASSERT_TRUE(std::filesystem::exists(png));
+  auto size = std::filesystem::file_size(png);
+  if (!HaveConvert()) {
+    // Without a decoder: a blank 1200x2000 page compresses to a few KB.
+    EXPECT_GT(size, 30000u) << "screenshot suspiciously small for a page of charts";
+    return;
+  }
+  std::string ppm = Capture("convert " + png + " ppm:-", &rc);
+  ASSERT_EQ(rc, 0) << "convert could not decode " << png;
+  PixelStats stats = Analyse(ppm);
+  ASSERT_TRUE(stats.ok) << "could not parse PPM output of convert";
+  EXPECT_GT(stats.non_white_fraction, 0.03);
+  EXPECT_GT(stats.coloured, 5000u) << "no coloured chart pixels";
+}
+
+}  // namespace
+}  // namespace pgstorsim

@@ -1,0 +1,175 @@
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "common/units.h"
+
+namespace pgstorsim {
+namespace {
+
+const char* kGood = R"(# test scenario
+[host]
+ram = "24GiB"
+cpu_cores = 12
+
+[filesystem]
+block_size = "64k"
+fragment_size = "8k"
+partition_offset = "63s"
+
+[controller]
+write_policy = "write-back"
+drive_write_cache = "off"
+min_stripe = "8k"
+max_stripe = "1MiB"
+
+[array]
+level = "RAID-10"
+disks = 4
+stripe = "32k"
+
+[disks]
+rpm = "15000rpm"
+avg_read_seek = "3.4ms"
+
+[workload]
+scale = 2000
+clients = 10
+cache = "cold"
+
+[calibration]
+read_position_ms = 4.5
+[calibration.standard_errors]
+read_position_ms = 0.25
+)";
+
+TEST(Scenario, ParsesUnitsAsPeopleWriteThem) {
+  auto s = ParseScenarioToml(kGood, "good.toml");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->host.ram_bytes, 24LL << 30);
+  EXPECT_EQ(s->host.cpu_cores, 12);
+  EXPECT_EQ(s->filesystem.block_size_bytes, 65536);
+  EXPECT_EQ(s->filesystem.partition_offset_bytes, 63 * 512);
+  EXPECT_EQ(s->array.level, RaidLevel::kRaid10);
+  EXPECT_EQ(s->array.stripe_bytes, 32768);
+  EXPECT_EQ(s->disks.rpm, 15000);
+  EXPECT_EQ(s->disks.avg_read_seek_ns, 3400000);
+  EXPECT_FALSE(s->controller.drive_write_cache);
+  EXPECT_EQ(s->workload.cache, CacheState::kCold);
+  EXPECT_EQ(s->workload.scale, 2000);
+  EXPECT_DOUBLE_EQ(s->calibration.values.at("read_position_ms"), 4.5);
+  EXPECT_DOUBLE_EQ(s->calibration.standard_errors.at("read_position_ms"), 0.25);
+  EXPECT_EQ(s->name, "good");
+  EXPECT_TRUE(ValidateScenario(*s).ok());
+}
+
+TEST(Scenario, ErrorsNameFileLineAndKey) {
+  auto bad_unit = ParseScenarioToml("[array]\ndisks = 4\nstripe = \"32 parsecs\"\n", "x.toml");
+  ASSERT_FALSE(bad_unit.ok());
+  EXPECT_NE(bad_unit.status().message().find("x.toml:3"), std::string::npos)
+      << bad_unit.status().message();
+  EXPECT_NE(bad_unit.status().message().find("array.stripe"), std::string::npos);
+
+  auto unknown = ParseScenarioToml("[disks]\nrpm = 15000\nspin = 3\n", "y.toml");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("y.toml:3"), std::string::npos);
+  EXPECT_NE(unknown.status().message().find("disks.spin"), std::string::npos);
+
+  auto syntax = ParseScenarioToml("[array]\nstripe = = 3\n", "z.toml");
+  ASSERT_FALSE(syntax.ok());
+  EXPECT_NE(syntax.status().message().find("z.toml:2"), std::string::npos);
+}
+
+TEST(Scenario, RefusesImpossibleConfigurationsNamingLineAndKey) {
+  auto odd = ParseScenarioToml("[array]\nlevel = \"raid10\"\ndisks = 5\n", "odd.toml");
+  ASSERT_TRUE(odd.ok());
+  Status st = ValidateScenario(*odd);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("odd.toml:3"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("array.disks"), std::string::npos);
+
+  Scenario s = *ParseScenarioToml(kGood, "good.toml");
+  s.array.stripe_bytes = 33000;
+  EXPECT_NE(ValidateScenario(s).message().find("multiple of 512"), std::string::npos);
+  s.array.stripe_bytes = 2 << 20;
+  EXPECT_NE(ValidateScenario(s).message().find("array.stripe"), std::string::npos);
+  s.array.stripe_bytes = 4096;
+  EXPECT_FALSE(ValidateScenario(s).ok());
+  s.array.stripe_bytes = 65536;
+  s.workload.clients = 0;
+  EXPECT_NE(ValidateScenario(s).message().find("workload.clients"), std::string::npos);
+  s.workload.clients = 1;
+  s.array.level = RaidLevel::kRaid5;
+  s.array.disks = 2;
+  EXPECT_FALSE(ValidateScenario(s).ok());
+  s.array.disks = 3;
+  EXPECT_TRUE(ValidateScenario(s).ok());
+  s.array.level = RaidLevel::kRaid50;
+  s.array.disks = 6;
+  s.array.spans = 0;
+  EXPECT_NE(ValidateScenario(s).message().find("array.spans"), std::string::npos);
+  s.array.spans = 2;
+  EXPECT_TRUE(ValidateScenario(s).ok());
+}
+
+TEST(Scenario, SetOverridesByDottedKey) {
+  Scenario s = *ParseScenarioToml(kGood, "good.toml");
+  ASSERT_TRUE(ApplyOverride(&s, "array.stripe=1MiB").ok());
+  ASSERT_TRUE(ApplyOverride(&s, "workload.clients=16").ok());
+  ASSERT_TRUE(ApplyOverride(&s, "controller.write_policy=write-through").ok());
+  ASSERT_TRUE(ApplyOverride(&s, "calibration.cpu_ms=0.3").ok());
+  EXPECT_EQ(s.array.stripe_bytes, 1 << 20);
+  EXPECT_EQ(s.workload.clients, 16);
+  EXPECT_EQ(s.controller.write_policy, WritePolicy::kWriteThrough);
+  EXPECT_FALSE(s.controller.EffectiveWriteBack());
+  EXPECT_DOUBLE_EQ(s.calibration.values.at("cpu_ms"), 0.3);
+  EXPECT_EQ(*GetScenarioKey(s, "array.stripe"), "1MiB");
+
+  Status bad = ApplyOverride(&s, "array.stripes=1MiB");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("array.stripes"), std::string::npos);
+  EXPECT_FALSE(ApplyOverride(&s, "array.stripe").ok());
+  Status bad_value = ApplyOverride(&s, "controller.read_ahead=sometimes");
+  ASSERT_FALSE(bad_value.ok());
+  EXPECT_NE(bad_value.message().find("none|adaptive|always"), std::string::npos);
+}
+
+TEST(Scenario, OverrideThenValidateNamesTheKeyNotTheFileLine) {
+  auto s = DefaultScenario({"array.level=raid10", "array.disks=3"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("array.disks"), std::string::npos);
+}
+
+TEST(Scenario, CanonicalTomlRoundTrips) {
+  Scenario s = *ParseScenarioToml(kGood, "good.toml");
+  s.calibration.source = "test \"fit\"";
+  s.calibration.rms_relative_error = 0.05;
+  const std::string text = ScenarioToToml(s);
+  auto back = ParseScenarioToml(text, "back.toml");
+  ASSERT_TRUE(back.ok()) << back.status().message() << "\n" << text;
+  for (const ScenarioKeyInfo& k : ScenarioKeys()) {
+    if (k.key == "scenario.name") continue;
+    EXPECT_EQ(*GetScenarioKey(*back, k.key), *GetScenarioKey(s, k.key)) << k.key;
+  }
+  EXPECT_EQ(back->calibration.values, s.calibration.values);
+  EXPECT_EQ(back->calibration.standard_errors, s.calibration.standard_errors);
+  EXPECT_EQ(back->calibration.source, s.calibration.source);
+  EXPECT_DOUBLE_EQ(back->calibration.rms_relative_error, 0.05);
+}
+
+TEST(Scenario, KeyListIsUniqueAndCoversEverySection) {
+  std::set<std::string> keys, sections;
+  for (const ScenarioKeyInfo& k : ScenarioKeys()) {
+    EXPECT_TRUE(keys.insert(k.key).second) << k.key;
+    sections.insert(k.key.substr(0, k.key.find('.')));
+  }
+  for (const char* s :
+       {"host", "postgres", "filesystem", "io", "controller", "array", "disks", "workload"}) {
+    EXPECT_TRUE(sections.count(s)) << s;
+  }
+}
+
+}  // namespace
+}  // namespace pgstorsim

@@ -1,0 +1,224 @@
+#include "sim/controller.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+
+#include "common/units.h"
+#include "sim/simulator.h"
+
+namespace pgstorsim::sim {
+namespace {
+
+// Keeps `concurrency` requests outstanding until `total` completed; each request is
+// produced by `next` from a seeded stream.
+class ClosedDriver : public IoListener {
+ public:
+  using Gen = std::function<VolumeOp(Random&)>;
+  ClosedDriver(Simulator* sim, Controller* c, int concurrency, int64_t total, Gen next)
+      : sim_(sim), c_(c), rng_(sim->ForkRandom(77)), total_(total), next_(std::move(next)) {
+    starts_.resize(concurrency);
+    for (int i = 0; i < concurrency; ++i) Issue(i);
+  }
+  void OnIoDone(uint64_t token) override {
+    sum_ns_ += sim_->now_ns() - starts_[token];
+    ++done_;
+    last_ns_ = sim_->now_ns();
+    Issue(token);
+  }
+  double mean_ms() const { return sum_ns_ / done_ / 1e6; }
+  double rate_per_s() const { return done_ / NsToSec(last_ns_); }
+  int64_t done() const { return done_; }
+
+ private:
+  void Issue(uint64_t slot) {
+    if (issued_ >= total_) return;
+    ++issued_;
+    starts_[slot] = sim_->now_ns();
+    c_->Submit(next_(rng_), this, slot);
+  }
+  Simulator* sim_;
+  Controller* c_;
+  Random rng_;
+  int64_t total_;
+  Gen next_;
+  std::vector<int64_t> starts_;
+  int64_t issued_ = 0, done_ = 0, last_ns_ = 0;
+  double sum_ns_ = 0;
+};
+
+ArrayGeometry Geometry(RaidLevel level, int members, int64_t stripe) {
+  ArrayGeometry g;
+  g.level = level;
+  g.members = members;
+  g.stripe_unit_bytes = stripe;
+  return g;
+}
+
+SimControllerConfig NoCache() {
+  SimControllerConfig c;
+  c.has_cache = false;
+  c.read_ahead = ReadAhead::kNone;
+  return c;
+}
+
+struct DriveRun {
+  double mean_ms, rate;
+  ControllerStats stats;
+  std::unique_ptr<Controller> controller;
+};
+
+DriveRun Drive(const SimControllerConfig& cc, const ArrayGeometry& g, int concurrency, int64_t n,
+               ClosedDriver::Gen gen, SimDiskConfig disk = SimDiskConfig()) {
+  Simulator sim(5);
+  auto c = Controller::Create(cc, g, disk, sim);
+  EXPECT_TRUE(c.ok()) << c.status().message();
+  std::unique_ptr<Controller> controller = std::move(c).value();
+  ClosedDriver d(&sim, controller.get(), concurrency, n, std::move(gen));
+  sim.RunUntil(INT64_MAX);
+  EXPECT_EQ(d.done(), n);
+  return {d.mean_ms(), d.rate_per_s(), controller->stats(), std::move(controller)};
+}
+
+VolumeOp RandomRead8k(Random& r, int64_t within_unit_offset, int64_t length) {
+  const int64_t unit = r.UniformInt(0, 100000);
+  return {IoOp::kRead, unit * 65536 + within_unit_offset, length};
+}
+
+TEST(ControllerTest, ForkJoinSpanningTwoStripeUnitsIsSlower) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid0, 2, 65536);
+  DriveRun one = Drive(NoCache(), g, 1, 3000, [](Random& r) { return RandomRead8k(r, 0, 16384); });
+  DriveRun two =
+      Drive(NoCache(), g, 1, 3000, [](Random& r) { return RandomRead8k(r, 57344, 16384); });
+  EXPECT_EQ(one.stats.split_requests, 0u);
+  EXPECT_EQ(two.stats.split_requests, 3000u);
+  // Max of two independent positionings exceeds one: about 1/3 of a rotation more.
+  EXPECT_GT(two.mean_ms, one.mean_ms * 1.15);
+}
+
+TEST(ControllerTest, WriteBackCommitIsFastWriteThroughIsRotationBound) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid10, 4, 65536);
+  auto wal = [](Random&) { return VolumeOp{IoOp::kWrite, 1 << 20, 8192}; };
+  SimControllerConfig wb;
+  DriveRun back = Drive(wb, g, 1, 2000, wal);
+  EXPECT_NEAR(back.mean_ms, 0.2, 0.01);
+  EXPECT_GT(back.stats.write_absorbed, 1800u);  // Not when its line is mid-destage.
+  SimControllerConfig wt;
+  wt.write_back = false;
+  DriveRun through = Drive(wt, g, 1, 2000, wal);
+  // 15K rpm: rewriting the same block waits for one rotation (4 ms), a bit less.
+  EXPECT_GT(through.mean_ms, 3.5);
+  EXPECT_LT(through.mean_ms, 4.2);
+}
+
+TEST(ControllerTest, FiniteWriteCacheFillsThenWritesWaitForDestage) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid10, 4, 65536);
+  SimControllerConfig cc;
+  cc.write_cache_bytes = 4 << 20;  // 512 pages.
+  auto random_write = [](Random& r) {
+    return VolumeOp{IoOp::kWrite, r.UniformInt(0, 30000000) * 8192, 8192};  // 245 GB.
+  };
+  DriveRun run = Drive(cc, g, 8, 20000, random_write);
+  EXPECT_GT(run.stats.write_blocked, 10000u);
+  // Elevator destage over 512 dirty lines shortens seeks (~0.5 ms over 245 GB):
+  // each pair then writes in ~2.6 ms. FIFO destage pays a full random seek (~5.5 ms).
+  EXPECT_LT(run.rate, 900.0);
+  EXPECT_GT(run.rate, 600.0);
+  SimControllerConfig fifo = cc;
+  fifo.destage_order = DestageOrder::kFifo;
+  DriveRun fifo_run = Drive(fifo, g, 8, 20000, random_write);
+  EXPECT_GT(fifo_run.rate, 250.0);
+  EXPECT_LT(fifo_run.rate, 450.0);
+  EXPECT_LE(run.stats.max_dirty_bytes, 4 << 20);
+  // The same load with a cache that never fills runs at the ack rate.
+  cc.write_cache_bytes = 1LL << 30;
+  DriveRun big = Drive(cc, g, 8, 20000, random_write);
+  EXPECT_EQ(big.stats.write_blocked, 0u);
+  EXPECT_GT(big.rate, 10 * run.rate);
+}
+
+TEST(ControllerTest, ReadsQueueBehindDestage) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid1, 2, 65536);
+  SimControllerConfig cc;
+  cc.read_ahead = ReadAhead::kNone;
+  cc.read_cache_bytes = 0;
+  cc.destage_start_fraction = 0;  // Destage at once.
+  auto reads = [](Random& r) { return RandomRead8k(r, 0, 8192); };
+  DriveRun alone = Drive(cc, g, 1, 2000, reads);
+  // Mixed: every other request a random write that the cache absorbs and destages.
+  auto mixed = [&](Random& r) {
+    if (r.UniformInt(0, 1) == 0)
+      return VolumeOp{IoOp::kWrite, r.UniformInt(0, 900000) * 8192, 8192};
+    return RandomRead8k(r, 0, 8192);
+  };
+  DriveRun busy = Drive(cc, g, 4, 8000, mixed);
+  EXPECT_GT(busy.stats.destages, 1000u);
+  EXPECT_GT(busy.mean_ms, alone.mean_ms);
+}
+
+TEST(ControllerTest, MirrorReadsGoToBothCopies) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid1, 2, 65536);
+  DriveRun run = Drive(NoCache(), g, 4, 4000, [](Random& r) { return RandomRead8k(r, 0, 8192); });
+  const uint64_t r0 = run.controller->member(0).stats().reads;
+  const uint64_t r1 = run.controller->member(1).stats().reads;
+  EXPECT_EQ(r0 + r1, 4000u);
+  EXPECT_NEAR(static_cast<double>(r0) / (r0 + r1), 0.5, 0.05);
+}
+
+TEST(ControllerTest, Raid5SmallWriteThroughReadsThenWritesParity) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid5, 4, 65536);
+  SimControllerConfig wt = NoCache();
+  DriveRun run = Drive(wt, g, 1, 500, [](Random& r) {
+    return VolumeOp{IoOp::kWrite, r.UniformInt(0, 100000) * 8192, 8192};
+  });
+  uint64_t reads = 0, writes = 0;
+  for (int i = 0; i < 4; ++i) {
+    reads += run.controller->member(i).stats().reads;
+    writes += run.controller->member(i).stats().writes;
+  }
+  EXPECT_EQ(reads, 1000u);   // Old data + old parity.
+  EXPECT_EQ(writes, 1000u);  // New data + new parity.
+  DriveRun r0 = Drive(wt, Geometry(RaidLevel::kRaid0, 4, 65536), 1, 500, [](Random& r) {
+    return VolumeOp{IoOp::kWrite, r.UniformInt(0, 100000) * 8192, 8192};
+  });
+  EXPECT_GT(run.mean_ms, 1.5 * r0.mean_ms);
+}
+
+TEST(ControllerTest, ReadAheadAlwaysAddsTransferTimeToRandomReads) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid0, 2, 1 << 20);
+  SimControllerConfig none;
+  none.read_ahead = ReadAhead::kNone;
+  SimControllerConfig always = none;
+  always.read_ahead = ReadAhead::kAlways;
+  auto reads = [](Random& r) {
+    return VolumeOp{IoOp::kRead, r.UniformInt(0, 1000000) * 8192, 8192};
+  };
+  DriveRun a = Drive(none, g, 1, 2000, reads);
+  DriveRun b = Drive(always, g, 1, 2000, reads);
+  EXPECT_GT(b.stats.read_ahead_bytes, 0);
+  EXPECT_GT(b.mean_ms, a.mean_ms + 1.0);  // ~ half a MiB at 150 MB/s.
+}
+
+TEST(ControllerTest, AdaptiveReadAheadHelpsSequentialReads) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid0, 2, 65536);
+  SimControllerConfig adaptive;  // Default.
+  int64_t next = 0;
+  DriveRun run = Drive(adaptive, g, 1, 2000, [&next](Random&) {
+    const VolumeOp op{IoOp::kRead, next, 8192};
+    next += 8192;
+    return op;
+  });
+  EXPECT_GT(run.stats.read_hits, 1500u);
+}
+
+TEST(ControllerTest, RejectsBadGeometryNamingArray) {
+  Simulator sim(1);
+  auto c = Controller::Create(SimControllerConfig(), Geometry(RaidLevel::kRaid10, 3, 65536),
+                              SimDiskConfig(), sim);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().message().rfind("array", 0), 0u) << c.status().message();
+}
+
+}  // namespace
+}  // namespace pgstorsim::sim

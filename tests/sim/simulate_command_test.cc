@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "common/file_util.h"
+#include "common/results.h"
+
+namespace pgstorsim {
+namespace {
+
+// Runs the pgstorsim binary; returns its exit status and captures stdout+stderr.
+int RunCli(const std::string& args, std::string* output) {
+  const std::string cmd = std::string(PGSTORSIM_BINARY) + " " + args + " 2>&1 </dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return -1;
+  char buf[4096];
+  output->clear();
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) output->append(buf, n);
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/pgstorsim_sim_cli_" + name + "_" +
+         std::to_string(getpid()) + ".json";
+}
+
+TEST(SimulateCommandTest, WritesResultsAndPrintsPgbenchLikeSummary) {
+  const std::string out = TempPath("ok");
+  std::string text;
+  const std::string args =
+      "simulate --set workload.scale=2 --set workload.clients=2 "
+      "--duration 3s --seed 7 --out " +
+      out;
+  ASSERT_EQ(RunCli(args, &text), 0) << text;
+  EXPECT_NE(text.find("tps = "), std::string::npos) << text;
+  EXPECT_NE(text.find("UPDATE accounts"), std::string::npos);
+  StatusOr<Results> r = LoadResults(out);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->kind, "simulate");
+  EXPECT_GT(r->transactions, 0u);
+  EXPECT_EQ(r->config["seed"], 7);
+  // Same seed again: the same document apart from its creation time.
+  const std::string out2 = TempPath("ok2");
+  ASSERT_EQ(RunCli(args.substr(0, args.size() - out.size()) + out2, &text), 0) << text;
+  StatusOr<Results> r2 = LoadResults(out2);
+  ASSERT_TRUE(r2.ok());
+  nlohmann::json a = r->ToJson(), b = r2->ToJson();
+  a.erase("created_utc");
+  b.erase("created_utc");
+  EXPECT_EQ(a, b);
+  std::remove(out.c_str());
+  std::remove(out2.c_str());
+}
+
+TEST(SimulateCommandTest, BadOverrideIsOneLineAndNonZero) {
+  std::string text;
+  EXPECT_NE(RunCli("simulate --set array.disks=3 --duration 1s --out " + TempPath("bad"), &text),
+            0);
+  EXPECT_NE(text.find("array.disks"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\n'), text.size() - 1) << text;  // Exactly one line.
+}
+
+}  // namespace
+}  // namespace pgstorsim

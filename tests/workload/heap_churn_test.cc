@@ -1,0 +1,82 @@
+#include "workload/heap_churn.h"
+
+#include <gtest/gtest.h>
+
+namespace pgstorsim {
+namespace {
+
+class HeapChurnTest : public ::testing::Test {
+ protected:
+  HeapChurnTest() : layout_(DatabaseLayout::Create({1, 100}).value()) {}
+
+  std::vector<StatementEffects> Txn(HeapChurn* churn, int64_t aid) {
+    TpcbModel model(&layout_, WorkloadKind::kTpcbLike);
+    std::vector<StatementEffects> effects;
+    const TxnKeys keys{aid, 1, 1, 5};
+    model.Transaction(keys, 0, &effects);
+    churn->Apply(keys, &effects);
+    return effects;
+  }
+
+  DatabaseLayout layout_;
+};
+
+TEST_F(HeapChurnTest, FirstUpdateOfAFullPageMovesTheRow) {
+  HeapChurn churn(&layout_);
+  TpcbModel model(&layout_, WorkloadKind::kTpcbLike);
+  std::vector<StatementEffects> hot;
+  model.Transaction({70, 1, 1, 5}, 0, &hot);
+  std::vector<StatementEffects> e = Txn(&churn, 70);  // Block 1, full at fillfactor 100.
+  const std::vector<PageTouch>& update = e[1].touches;
+  ASSERT_EQ(update.size(), 5u);
+  EXPECT_EQ(update[2], (PageTouch{Relation::kAccounts, 1, true}));      // Old row locked.
+  EXPECT_EQ(update[3], (PageTouch{Relation::kAccounts, 1640, true}));   // New page at the end.
+  EXPECT_EQ(update[4], (PageTouch{Relation::kAccountsPkey, 1, true}));  // New index entry.
+  EXPECT_GT(e[1].wal_bytes, hot[1].wal_bytes + 150);
+  EXPECT_EQ(churn.stats().non_hot_updates, 1u);
+  EXPECT_EQ(churn.accounts_pages(), 1641);
+  EXPECT_EQ(churn.CurrentBlock(70), 1640);
+  EXPECT_EQ(e[2].touches.back().block, 1640);  // SELECT finds the new version.
+}
+
+TEST_F(HeapChurnTest, MovedRowUpdatesHotAndPruningMakesRoom) {
+  HeapChurn churn(&layout_);
+  Txn(&churn, 70);
+  std::vector<StatementEffects> again = Txn(&churn, 70);  // Lots of room on block 1640.
+  EXPECT_EQ(again[1].touches.size(), 3u);
+  EXPECT_EQ(again[1].touches.back().block, 1640);
+  EXPECT_EQ(churn.stats().hot_updates, 1u);
+  // Another row of block 1: the dead row is pruned (112 + 128 bytes free), then HOT.
+  std::vector<StatementEffects> neighbour = Txn(&churn, 71);
+  EXPECT_EQ(churn.stats().prunes, 1u);
+  EXPECT_EQ(churn.stats().hot_updates, 2u);
+  EXPECT_EQ(neighbour[1].touches.size(), 3u);
+  EXPECT_EQ(neighbour[1].touches.back(), (PageTouch{Relation::kAccounts, 1, true}));
+  EXPECT_EQ(churn.stats().non_hot_updates, 1u);
+}
+
+TEST_F(HeapChurnTest, MovedRowsFillNewPages) {
+  HeapChurn churn(&layout_);
+  // The first row of 100 different full pages: 61 fit the first new page.
+  for (int i = 0; i < 100; ++i) Txn(&churn, 1 + 61 * i);
+  EXPECT_EQ(churn.stats().non_hot_updates, 100u);
+  EXPECT_EQ(churn.stats().pages_added, 2);
+  EXPECT_EQ(churn.CurrentBlock(1 + 61 * 60), 1640);
+  EXPECT_EQ(churn.CurrentBlock(1 + 61 * 61), 1641);
+}
+
+TEST_F(HeapChurnTest, FillfactorLeavesRoomForHot) {
+  DatabaseLayout layout = DatabaseLayout::Create({1, 90}).value();
+  HeapChurn churn(&layout);
+  TpcbModel model(&layout, WorkloadKind::kTpcbLike);
+  std::vector<StatementEffects> effects;
+  for (int64_t aid = 1; aid <= 500; ++aid) {
+    model.Transaction({aid, 1, 1, 1}, 0, &effects);
+    churn.Apply({aid, 1, 1, 1}, &effects);
+  }
+  EXPECT_EQ(churn.stats().non_hot_updates, 0u);
+  EXPECT_EQ(churn.stats().hot_updates, 500u);
+}
+
+}  // namespace
+}  // namespace pgstorsim
