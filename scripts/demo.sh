@@ -58,7 +58,7 @@ predict_json=results/runs/demo-$stamp-predict.json
 "$BIN" predict --scenario "$calibrated" --sweep array.stripe=32k,64k,128k,1MiB \
   --sweep controller.write_policy=write-back,write-through --out "$predict_json"
 sim_json=results/runs/demo-$stamp-simulate.json
-"$BIN" simulate --scenario "$calibrated" --duration 60s --out "$sim_json" --quiet
+"$BIN" simulate --scenario "$calibrated" --duration 900s --out "$sim_json" --quiet
 
 echo "== demo: report"
 report=results/runs/demo-$stamp-report.html

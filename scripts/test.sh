@@ -5,10 +5,11 @@
 # skip with a message saying why.  Usage: scripts/test.sh [extra ctest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+top=$(pwd)
 scripts/setup.sh
-PGSTORSIM_TEST_DB=$(scripts/pg-test-cluster.sh start)
+PGSTORSIM_TEST_DB=$("$top/scripts/pg-test-cluster.sh" start)
 export PGSTORSIM_TEST_DB
-trap 'scripts/pg-test-cluster.sh stop' EXIT
+trap '"$top/scripts/pg-test-cluster.sh" stop || true' EXIT
 echo "test: PostgreSQL for label pg: $PGSTORSIM_TEST_DB"
 cd build
 ctest --output-on-failure -j "$(nproc)" "$@"

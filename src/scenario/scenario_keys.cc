@@ -171,12 +171,12 @@ ScenarioKeyEntry EnumKey(const char* key, const char* help, Section<S> sec, E S:
 ScenarioKeyEntry RaidLevelKey() {
   return {{"array.level", "enum", "raid0|raid1|raid10|raid5|raid6|raid50|raid60|jbod"},
           [](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseRaidLevelName(v);
+            auto r = ParseRaidLevel(Trim(v));
             if (!r.ok()) return r.status();
             s->array.level = *r;
             return Status::Ok();
           },
-          [](const Scenario& s) { return std::string(RaidLevelCanonicalName(s.array.level)); }};
+          [](const Scenario& s) { return std::string(RaidLevelName(s.array.level)); }};
 }
 
 ScenarioKeyEntry TopStringKey(const char* key, const char* help, std::string Scenario::*field) {
@@ -321,45 +321,6 @@ std::string FormatDurationCanonical(int64_t ns) {
     return buf;
   }
   return std::to_string(ns) + "ns";
-}
-
-StatusOr<RaidLevel> ParseRaidLevelName(const std::string& raw) {
-  std::string s;
-  for (char c : Lower(Trim(raw))) {
-    if (c != '-' && c != '_' && c != ' ') s += c;
-  }
-  if (s.rfind("raid", 0) == 0) s = s.substr(4);
-  static const std::pair<const char*, RaidLevel> kLevels[] = {
-      {"0", RaidLevel::kRaid0},   {"1", RaidLevel::kRaid1},  {"10", RaidLevel::kRaid10},
-      {"5", RaidLevel::kRaid5},   {"6", RaidLevel::kRaid6},  {"50", RaidLevel::kRaid50},
-      {"60", RaidLevel::kRaid60}, {"jbod", RaidLevel::kJbod}};
-  for (const auto& [name, level] : kLevels) {
-    if (s == name) return level;
-  }
-  return Status::Error("invalid RAID level '" + raw +
-                       "' (expected raid0|raid1|raid10|raid5|raid6|raid50|raid60|jbod)");
-}
-
-const char* RaidLevelCanonicalName(RaidLevel level) {
-  switch (level) {
-    case RaidLevel::kJbod:
-      return "jbod";
-    case RaidLevel::kRaid0:
-      return "raid0";
-    case RaidLevel::kRaid1:
-      return "raid1";
-    case RaidLevel::kRaid10:
-      return "raid10";
-    case RaidLevel::kRaid5:
-      return "raid5";
-    case RaidLevel::kRaid6:
-      return "raid6";
-    case RaidLevel::kRaid50:
-      return "raid50";
-    case RaidLevel::kRaid60:
-      return "raid60";
-  }
-  return "?";
 }
 
 }  // namespace pgstorsim

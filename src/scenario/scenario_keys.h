@@ -23,8 +23,6 @@ const ScenarioKeyEntry* FindKey(const std::string& key);  // nullptr if unknown.
 
 std::string FormatSizeCanonical(int64_t bytes);                   // "1MiB", "32256"
 std::string FormatDurationCanonical(int64_t ns);                  // "60s", "3.4ms"
-StatusOr<RaidLevel> ParseRaidLevelName(const std::string& text);  // "raid10", "RAID-10", "10"
-const char* RaidLevelCanonicalName(RaidLevel level);              // "raid10"
 
 }  // namespace pgstorsim
 
