@@ -58,7 +58,20 @@ class PredictCommand : public Command {
     if (!table.ok()) return ReportError("predict", table.status());
     std::cout << FormatSweepTable(*table);
     if (out_.empty()) return 0;
-    Status st = SaveResults(out_, SweepToResults(base, *table));
+    // The headline is the base scenario's (no sweep override); if the base itself
+    // cannot be predicted, the first valid point stands in for it.
+    Prediction current;
+    auto base_prediction = Predict(base);
+    if (base_prediction.ok()) {
+      current = *base_prediction;
+    } else {
+      for (const SweepPoint& p : table->points) {
+        if (!p.ok) continue;
+        current = p.prediction;
+        break;
+      }
+    }
+    Status st = SaveResults(out_, SweepPredictionToResults(base, current, *table));
     if (!st.ok()) return ReportError("predict", st);
     std::printf("wrote %s\n", out_.c_str());
     return 0;

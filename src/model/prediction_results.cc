@@ -44,4 +44,41 @@ Results PredictionToResults(const Scenario& s, const Prediction& p) {
   return r;
 }
 
+nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table) {
+  const std::string base_toml = ScenarioToToml(base);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const SweepPoint& p : table.points) {
+    nlohmann::json settings = nlohmann::json::object();
+    Scenario s = base;
+    bool applied = true;
+    for (size_t k = 0; k < table.keys.size() && k < p.values.size(); ++k) {
+      settings[table.keys[k]] = p.values[k];
+      applied = applied && SetScenarioKey(&s, table.keys[k], p.values[k]).ok();
+    }
+    nlohmann::json row = {{"settings", settings}};
+    if (!p.ok) {
+      row["error"] = p.error;
+      rows.push_back(row);
+      continue;
+    }
+    row["tps"] = p.prediction.tps;
+    row["tps_low"] = p.prediction.tps_low;
+    row["tps_high"] = p.prediction.tps_high;
+    row["latency_ms"] = p.prediction.transaction_latency_ms;
+    row["regime"] = p.prediction.regime;
+    row["base"] = applied && ScenarioToToml(s) == base_toml;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+Results SweepPredictionToResults(const Scenario& base, const Prediction& current,
+                                 const SweepTable& table) {
+  Results r = PredictionToResults(base, current);
+  r.label = base.name + " sweep";
+  r.config["sweep_keys"] = table.keys;
+  r.sections["sweep"] = SweepRowsToJson(base, table);
+  return r;
+}
+
 }  // namespace pgstorsim

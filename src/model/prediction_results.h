@@ -1,6 +1,8 @@
-// Converts a Prediction into the shared results schema (kind "predict"): summary tps,
-// one statement entry per statement (its histogram holds the single modelled mean),
-// config = the canonical scenario, sections.prediction = devices, regime, error band.
+// Converts predictions into the shared results schema (kind "predict"), in the shapes
+// `pgstorsim report` reads (docs/report.md): summary tps, one statement entry per
+// statement (its histogram holds the single modelled mean), config = the canonical
+// scenario, sections.prediction = tps band, devices, regime; for a sweep also
+// sections.sweep = one row per point (settings, tps, band, latency_ms).
 #ifndef PGSTORSIM_MODEL_PREDICTION_RESULTS_H_
 #define PGSTORSIM_MODEL_PREDICTION_RESULTS_H_
 
@@ -8,12 +10,25 @@
 
 #include "common/results.h"
 #include "model/storage_model.h"
+#include "model/sweep.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
 
 nlohmann::json PredictionToJson(const Prediction& p);
 Results PredictionToResults(const Scenario& s, const Prediction& p);
+
+// One sweep row: {"settings": {key: value as given}, "tps", "tps_low", "tps_high",
+// "latency_ms" (transaction), "regime", "base"}; a refused point has settings and
+// "error" only. "base" is true when the point equals `base` (no override changes it).
+nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table);
+
+// A sweep as one predict result: summary tps, statements and sections.prediction come
+// from `current` (the prediction of `base` without sweep overrides, or of the first
+// valid point when the caller has none), config = the scenario plus "sweep_keys",
+// sections.sweep = SweepRowsToJson.
+Results SweepPredictionToResults(const Scenario& base, const Prediction& current,
+                                 const SweepTable& table);
 
 }  // namespace pgstorsim
 

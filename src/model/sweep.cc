@@ -80,21 +80,4 @@ std::string FormatSweepTable(const SweepTable& t) {
   return out.str();
 }
 
-Results SweepToResults(const Scenario& base, const SweepTable& t) {
-  Results r = NewResults("predict");
-  r.label = base.name + " sweep";
-  r.config = {{"scenario_toml", ScenarioToToml(base)}, {"sweep_keys", t.keys}};
-  nlohmann::json points = nlohmann::json::array();
-  for (const SweepPoint& p : t.points) {
-    nlohmann::json j = {{"values", p.values}, {"ok", p.ok}};
-    if (p.ok)
-      j["prediction"] = PredictionToJson(p.prediction);
-    else
-      j["error"] = p.error;
-    points.push_back(j);
-  }
-  r.sections["sweep"] = points;
-  return r;
-}
-
 }  // namespace pgstorsim

@@ -30,7 +30,6 @@ struct SweepTable {
 // validation become refused points (the table lists why) rather than aborting.
 StatusOr<SweepTable> RunSweepTable(const Scenario& base, const std::vector<std::string>& specs);
 std::string FormatSweepTable(const SweepTable& table);
-Results SweepToResults(const Scenario& base, const SweepTable& table);
 
 }  // namespace pgstorsim
 

@@ -1,5 +1,6 @@
 #include "report/recommendation.h"
 
+#include <map>
 #include <optional>
 
 #include "common/units.h"
@@ -83,24 +84,24 @@ void AddRunCaveats(const ReportInput& in, Recommendation* rec) {
   }
 }
 
+// `group`: results comparable with its first (the baseline), in input order.
 Recommendation FromMeasured(const std::vector<ReportInput>& inputs,
-                            const std::vector<size_t>& measured) {
+                            const std::vector<size_t>& group) {
   Recommendation rec;
-  const ReportInput& base = inputs[measured[0]];
+  const ReportInput& base = inputs[group[0]];
   FlatConfig base_cfg = FlattenConfig(base.results.config);
-  size_t best = measured[0], comparable = 0;
-  for (size_t i : measured) {
-    if (!SameConditions(base_cfg, FlattenConfig(inputs[i].results.config))) continue;
-    ++comparable;
+  size_t best = group[0];
+  for (size_t i : group) {
     if (inputs[i].results.tps > inputs[best].results.tps) best = i;
   }
   const ReportInput& top = inputs[best];
-  rec.assumptions.push_back("Baseline: " + base.label +
-                            " (the first measured result given); compared with " +
-                            std::to_string(comparable) +
-                            " measured result(s) under the same "
-                            "workload conditions (clients, scale, cache state).");
-  if (best == measured[0]) {
+  rec.assumptions.push_back("Baseline: " + base.label + " (the first " + base.results.kind +
+                            " result with a comparable one); compared with " +
+                            std::to_string(group.size()) + " " + base.results.kind +
+                            " result(s) under the same workload conditions (clients, "
+                            "scale, cache state). Results of other kinds or conditions "
+                            "are not compared with it.");
+  if (best == group[0]) {
     rec.headline = "Keep the current configuration (" + base.label + "): its " +
                    FormatNumber(base.results.tps, 0) + " tps is the highest measured.";
     AddRunCaveats(base, &rec);
@@ -142,23 +143,52 @@ std::optional<Recommendation> FromSweep(const std::vector<ReportInput>& inputs) 
   for (const ReportInput& in : inputs) {
     std::vector<SweepRow> rows = SweepRowsOf(in.results);
     if (!IsModel(in.results) || rows.empty()) continue;
-    const SweepRow* best = &rows[0];
+    const SweepRow* base = BaseRow(rows);
+    const SweepRow* best = base;
     for (const SweepRow& r : rows) best = r.tps > best->tps ? &r : best;
     Recommendation rec;
-    double current = PredictionOf(in.results)->tps;
+    std::map<std::string, std::string> base_changed;
+    for (const auto& [k, v] : base->settings) {
+      auto b = best->settings.find(k);
+      if (b == best->settings.end() || !SameValue(k, v, b->second)) base_changed[k] = v;
+    }
     Band band{in.label, best->tps, best->tps_low, best->tps_high};
-    rec.headline = SettingsText(best->settings) + ": predicted " +
-                   PercentChange(current, best->tps) + " tps (" + BandText(band) + " vs " +
-                   FormatNumber(current, 0) + " for the current configuration)";
+    if (best == base) {
+      rec.headline = "Keep the current configuration (" + SettingsText(base->settings) +
+                     "): no swept configuration is predicted faster (" +
+                     FormatNumber(base->tps, 0) + " tps predicted)";
+    } else {
+      rec.headline = SettingsText(best->settings) + ": predicted " +
+                     PercentChange(base->tps, best->tps) + " tps vs " + SettingsText(base_changed) +
+                     " (" + FormatNumber(best->tps, 0) + " vs " + FormatNumber(base->tps, 0) +
+                     " tps, band " + BandText(band) + ")";
+    }
     rec.assumptions.push_back("Predicted by " + in.label + " (" + in.results.kind +
                               "), not measured: confirm with `pgstorsim run` on the changed "
                               "configuration before relying on it.");
-    rec.assumptions.push_back(
-        "Only the swept settings change; workload, scale and cache "
-        "state stay as in the model's scenario.");
+    rec.assumptions.push_back("Compared with the sweep's " +
+                              std::string(base->base ? "base configuration (the scenario "
+                                                       "without sweep overrides)"
+                                                     : "first row") +
+                              "; only the swept settings change; workload, scale and cache "
+                              "state stay as in the model's scenario.");
     return rec;
   }
   return std::nullopt;
+}
+
+// Indices of the results comparable with the first result in `candidates` that has
+// a comparable partner (the baseline first); empty when no such pair exists.
+std::vector<size_t> FirstComparableGroup(const std::vector<ReportInput>& inputs,
+                                         const std::vector<size_t>& candidates) {
+  for (size_t i : candidates) {
+    std::vector<size_t> group = {i};
+    for (size_t j : candidates) {
+      if (j != i && Comparable(inputs[i].results, inputs[j].results)) group.push_back(j);
+    }
+    if (group.size() >= 2) return group;
+  }
+  return {};
 }
 
 }  // namespace
@@ -168,15 +198,16 @@ Recommendation Recommend(const std::vector<ReportInput>& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (IsMeasured(inputs[i].results)) measured.push_back(i);
   }
-  if (measured.size() >= 2) return FromMeasured(inputs, measured);
+  std::vector<size_t> group = FirstComparableGroup(inputs, measured);
+  if (!group.empty()) return FromMeasured(inputs, group);
   if (auto rec = FromSweep(inputs)) return *rec;
   Recommendation rec;
   rec.headline =
-      "No recommendation: the inputs hold fewer than two measured configurations "
-      "and no predicted sweep.";
+      "No recommendation: the inputs hold no two comparable measured results (same "
+      "kind, same workload conditions) and no predicted sweep.";
   rec.assumptions.push_back(
-      "Give at least two run/replay results that differ in one setting, "
-      "or a predict result with a sweep section.");
+      "Give at least two run (or two replay) results under the same workload that "
+      "differ in one setting, or a predict result with a sweep section.");
   return rec;
 }
 

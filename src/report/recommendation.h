@@ -2,15 +2,16 @@
 // derived only from the inputs, with the assumptions it rests on spelled out.
 //
 // Rules (documented in docs/report.md):
-//  1. Two or more measured results (run/replay): the baseline is the first one given;
-//     the candidates are measured results with the baseline's client count; the best is
-//     the highest tps. The headline names the config keys that differ between baseline
-//     and best with the best's values, the measured gain, and, when a model result
-//     (prediction section or sweep row) agrees with the best on those keys, the
-//     predicted tps range: "stripe 1 MiB: +146% tps (626 vs 254 measured), predicted
+//  1. Two or more comparable measured results (same kind, run with run or replay with
+//     replay, and the same workload conditions: clients, scale, cache...): the baseline
+//     is the first measured result with a comparable one; the best of its comparable
+//     group is the highest tps; a replay is never compared with a run. The headline names the
+//     config keys that differ between baseline and best with the best's values, the measured gain,
+//     and, when a model result (prediction section or sweep row) agrees with the best on those
+//     keys, the predicted tps range: "stripe 1 MiB: +146% tps (626 vs 254 measured), predicted
 //     600-650". A gain under 5% is reported as no clear gain (keep the current one).
 //  2. Otherwise, a model result with sections.sweep: the best row by tps against the
-//     model's own tps (the current configuration).
+//     sweep's base row ("base": true, else the first row).
 //  3. Otherwise: says that the data do not support a recommendation and what is needed.
 #ifndef PGSTORSIM_REPORT_RECOMMENDATION_H_
 #define PGSTORSIM_REPORT_RECOMMENDATION_H_

@@ -37,7 +37,8 @@ struct ReportDocuments {
 StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::string>& paths);
 
 // Builds both documents. Inputs keep their order; the first measured result (kind run
-// or replay) is the baseline the recommendation compares against.
+// or replay) with a comparable one (same kind and workload conditions) is the baseline
+// the recommendation compares against.
 ReportDocuments BuildReport(const std::vector<ReportInput>& inputs, const ReportOptions& options);
 
 // Loads, builds and writes html_path and markdown_path (each atomically).

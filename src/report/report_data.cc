@@ -102,6 +102,22 @@ bool SameConditions(const FlatConfig& a, const FlatConfig& b) {
   return true;
 }
 
+bool Comparable(const Results& a, const Results& b) {
+  if (a.kind != b.kind) return false;
+  const FlatConfig x = FlattenConfig(a.config), y = FlattenConfig(b.config);
+  auto covered = [](const FlatConfig& from, const FlatConfig& to) {
+    for (const auto& [k, v] : from) {
+      if (RoleOf(k) == KeyRole::kCondition && !to.count(k)) return false;
+    }
+    return true;
+  };
+  return covered(x, y) && covered(y, x) && SameConditions(x, y);
+}
+
+bool IsLongText(const std::string& value) {
+  return value.find('\n') != std::string::npos || value.size() > 120;
+}
+
 bool SameValue(const std::string& key, const std::string& a, const std::string& b) {
   if (a == b) return true;
   if (!EndsWith(key, "_bytes") && key.find("stripe") == std::string::npos) return false;
@@ -159,9 +175,18 @@ std::vector<SweepRow> SweepRowsOf(const Results& r) {
     out.tps_low = NumberAt(row, "tps_low");
     out.tps_high = NumberAt(row, "tps_high");
     if (row.contains("settings")) out.settings = FlattenConfig(row["settings"]);
+    auto base = row.find("base");
+    out.base = base != row.end() && base->is_boolean() && base->get<bool>();
     rows.push_back(std::move(out));
   }
   return rows;
+}
+
+const SweepRow* BaseRow(const std::vector<SweepRow>& rows) {
+  for (const SweepRow& r : rows) {
+    if (r.base) return &r;
+  }
+  return rows.empty() ? nullptr : &rows[0];
 }
 
 std::vector<DeviceUse> DevicesOf(const Results& r) {

@@ -65,6 +65,11 @@ enum class KeyRole { kCondition, kRunControl, kSetting };
 KeyRole RoleOf(const std::string& key);
 // Conditions agree: every condition key present in both has the same value.
 bool SameConditions(const FlatConfig& a, const FlatConfig& b);
+// Like with like: same kind, and every condition key present in either is present in
+// both with the same value (a replay is never comparable with a run).
+bool Comparable(const Results& a, const Results& b);
+// Long multi-line values (an embedded scenario file): left out of comparisons.
+bool IsLongText(const std::string& value);
 
 // Same value for `key`; sizes compare by bytes for size-like keys ("1MiB" == "1048576").
 bool SameValue(const std::string& key, const std::string& a, const std::string& b);
@@ -89,8 +94,11 @@ struct SweepRow {
   std::map<std::string, std::string> settings;
   double tps = 0;
   std::optional<double> latency_ms, tps_low, tps_high;
+  bool base = false;  // "base": true marks the model's unchanged configuration.
 };
 std::vector<SweepRow> SweepRowsOf(const Results& r);  // sections.sweep.
+// The row a sweep is compared against: the one marked "base", else the first row.
+const SweepRow* BaseRow(const std::vector<SweepRow>& rows);
 
 struct DeviceUse {
   std::string name;

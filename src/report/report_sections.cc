@@ -47,11 +47,23 @@ Section InputsSection(const Inputs& inputs) {
 std::optional<Section> ConfigSection(const Inputs& inputs) {
   std::vector<FlatConfig> configs;
   for (const ReportInput& in : inputs) configs.push_back(FlattenConfig(in.results.config));
-  std::vector<std::string> keys = DifferingKeys(configs);
+  std::vector<std::string> keys, omitted;
+  for (const std::string& k : DifferingKeys(configs)) {
+    bool long_text = std::any_of(configs.begin(), configs.end(), [&k](const FlatConfig& c) {
+      auto it = c.find(k);
+      return it != c.end() && IsLongText(it->second);
+    });
+    (long_text ? omitted : keys).push_back(k);
+  }
   if (inputs.size() < 2 || keys.empty()) return std::nullopt;
   Section s("config", "Configurations compared");
   s.paragraphs.push_back("Config keys whose values differ between the results (" +
                          std::to_string(keys.size()) + " of them); '-' means absent.");
+  if (!omitted.empty()) {
+    std::string names;
+    for (const std::string& k : omitted) names += (names.empty() ? "" : ", ") + k;
+    s.paragraphs.push_back("Omitted (long text): " + names + ".");
+  }
   s.table.header = {"key"};
   for (const ReportInput& in : inputs) s.table.header.push_back(in.label);
   for (const std::string& k : keys) {

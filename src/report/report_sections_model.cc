@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
 
 #include "report/report_sections.h"
 #include "report/svg_chart.h"
@@ -40,6 +42,13 @@ std::optional<double> ExplicitMeasuredTps(const Results& r) {
   return p["measured_tps"].get<double>();
 }
 
+// Axis label of a sweep row: the values only ("1MiB, write-back"); the table names keys.
+std::string ValuesText(const std::map<std::string, std::string>& settings) {
+  std::string out;
+  for (const auto& [k, v] : settings) out += (out.empty() ? "" : ", ") + DisplayValue(k, v);
+  return out.empty() ? "(current)" : out;
+}
+
 }  // namespace
 
 std::optional<Section> SweepSection(const Inputs& inputs) {
@@ -52,7 +61,7 @@ std::optional<Section> SweepSection(const Inputs& inputs) {
     ChartSpec chart = MakeChart("Sweep: " + in.label, "", "tps");
     ChartSeries tps = MakeSeries("tps");
     for (const SweepRow& row : rows) {
-      chart.categories.push_back(SettingsText(row.settings));
+      chart.categories.push_back(ValuesText(row.settings));
       tps.values.push_back(row.tps);
       tps.low.push_back(row.tps_low.value_or(kNaN));
       tps.high.push_back(row.tps_high.value_or(kNaN));

@@ -77,16 +77,59 @@ TEST(Report, TablesCarryTheNumbers) {
   EXPECT_TRUE(Has(md, "| 1M warm | 93.0 | 88.0 |"));
 }
 
-TEST(Report, SweepOnlyRecommendsBestRow) {
+TEST(Report, SweepOnlyRecommendsBestRowAgainstBaseRow) {
   ReportDocuments docs = BuildReport({In(PredictionWithSweep())}, {});
   EXPECT_TRUE(Has(docs.markdown,
-                  "**stripe 1 MiB: predicted +150% tps (600-650 vs 250 for the current "
-                  "configuration)**"))
+                  "**stripe 1 MiB: predicted +150% tps vs stripe 32 KiB (625 vs 250 tps, "
+                  "band 600-650)**"))
       << docs.markdown;
   EXPECT_TRUE(Has(docs.markdown,
                   "| predict 32k sweep | stripe 64 KiB | 300.0 | - | 33.300 | "
                   "+20% |"));
   EXPECT_TRUE(Has(docs.markdown, "not measured"));
+}
+
+TEST(Report, RunAndReplayAreNeverCompared) {
+  // The demo's mix: a live run and a trace replay on a file (16x the tps) are different
+  // kinds; a recommendation between them would attribute the gap to config keys.
+  std::vector<ReportInput> inputs = {In(MeasuredRun("warm", 32768, 1215, 1, 2)),
+                                     In(testing_report::ReplayOfTrace("replay", 19267))};
+  ReportDocuments docs = BuildReport(inputs, {});
+  EXPECT_TRUE(Has(docs.markdown, "**No recommendation:")) << docs.markdown;
+  EXPECT_FALSE(Has(docs.markdown, "+1486%")) << docs.markdown;
+  // With a sweep present, the recommendation comes from the sweep rows only.
+  inputs.push_back(In(PredictionWithSweep()));
+  docs = BuildReport(inputs, {});
+  EXPECT_TRUE(Has(docs.markdown, "**stripe 1 MiB: predicted +150% tps vs stripe 32 KiB"))
+      << docs.markdown;
+  // A cold run is not compared with a warm one either (different conditions).
+  Results cold = MeasuredRun("cold", 65536, 1187, 1, 2);
+  cold.config["cache"] = "cold";
+  Results warm = MeasuredRun("warm", 32768, 1215, 1, 2);
+  warm.config["cache"] = "warm";
+  docs = BuildReport({In(warm), In(cold), In(testing_report::ReplayOfTrace("replay", 19267))}, {});
+  EXPECT_TRUE(Has(docs.markdown, "**No recommendation:")) << docs.markdown;
+}
+
+TEST(Report, TwoReplaysAreCompared) {
+  Results a = testing_report::ReplayOfTrace("psync", 1000);
+  Results b = testing_report::ReplayOfTrace("uring", 1500);
+  b.config["engine"] = "io_uring";
+  ReportDocuments docs =
+      BuildReport({In(MeasuredRun("warm", 32768, 1215, 1, 2)), In(a), In(b)}, {});
+  EXPECT_TRUE(Has(docs.markdown, "**engine io_uring: +50% tps (1500 vs 1000 measured)"))
+      << docs.markdown;
+}
+
+TEST(Report, LongConfigTextIsOmittedFromTheConfigTable) {
+  Results a = MeasuredRun("a", 32768, 254, 13, 25.7);
+  Results b = MeasuredRun("b", 65536, 300, 13, 25.7);
+  a.config["scenario_toml"] = "[array]\nstripe = \"32k\"\n";
+  b.config["scenario_toml"] = "[array]\nstripe = \"64k\"\n";
+  ReportDocuments docs = BuildReport({In(a), In(b)}, {});
+  EXPECT_TRUE(Has(docs.markdown, "Omitted (long text): scenario_toml.")) << docs.markdown;
+  EXPECT_FALSE(Has(docs.markdown, "| scenario_toml |")) << docs.markdown;
+  EXPECT_TRUE(Has(docs.markdown, "| array.stripe_bytes |")) << docs.markdown;
 }
 
 TEST(Report, KeepsBaselineWhenItIsBestAndIgnoresOtherClientCounts) {

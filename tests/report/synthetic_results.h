@@ -68,7 +68,21 @@ inline Results PredictionWithSweep() {
         {"latency_ms", 16.0},
         {"tps_low", 600},
         {"tps_high", 650}},
-       {{"settings", {{"array.stripe_bytes", 131072}}}, {"tps", 410}, {"latency_ms", 24.4}}});
+       {{"settings", {{"array.stripe_bytes", 131072}}}, {"tps", 410}, {"latency_ms", 24.4}},
+       // The scenario's own configuration: listed last, found by "base".
+       {{"settings", {{"array.stripe_bytes", 32768}}}, {"tps", 250}, {"base", true}}});
+  return r;
+}
+
+// A replay of a captured trace on a file: a different kind from a run, no conditions.
+inline Results ReplayOfTrace(const std::string& label, double tps) {
+  Results r = NewResults("replay");
+  r.label = label;
+  r.config = {{"array", ""}, {"direct", true}, {"engine", "psync"},
+              {"seed", 1},   {"workers", 4},   {"target", "data.img"}};
+  r.duration_s = 10;
+  r.tps = tps;
+  r.transactions = static_cast<uint64_t>(tps * 10);
   return r;
 }
 

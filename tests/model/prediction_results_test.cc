@@ -1,0 +1,37 @@
+#include "model/prediction_results.h"
+
+#include <gtest/gtest.h>
+
+namespace pgstorsim {
+namespace {
+
+TEST(PredictionResults, SweepRowsInReportShapeWithBaseAndHeadlineTps) {
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok()) << base.status().message();
+  auto table = RunSweepTable(*base, {"array.stripe=1MiB,32KiB,2MiB"});
+  ASSERT_TRUE(table.ok()) << table.status().message();
+  auto current = Predict(*base);
+  ASSERT_TRUE(current.ok());
+  Results r = SweepPredictionToResults(*base, *current, *table);
+  EXPECT_EQ(r.kind, "predict");
+  EXPECT_DOUBLE_EQ(r.tps, current->tps);
+  EXPECT_GT(r.tps, 0);
+  EXPECT_TRUE(r.sections.contains("prediction"));
+  EXPECT_EQ(r.config["sweep_keys"], nlohmann::json({"array.stripe"}));
+  const nlohmann::json& rows = r.sections["sweep"];
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0]["settings"]["array.stripe"], "1MiB");
+  EXPECT_FALSE(rows[0]["base"].get<bool>());
+  EXPECT_GT(rows[0]["tps"].get<double>(), rows[1]["tps"].get<double>());
+  EXPECT_TRUE(rows[0].contains("latency_ms"));
+  EXPECT_TRUE(rows[0].contains("tps_low"));
+  // The scenario's stripe is "32k": "32KiB" is the same configuration.
+  EXPECT_TRUE(rows[1]["base"].get<bool>());
+  EXPECT_DOUBLE_EQ(rows[1]["tps"].get<double>(), current->tps);
+  // 2 MiB exceeds the controller's maximum: refused, no tps.
+  EXPECT_TRUE(rows[2].contains("error"));
+  EXPECT_FALSE(rows[2].contains("tps"));
+}
+
+}  // namespace
+}  // namespace pgstorsim
