@@ -27,7 +27,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "bench: server '$DB', scale $SCALE, ${SECS}s x $RUNS runs, prepared, tpcb-like"
-"$BIN" init --scale "$SCALE" --db "$DB" --out "$work/init.json" 2>/dev/null | tail -n1
+"$BIN" init --scale "$SCALE" --db "$DB" --out "$work/init.json" | tail -n1
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
