@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "common/random.h"
+#include "support/shell.h"
 
 namespace pgstorsim {
 namespace {
@@ -26,10 +27,7 @@ constexpr int kIopsCap = 200;
 
 std::string Script() { return std::string(PGSTORSIM_SOURCE_DIR) + "/scripts/lab/lab-disks.sh"; }
 
-struct Outcome {
-  int exit_code = -1;
-  std::string output;
-};
+using Outcome = ShellResult;
 
 class LabDisks : public ::testing::Test {
  protected:
@@ -53,17 +51,8 @@ class LabDisks : public ::testing::Test {
   }
 
   Outcome Lab(const std::string& args) {
-    std::string cmd = "PGSTORSIM_LAB_NAME=" + name_ + " PGSTORSIM_LAB_STATE=" + state_ + " " +
-                      Script() + " " + args + " </dev/null 2>&1";
-    Outcome out;
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    if (!pipe) return out;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.output.append(buf, n);
-    int status = ::pclose(pipe);
-    out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
+    return RunShell("PGSTORSIM_LAB_NAME=" + name_ + " PGSTORSIM_LAB_STATE=" + state_ + " " +
+                    Script() + " " + args);
   }
 
   std::string Cgroup() const { return std::string(kBlkioRoot) + "/" + name_; }

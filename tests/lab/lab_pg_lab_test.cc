@@ -11,27 +11,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/shell.h"
+
 namespace pgstorsim {
 namespace {
 
 constexpr const char* kPgBin = "/usr/lib/postgresql/15/bin";
 
-struct Outcome {
-  int exit_code = -1;
-  std::string output;
-};
+using Outcome = ShellResult;
 
-Outcome Shell(const std::string& cmd) {
-  Outcome out;
-  FILE* pipe = ::popen((cmd + " </dev/null 2>&1").c_str(), "r");
-  if (!pipe) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.output.append(buf, n);
-  int status = ::pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+Outcome Shell(const std::string& cmd) { return RunShell(cmd); }
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path);

@@ -10,26 +10,12 @@
 #include <string>
 
 #include "replay_test_util.h"
+#include "support/shell.h"
 
 namespace pgstorsim {
 namespace {
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout + stderr.
-};
-
-CommandResult RunShell(const std::string& cmd) {
-  CommandResult r;
-  FILE* p = popen((cmd + " 2>&1 </dev/null").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using CommandResult = ShellResult;
 
 // A loop device over a 32 MiB file filled with 0xAB; detached on destruction.
 class LoopDevice {

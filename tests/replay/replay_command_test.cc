@@ -7,27 +7,14 @@
 
 #include "common/results.h"
 #include "replay_test_util.h"
+#include "support/shell.h"
 
 namespace pgstorsim {
 namespace {
 
-struct CommandRun {
-  int exit_code = -1;
-  std::string output;
-};
+using CommandRun = ShellResult;
 
-CommandRun Replay(const std::string& args) {
-  CommandRun r;
-  FILE* p =
-      popen((std::string(PGSTORSIM_BINARY) + " replay " + args + " 2>&1 </dev/null").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+CommandRun Replay(const std::string& args) { return RunPgstorsim("replay " + args); }
 
 TEST(ReplayCommandTest, OptionErrorsAreOneLine) {
   for (const std::string& args :

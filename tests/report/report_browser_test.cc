@@ -10,6 +10,7 @@
 
 #include "common/file_util.h"
 #include "report/report.h"
+#include "support/shell.h"
 #include "synthetic_results.h"
 
 namespace pgstorsim {
@@ -18,15 +19,9 @@ namespace {
 constexpr const char* kChromium = "/usr/bin/chromium";
 
 std::string Capture(const std::string& cmd, int* exit_code) {
-  std::string out;
-  FILE* pipe = ::popen((cmd + " </dev/null").c_str(), "r");
-  if (!pipe) return out;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  int status = ::pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  ShellResult r = RunShell(cmd, /*merge_stderr=*/false);
+  *exit_code = r.exit_code;
+  return r.output;
 }
 
 bool HaveConvert() {

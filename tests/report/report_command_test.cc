@@ -7,28 +7,15 @@
 #include <filesystem>
 
 #include "common/file_util.h"
+#include "support/shell.h"
 #include "synthetic_results.h"
 
 namespace pgstorsim {
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string output;  // stdout + stderr.
-};
+using Outcome = ShellResult;  // output: stdout + stderr.
 
-Outcome RunBinary(const std::string& args) {
-  std::string cmd = std::string(PGSTORSIM_BINARY) + " " + args + " </dev/null 2>&1";
-  Outcome out;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (!pipe) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.output.append(buf, n);
-  int status = ::pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+Outcome RunBinary(const std::string& args) { return RunPgstorsim(args); }
 
 class ReportCommand : public ::testing::Test {
  protected:

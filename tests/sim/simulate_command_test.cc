@@ -7,21 +7,16 @@
 
 #include "common/file_util.h"
 #include "common/results.h"
+#include "support/shell.h"
 
 namespace pgstorsim {
 namespace {
 
 // Runs the pgstorsim binary; returns its exit status and captures stdout+stderr.
 int RunCli(const std::string& args, std::string* output) {
-  const std::string cmd = std::string(PGSTORSIM_BINARY) + " " + args + " 2>&1 </dev/null";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return -1;
-  char buf[4096];
-  output->clear();
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) output->append(buf, n);
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  ShellResult r = RunPgstorsim(args);
+  *output = r.output;
+  return r.exit_code;
 }
 
 std::string TempPath(const std::string& name) {
