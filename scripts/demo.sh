@@ -59,11 +59,15 @@ predict_json=results/runs/demo-$stamp-predict.json
   --sweep controller.write_policy=write-back,write-through --out "$predict_json"
 sim_json=results/runs/demo-$stamp-simulate.json
 "$BIN" simulate --scenario "$calibrated" --duration 900s --out "$sim_json" --quiet
+# The same question to the simulator at 1 MiB: the report pairs it with the sweep point.
+sim_1m_json=results/runs/demo-$stamp-simulate-1MiB.json
+"$BIN" simulate --scenario "$calibrated" --set array.stripe=1MiB --duration 900s \
+  --out "$sim_1m_json" --quiet
 
 echo "== demo: report"
 report=results/runs/demo-$stamp-report.html
 "$BIN" report "$warm_json" "$cold_json" "$replay_json" "$predict_json" "$sim_json" \
-  --out "$report" --title "pgstorsim demo $stamp"
+  "$sim_1m_json" --out "$report" --title "pgstorsim demo $stamp"
 
 echo "== demo: results"
 echo "init:      $init_json"

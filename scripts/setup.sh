@@ -11,7 +11,7 @@ PACKAGES=(
   libtomlplusplus-dev nlohmann-json3-dev liburing-dev
   postgresql postgresql-contrib
   fio util-linux e2fsprogs
-  chromium imagemagick time
+  chromium imagemagick time python3
 )
 
 missing=()

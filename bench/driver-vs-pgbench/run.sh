@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Driver vs pgbench on the same server and scale: TPC-B-like, prepared protocol,
-# clients 1, 4, 10, ours and pgbench alternating, RUNS runs of SECONDS each. Prints
-# per client count the median tps of each tool, the ratio ours/pgbench, and client CPU
-# (user+sys of the driver process, from /usr/bin/time) per transaction.
+# clients 1, 4, 10, ours and pgbench alternating (which goes first alternates too, so
+# a drifting machine load favours neither), RUNS runs of SECONDS each, both tools with
+# the same threads (-j 1 for 1 client, else -j 2). Prints per client count the median
+# tps of each tool, their ratio ours/pgbench, the median of the per-run (paired)
+# ratios, and client CPU (user+sys of the driver process, from /usr/bin/time) per
+# transaction; and the load average before and after.
 # Usage: bench/driver-vs-pgbench/run.sh      env: PGSTORSIM_BENCH_DB (conninfo; default:
 #        the embedded cluster), BENCH_SCALE=10, BENCH_SECONDS=10, BENCH_RUNS=3,
 #        BENCH_CLIENTS="1 4 10", PGSTORSIM_BINARY (default build/pgstorsim).
@@ -47,16 +50,26 @@ run_one() {
   awk -v t="$tps" -v n="$txns" '{printf "%s %.1f\n", t, ($1 + $2) * 1e6 / (n > 0 ? n : 1)}' "$cpu"
 }
 
-printf "%-8s %12s %12s %8s %14s %14s\n" clients ours_tps pgbench_tps ratio ours_cpu_us pgbench_cpu_us
+echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-8s %12s %12s %8s %8s %14s %14s\n" clients ours_tps pgbench_tps ratio paired ours_cpu_us \
+  pgbench_cpu_us
 for c in $CLIENTS; do
   j=$(( c < 2 ? 1 : 2 ))
   : >"$work/ours"; : >"$work/theirs"
   for r in $(seq "$RUNS"); do
-    run_one ours "$c" "$j" >>"$work/ours"
-    run_one pgbench "$c" "$j" >>"$work/theirs"
+    if [ $((r % 2)) -eq 1 ]; then
+      run_one ours "$c" "$j" >>"$work/ours"
+      run_one pgbench "$c" "$j" >>"$work/theirs"
+    else
+      run_one pgbench "$c" "$j" >>"$work/theirs"
+      run_one ours "$c" "$j" >>"$work/ours"
+    fi
   done
   ot=$(cut -d' ' -f1 "$work/ours" | median); pt=$(cut -d' ' -f1 "$work/theirs" | median)
   oc=$(cut -d' ' -f2 "$work/ours" | median); pc=$(cut -d' ' -f2 "$work/theirs" | median)
-  printf "%-8s %12.1f %12.1f %8.3f %14.1f %14.1f\n" "$c" "$ot" "$pt" \
-    "$(awk -v a="$ot" -v b="$pt" 'BEGIN {print (b > 0) ? a / b : 0}')" "$oc" "$pc"
+  # paired: median over runs of (ours / pgbench) of the two back-to-back runs.
+  pr=$(paste -d' ' "$work/ours" "$work/theirs" | awk '{print ($3 > 0) ? $1 / $3 : 0}' | median)
+  printf "%-8s %12.1f %12.1f %8.3f %8.3f %14.1f %14.1f\n" "$c" "$ot" "$pt" \
+    "$(awk -v a="$ot" -v b="$pt" 'BEGIN {print (b > 0) ? a / b : 0}')" "$pr" "$oc" "$pc"
 done
+echo "bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

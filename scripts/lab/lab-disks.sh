@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Emulated disks for the pgstorsim lab: N loop devices on sparse files, opened with
-# direct I/O, each throttled by cgroup v1 blkio to IOPS reads and IOPS writes per
-# second and MBPS MiB/s each way, for the processes in the lab cgroup.
+# direct I/O and no volatile write cache (so fsync sends no cache flush), each
+# throttled by cgroup v1 blkio to IOPS reads and IOPS writes per second and MBPS MiB/s
+# each way, for the processes in the lab cgroup.
 #
 #   lab-disks.sh up N SIZE IOPS MBPS   create and throttle; prints the devices
+#   lab-disks.sh set-limits IOPS MBPS  change the throttle of every lab disk (and
+#                                      disks.env), e.g. load unthrottled, then measure
 #   lab-disks.sh exec CMD [ARGS...]    run CMD inside the throttled cgroup
 #   lab-disks.sh run N SIZE IOPS MBPS -- CMD [ARGS...]
 #                                      up, CMD in the cgroup, then always down
@@ -54,6 +57,17 @@ throttle() {  # device iops bytes_per_s
   echo "$mm $3" >"$LAB_BLKIO_CGROUP/blkio.throttle.write_bps_device"
 }
 
+# A loop device announces a volatile write cache, so every fsync/fdatasync on it also
+# sends a cache flush, which blkio counts as one more write against the IOPS cap. The
+# lab's disk is a disk with its write cache off (the scenario's drive_write_cache =
+# off), for which Linux sends no flushes: say so to the block layer.
+no_write_cache() {  # device
+  local wc
+  wc=/sys/block/$(basename "$1")/queue/write_cache
+  echo "write through" >"$wc" 2>/dev/null ||
+    lab_say "warning: could not set $wc to write through: each fsync costs one more write"
+}
+
 disks_up() {  # N SIZE IOPS MBPS
   [[ $# -eq 4 ]] || usage
   local n=$1 size=$2 iops=$3 mbps=$4 size_bytes bps devices="" img dev i
@@ -80,6 +94,7 @@ disks_up() {  # N SIZE IOPS MBPS
     dev=$(losetup --find --show --direct-io=on "$img") ||
       lab_skip "losetup could not attach $img (no free loop device?)"
     echo "$dev $img" >>"$LAB_DISKS_LIST"
+    no_write_cache "$dev"
     throttle "$dev" "$iops" "$bps"
     devices+="${devices:+ }$dev"
     lab_say "disk$i: $dev ($(lab_majmin "$dev")) $size sparse, $iops IOPS, $mbps MiB/s each way"
@@ -94,6 +109,19 @@ LAB_BLKIO_CGROUP=$LAB_BLKIO_CGROUP
 EOF
   LAB_UP_OK=1
   lab_say "up: cgroup $LAB_BLKIO_CGROUP; state $LAB_DISKS_ENV; run I/O with: $0 exec CMD"
+}
+
+disks_set_limits() {  # IOPS MBPS
+  [[ $# -eq 2 ]] || usage
+  local iops=$1 mbps=$2 dev
+  lab_require_uint IOPS "$iops"
+  lab_require_uint MBPS "$mbps"
+  [[ -f $LAB_DISKS_ENV ]] || lab_die "lab disks are not up; run: $0 up N SIZE IOPS MBPS"
+  # shellcheck source=/dev/null
+  . "$LAB_DISKS_ENV"
+  for dev in $LAB_DISKS; do throttle "$dev" "$iops" "$((mbps << 20))"; done
+  sed -i -e "s/^LAB_IOPS=.*/LAB_IOPS=$iops/" -e "s/^LAB_MBPS=.*/LAB_MBPS=$mbps/" "$LAB_DISKS_ENV"
+  lab_say "limits: $iops IOPS and $mbps MiB/s each way on $LAB_DISKS"
 }
 
 disks_exec() {
@@ -137,6 +165,7 @@ shift
 case $command in
   up) disks_up "$@" ;;
   down) disks_down && lab_say "down: lab disks removed" ;;
+  set-limits) disks_set_limits "$@" ;;
   exec) disks_exec "$@" ;;
   run) disks_run "$@" ;;
   status) disks_status ;;

@@ -12,6 +12,16 @@
 #       removed by down: pass --scenario to keep it).
 #   lab-pg.sh run [up options] -- CMD [ARGS...]
 #       up, CMD with PGSTORSIM_LAB_DB=<conninfo> in the environment, then always down
+#   lab-pg.sh restart
+#       stop the server, empty its memory cgroup (memory.force_empty: its page cache
+#       goes) and start it again in both cgroups: a "reboot" for cold runs
+#   lab-pg.sh scenario FILE [--scale S]
+#       write the scenario again from the current throttle (after lab-disks.sh
+#       set-limits) and the server's settings
+#   lab-pg.sh exec CMD [ARGS...]
+#       run CMD inside the server's memory cgroup (not the blkio one), so the page
+#       cache it fills (e.g. pgstorsim run --cache warm reading the relation files)
+#       counts against the server's "RAM"
 #   lab-pg.sh status | down
 #
 # A failed or interrupted `up` tears down what it made. Prints "lab: skipped: <reason>"
@@ -60,7 +70,9 @@ write_scenario() {  # path mem_bytes shared_buffers_bytes scale max_wal_size_byt
 # throttled by cgroup v1 blkio to $LAB_IOPS IOPS and $LAB_MBPS MiB/s per direction, ext4,
 # PostgreSQL 15 in a memory cgroup of $2 bytes (page cache included). The "disk" is a
 # rate cap, not a drive: no seek, latency = 1 s / IOPS = $latency_us us per request for
-# one client. Buffered writeback by kernel threads is not throttled (docs/lab.md).
+# one client. Buffered writeback by kernel threads is not throttled, and the server
+# sets *_flush_after = 0 so that data pages are written back that way; what the
+# throttle sees is reads that miss the page cache, WAL writes and checkpoint fsyncs.
 [scenario]
 name = "lab"
 description = "pgstorsim lab: throttled loop device, $LAB_IOPS IOPS, $LAB_MBPS MiB/s"
@@ -187,12 +199,20 @@ listen_addresses = ''
 unix_socket_directories = '$LAB_PG_SOCKET'
 shared_buffers = $((shared_bytes / 8192))
 max_wal_size = $((wal_bytes >> 20))MB
+# No sync_file_range() hints: data pages are written back by the kernel's flusher
+# threads, which cgroup v1 blkio does not throttle, so the throttled writes are exactly
+# the WAL (write + fdatasync at commit) and the checkpoint's closing fsyncs (docs/lab.md).
+bgwriter_flush_after = 0
+checkpoint_flush_after = 0
+backend_flush_after = 0
 EOF
   start_server "$mem_bytes"
   local conninfo="host=$LAB_PG_SOCKET port=$port user=postgres dbname=postgres"
   record LAB_PG_DEVICE "$dev"
   record LAB_PG_DATA "$LAB_PG_DATA"
   record LAB_PG_MEM_BYTES "$mem_bytes"
+  record LAB_PG_SHARED_BYTES "$shared_bytes"
+  record LAB_PG_WAL_BYTES "$wal_bytes"
   record LAB_PG_CONNINFO "$conninfo"
   if ((scale > 0)); then
     lab_say "pgbench -i -s $scale (server-side I/O is throttled: this can take a while)"
@@ -226,6 +246,40 @@ pg_run() {
   exit "$rc"
 }
 
+pg_env() {  # Loads disks.env and pg.env or dies.
+  [[ -f $LAB_PG_ENV && -f $LAB_DISKS_ENV ]] || lab_die "lab PostgreSQL is not up; run: $0 up"
+  # shellcheck source=/dev/null
+  . "$LAB_DISKS_ENV"
+  # shellcheck source=/dev/null
+  . "$LAB_PG_ENV"
+}
+
+pg_restart() {
+  pg_env
+  as_postgres "$PG_BIN/pg_ctl" -D "$LAB_PG_DATA" -m fast -w -t 120 stop >/dev/null ||
+    lab_die "pg_ctl stop failed"
+  echo 0 >"$LAB_MEMORY_CGROUP/memory.force_empty" ||
+    lab_say "warning: memory.force_empty refused; page cache may survive the restart"
+  start_server "$LAB_PG_MEM_BYTES"
+  lab_say "restarted; memory cgroup holds $(cat "$LAB_MEMORY_CGROUP/memory.usage_in_bytes") bytes"
+}
+
+pg_scenario() {  # FILE [--scale S]
+  [[ $# -eq 1 || ($# -eq 3 && $2 == "--scale") ]] || usage
+  local scale=${3:-1}
+  [[ $scale =~ ^[0-9]+$ && $scale -gt 0 ]] || lab_die "--scale must be a positive integer"
+  pg_env
+  write_scenario "$1" "$LAB_PG_MEM_BYTES" "$LAB_PG_SHARED_BYTES" "$scale" "$LAB_PG_WAL_BYTES"
+  lab_say "scenario: $1 ($LAB_IOPS IOPS, $LAB_MBPS MiB/s, scale $scale)"
+}
+
+pg_exec() {
+  [[ $# -ge 1 ]] || usage
+  pg_env
+  echo $$ >"$LAB_MEMORY_CGROUP/cgroup.procs"
+  exec "$@"
+}
+
 pg_status() {
   if [[ ! -f $LAB_PG_ENV ]]; then
     lab_say "no lab PostgreSQL up (state $LAB_PG_ENV absent)"
@@ -244,6 +298,9 @@ case $command in
   up) pg_up "$@" ;;
   run) pg_run "$@" ;;
   down) pg_down && lab_say "down: lab PostgreSQL stopped and unmounted" ;;
+  restart) pg_restart ;;
+  scenario) pg_scenario "$@" ;;
+  exec) pg_exec "$@" ;;
   status) pg_status ;;
   *) usage ;;
 esac

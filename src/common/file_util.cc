@@ -1,6 +1,7 @@
 #include "common/file_util.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,6 +28,16 @@ Status WriteAll(int fd, const std::string& contents, const std::string& path) {
   return Status::Ok();
 }
 
+// An existing special file (/dev/null, /dev/stdout, a FIFO) is written in place:
+// renaming a temporary file over it would replace the device node.
+Status WriteSpecialFile(const std::string& path, const std::string& contents) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return Errno("cannot open", path);
+  Status st = WriteAll(fd, contents, path);
+  if (::close(fd) != 0 && st.ok()) st = Errno("cannot close", path);
+  return st;
+}
+
 }  // namespace
 
 Status MakeDirectories(const std::string& path) {
@@ -38,6 +49,12 @@ Status MakeDirectories(const std::string& path) {
 }
 
 Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+    if (S_ISDIR(existing.st_mode))
+      return Status::Error("cannot write " + path + ": is a directory");
+    return WriteSpecialFile(path, contents);
+  }
   std::filesystem::path target(path);
   std::string dir = target.parent_path().string();
   Status st = MakeDirectories(dir);

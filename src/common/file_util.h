@@ -3,13 +3,14 @@
 // WriteFileAtomically writes to "<path>.tmp.<pid>" in the same directory, fsyncs it,
 // renames it over `path` and fsyncs the directory, so a reader sees either the old
 // or the new complete file, never a torn one. Parent directories are created.
+// An existing non-regular file (/dev/null, /dev/stdout, a FIFO) is written in place,
+// never replaced; a directory is an error.
 // Thread safety: safe for distinct paths.
 #ifndef PGSTORSIM_COMMON_FILE_UTIL_H_
 #define PGSTORSIM_COMMON_FILE_UTIL_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "common/status.h"
 

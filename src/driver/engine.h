@@ -1,6 +1,8 @@
-// The transaction engine of `pgstorsim run`: `threads` OS threads, each driving its
-// share of `clients` libpq connections asynchronously (one socket poll loop per thread,
-// like pgbench), each client running the workload's statements one at a time.
+// The transaction engine of `pgstorsim run`: `threads` OS threads (with one thread and
+// no progress lines, the calling thread itself), each driving its share of `clients`
+// libpq connections asynchronously (one epoll wait loop per thread, like pgbench's -j
+// threads), each client running the workload's statements one at a time (no
+// pipelining: each statement waits for the previous one's result, as in pgbench).
 //
 // Timing: the run starts when all connections are open; the measured window starts
 // warmup_ns later and lasts duration_ns (or until each client has run

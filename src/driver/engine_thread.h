@@ -1,5 +1,10 @@
-// Internal to the engine: one OS thread's loop over its clients (see engine.h).
-// Not part of the driver's public interface.
+// Internal to the engine (engine.h): one OS thread's loop over its clients, and the
+// small helpers the engine's files share. Not part of the driver's public interface.
+//
+// Files: engine_thread.cc (the per-client state machine and the thread's wait loop),
+// engine_client.h (a client's state and libpq statement I/O), engine_recorder.h
+// (per-thread statistics and keys-log buffer), socket_waiter.h (epoll over the
+// thread's connections), engine_util.cc (the helpers below).
 #ifndef PGSTORSIM_DRIVER_ENGINE_THREAD_H_
 #define PGSTORSIM_DRIVER_ENGINE_THREAD_H_
 
@@ -30,13 +35,16 @@ struct ClientSeed {
   PgConn conn;
 };
 
-// Runs until every client is done, the stop flag is set, or a fatal error. Fills `out`
-// (a per-thread EngineOutput merged later). Returns a fatal error, if any.
+// Runs `clients` until every one is done, the stop flag is set, or a fatal error (set
+// in shared->fatal for the other threads). Fills `out` (this thread's EngineOutput,
+// merged later by the caller, including measured_s and interrupted). Returns the fatal
+// error, if any. Thread safety: `shared` is shared with the other engine threads.
 Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, EngineOutput* out);
 
 // Prepares the workload's statements as "s0", "s1", ... on `conn`.
 Status PrepareStatements(PGconn* conn, WorkloadKind kind);
 
+// Monotonic clock (steady_clock) in nanoseconds.
 int64_t MonotonicNs();
 
 // Serialization failure (40001) or deadlock (40P01): the transaction may be retried.

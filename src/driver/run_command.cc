@@ -5,12 +5,12 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <csignal>
 #include <iostream>
 #include <memory>
 
 #include "cli/command.h"
 #include "common/results.h"
+#include "common/stop_signal.h"
 #include "common/units.h"
 #include "driver/cache_control.h"
 #include "driver/engine.h"
@@ -23,22 +23,6 @@
 
 namespace pgstorsim {
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-// First SIGINT/SIGTERM: stop and write partial results; a second one kills as usual.
-extern "C" void OnStopSignal(int sig) {
-  g_stop.store(true);
-  signal(sig, SIG_DFL);
-}
-
-void InstallSignalHandlers() {
-  struct sigaction sa {};
-  sa.sa_handler = OnStopSignal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
 
 nlohmann::json StatsSection(const StatusOr<StatsSnapshot>& before,
                             const StatusOr<StatsSnapshot>& after) {
@@ -129,13 +113,12 @@ class RunCommand : public Command {
       if (!w.ok()) return ReportError("run", w.status());
       keys_log = std::move(w).value();
     }
-    InstallSignalHandlers();
     EngineInput in;
     in.config = *config;
     in.conninfo = server->conninfo;
     in.scale = *scale;
     in.keys_log = keys_log.get();
-    in.stop = &g_stop;
+    in.stop = InstallStopSignals();
     in.progress = [](const std::string& line) { std::cerr << line << std::endl; };
     auto out = RunEngine(in);
     if (keys_log) keys_log->Close();
@@ -182,7 +165,7 @@ class RunCommand : public Command {
     Status s = SaveResults(path, *r);
     if (!s.ok()) return ReportError("run", s);
     std::cout << "results: " << path << (r->complete ? "" : " (partial: interrupted)") << "\n";
-    return out.interrupted ? 130 : 0;
+    return out.interrupted ? kInterruptedExitCode : 0;
   }
 
   void PrintPerSecond(const EngineOutput& out) {

@@ -76,19 +76,21 @@ const std::vector<StatementDef>& DriverStatements(WorkloadKind kind) {
   return tpcb;
 }
 
-std::string ParamText(Param p, const TxnKeys& keys) {
+int64_t ParamValue(Param p, const TxnKeys& keys) {
   switch (p) {
     case Param::kAid:
-      return std::to_string(keys.aid);
+      return keys.aid;
     case Param::kTid:
-      return std::to_string(keys.tid);
+      return keys.tid;
     case Param::kBid:
-      return std::to_string(keys.bid);
+      return keys.bid;
     case Param::kDelta:
-      return std::to_string(keys.delta);
+      return keys.delta;
   }
-  return "0";
+  return 0;
 }
+
+std::string ParamText(Param p, const TxnKeys& keys) { return std::to_string(ParamValue(p, keys)); }
 
 std::string SimpleSql(const StatementDef& def, const TxnKeys& keys) {
   std::string out;

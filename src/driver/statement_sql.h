@@ -8,6 +8,7 @@
 #ifndef PGSTORSIM_DRIVER_STATEMENT_SQL_H_
 #define PGSTORSIM_DRIVER_STATEMENT_SQL_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ const std::vector<StatementDef>& DriverStatements(WorkloadKind kind);
 
 // The statement with placeholders replaced by the keys' values (simple protocol).
 std::string SimpleSql(const StatementDef& def, const TxnKeys& keys);
-// The text value of parameter `p` for `keys`.
+// The value of parameter `p` for `keys`, and its text form.
+int64_t ParamValue(Param p, const TxnKeys& keys);
 std::string ParamText(Param p, const TxnKeys& keys);
 
 }  // namespace pgstorsim

@@ -1,5 +1,6 @@
 #include "layout/fs_mapping.h"
 
+#include <algorithm>
 #include <string>
 
 namespace pgstorsim {
@@ -33,8 +34,26 @@ DeviceRequest FsMapping::MapRead(int64_t volume_offset_bytes, int64_t length_byt
   return RoundOut(volume_offset_bytes, length_bytes, g_.fs_block_bytes);
 }
 
-DeviceRequest FsMapping::MapWrite(int64_t volume_offset_bytes, int64_t length_bytes) const {
-  return RoundOut(volume_offset_bytes, length_bytes, g_.fragment_bytes);
+DeviceRequest FsMapping::MapWrite(int64_t volume_offset_bytes, int64_t length_bytes,
+                                  const FileExtent& file) const {
+  const int64_t block = g_.fs_block_bytes;
+  if (g_.fragment_bytes <= 0 || block <= 0) {
+    return RoundOut(volume_offset_bytes, length_bytes, g_.fragment_bytes);
+  }
+  const int64_t full_blocks = file.size_bytes < 0 ? kDirectBlocks : file.size_bytes / block;
+  const int64_t tail_start = file.start_bytes + full_blocks * block;
+  if (full_blocks >= kDirectBlocks || file.size_bytes % block == 0 ||
+      volume_offset_bytes + length_bytes <= tail_start) {
+    return RoundOut(volume_offset_bytes, length_bytes, block);  // Whole blocks.
+  }
+  // The write reaches the fragment-allocated tail: blocks before it, fragments in it.
+  const DeviceRequest tail =
+      RoundOut(std::max(volume_offset_bytes, tail_start),
+               volume_offset_bytes + length_bytes - std::max(volume_offset_bytes, tail_start),
+               g_.fragment_bytes);
+  if (volume_offset_bytes >= tail_start) return tail;
+  const DeviceRequest head = RoundOut(volume_offset_bytes, tail_start - volume_offset_bytes, block);
+  return {head.offset_bytes, tail.offset_bytes + tail.length_bytes - head.offset_bytes};
 }
 
 }  // namespace pgstorsim

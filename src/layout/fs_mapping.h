@@ -10,8 +10,15 @@
 //     inside the partition ("volume offset" = file start + offset in the file).
 //   - A read fetches every whole filesystem block the page overlaps (the buffer cache
 //     works in fs blocks), as one contiguous device request.
-//   - A write writes the page rounded out to fragments (UFS2 fragment, or the page
-//     itself when fragment_bytes is 0): no read-modify-write of the block.
+//   - A write rewrites whole filesystem blocks: the buffer cache holds the block,
+//     so an 8 KiB page write into a 64 KiB UFS2 block is a read-modify-write whose
+//     device write is the whole block. UFS2 uses fragments only for the last,
+//     partial block of a small file (fewer than kDirectBlocks = 12 full blocks, the
+//     inode's direct blocks); only the part of a write inside that tail is rounded to
+//     fragments. A file of unknown size (FileExtent default) counts as large: a
+//     PostgreSQL relation segment or WAL segment is far above 12 blocks. With
+//     fragment_bytes == 0 a write is the page itself (a filesystem that writes
+//     partial blocks); ext4 (4 KiB blocks = fragments) is unaffected either way.
 //   - fs_block_bytes == 0 means no filesystem (raw device): requests pass through
 //     unchanged apart from the partition offset.
 // Units: bytes. Thread safety: immutable value, safe to share.
@@ -30,6 +37,16 @@ struct FsGeometry {
   int64_t fragment_bytes = 0;          // 0 = write the page itself; else divides the block.
 };
 
+// Where a file lies inside the partition: its first byte (a filesystem-block
+// boundary) and its size. size_bytes < 0 = unknown: treated as a large file.
+struct FileExtent {
+  int64_t start_bytes = 0;
+  int64_t size_bytes = -1;
+};
+
+// UFS2's direct blocks: files with fewer full blocks may end in fragments.
+inline constexpr int64_t kDirectBlocks = 12;
+
 // A device-level request: offset from the start of the device.
 struct DeviceRequest {
   int64_t offset_bytes = 0;
@@ -44,7 +61,10 @@ class FsMapping {
   const FsGeometry& geometry() const { return g_; }
   // REQUIRES: volume_offset_bytes >= 0, length_bytes > 0.
   DeviceRequest MapRead(int64_t volume_offset_bytes, int64_t length_bytes) const;
-  DeviceRequest MapWrite(int64_t volume_offset_bytes, int64_t length_bytes) const;
+  // `file` locates the written range's file (for the small-file tail rule); the
+  // range must lie inside it when its size is known.
+  DeviceRequest MapWrite(int64_t volume_offset_bytes, int64_t length_bytes,
+                         const FileExtent& file = FileExtent()) const;
 
  private:
   explicit FsMapping(const FsGeometry& g) : g_(g) {}

@@ -63,8 +63,10 @@ class RaidLayoutImpl : public RaidLayout {
 
   std::vector<ReadPiece> MapRead(int64_t offset, int64_t length) const override {
     std::vector<ReadPiece> pieces;
+    pieces.reserve(static_cast<size_t>(length / unit_ + 2));
     ForEachPiece(offset, length, [&](int64_t logical, int64_t len, const UnitLocation& loc) {
       ReadPiece piece{logical, len, {}};
+      piece.copies.reserve(loc.copies.size());
       const int64_t member_offset = loc.row * unit_ + logical % unit_;
       for (int m : loc.copies) {
         piece.copies.push_back(DataExtent(m, member_offset, len, loc, logical));

@@ -82,11 +82,13 @@ StatusOr<AccessGeometry> Compute(const Scenario& s) {
   g.read_forks = 0;
   const int64_t block = s.filesystem.block_size_bytes;
   for (int i = 0; i < kSampledBlocks; ++i) {
-    // The filesystem reads whole blocks and writes a dirty block's buffer back whole,
-    // so destage uses the read extent too.
-    DeviceRequest req = fs->MapRead(static_cast<int64_t>(i) * block, kPageBytes);
-    AddRead((*layout)->MapRead(req.offset_bytes, req.length_bytes), &g);
-    AddWrite((*layout)->MapWrite(req.offset_bytes, req.length_bytes), &g);
+    // A page of a large file: the filesystem reads its whole block and writes the
+    // dirty block's buffer back whole (FsMapping's rules for relation segments).
+    const int64_t offset = static_cast<int64_t>(i) * block;
+    const DeviceRequest read = fs->MapRead(offset, kPageBytes);
+    const DeviceRequest write = fs->MapWrite(offset, kPageBytes);
+    AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g);
+    AddWrite((*layout)->MapWrite(write.offset_bytes, write.length_bytes), &g);
   }
   const double n = kSampledBlocks;
   for (MemberWork& w : g.members) {

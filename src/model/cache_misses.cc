@@ -16,31 +16,24 @@ MissModel::MissModel(const Scenario& s, double cache_fraction, double database_b
                      double heap_pages, double leaf_pages, double warm_misses)
     : cold_(s.workload.cache == CacheState::kCold),
       select_only_(s.workload.type == WorkloadType::kSelectOnly),
-      duration_s_(NsToSec(s.workload.duration_ns)),
       cache_pages_(cache_fraction * static_cast<double>(s.host.ram_bytes) / kPageBytes),
-      pages_per_block_(1),
+      pages_per_block_(1),  // Page-level warming: docs/model.md, "Honesty".
       database_bytes_(database_bytes),
       heap_pages_(heap_pages),
       leaf_pages_(leaf_pages),
       warm_misses_(warm_misses) {}
 
-double MissModel::ReadsPerTransaction(double tps) const {
+double MissModel::ReadsAfter(double transactions) const {
   if (!cold_) return warm_misses_;
   const double heap_blocks = heap_pages_ / pages_per_block_;
   const double leaf_blocks = leaf_pages_ / pages_per_block_;
-  constexpr int kSteps = 64;
-  double sum = 0;
-  for (int i = 0; i < kSteps; ++i) {
-    const double n = tps * duration_s_ * (i + 0.5) / kSteps;  // Transactions so far.
-    const double leaf_cached = 1 - std::exp(-n / leaf_blocks);
-    double heap_cached = 1 - std::exp(-n / heap_blocks);
-    const double leaf_pages_cached = leaf_cached * leaf_pages_;
-    if (leaf_pages_cached + heap_cached * heap_pages_ > cache_pages_) {
-      heap_cached = std::max(0.0, (cache_pages_ - leaf_pages_cached) / heap_pages_);
-    }
-    sum += (1 - leaf_cached) + (1 - heap_cached);
+  const double leaf_cached = 1 - std::exp(-transactions / leaf_blocks);
+  double heap_cached = 1 - std::exp(-transactions / heap_blocks);
+  const double leaf_pages_cached = leaf_cached * leaf_pages_;
+  if (leaf_pages_cached + heap_cached * heap_pages_ > cache_pages_) {
+    heap_cached = std::max(0.0, (cache_pages_ - leaf_pages_cached) / heap_pages_);
   }
-  return sum / kSteps;
+  return (1 - leaf_cached) + (1 - heap_cached);
 }
 
 namespace {

@@ -1,8 +1,9 @@
 // MissModel: filesystem-block reads per transaction from the cache state (internal to
 // src/model). Warm: the caches (a fraction of RAM, shared_buffers + OS cache) hold the
 // hottest pages (workload/WarmOrder); a miss is a touch of a page outside it. Cold:
-// caches start empty after a reboot and fill block by block as transactions read them;
-// the miss rate is averaged over the run, so it depends on the throughput. Only the
+// caches start empty after a reboot and fill page by page as transactions read them
+// (capped by the cache size); ReadsAfter(n) is the miss rate once n transactions have
+// run, which the model integrates over the run (a ramp). Only the
 // accounts heap and its primary-key leaves miss (index inner pages and the small tables
 // are cached after the first seconds). Units: tps, bytes, pages.
 #ifndef PGSTORSIM_MODEL_CACHE_MISSES_H_
@@ -20,13 +21,13 @@ class MissModel {
   MissModel(const Scenario& s, double cache_fraction, double database_bytes, double heap_pages,
             double leaf_pages, double warm_misses);
   double database_bytes() const { return database_bytes_; }
-  // Block reads per transaction over the run at `tps`.
-  double ReadsPerTransaction(double tps) const;
+  // Block reads per transaction once `transactions` have run since the start (cold:
+  // the caches warm; warm: constant).
+  double ReadsAfter(double transactions) const;
 
  private:
   bool cold_;
   bool select_only_;
-  double duration_s_;
   double cache_pages_;
   double pages_per_block_;
   double database_bytes_;

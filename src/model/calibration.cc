@@ -15,10 +15,14 @@ struct Bounds {
 };
 
 Bounds BoundsFor(const std::string& name) {
-  static const std::map<std::string, Bounds> kBounds = {
-      {"read_seek_scale", {0.05, 8}},  {"destage_position_ms", {0.1, 20}},
-      {"cpu_ms", {0.001, 50}},         {"commit_ms", {0.01, 20}},
-      {"cache_fraction", {0.1, 0.98}}, {"destage_threshold", {0.2, 2}}};
+  static const std::map<std::string, Bounds> kBounds = {{"read_seek_scale", {0.05, 8}},
+                                                        {"destage_position_ms", {0.1, 20}},
+                                                        {"cpu_ms", {0.001, 50}},
+                                                        {"commit_ms", {0.01, 20}},
+                                                        {"cache_fraction", {0.1, 0.98}},
+                                                        {"destage_threshold", {0.2, 2}},
+                                                        {"update_residence_share", {0, 1}},
+                                                        {"fork_join_weight", {0, 2}}};
   auto it = kBounds.find(name);
   return it == kBounds.end() ? Bounds{1e-6, 1e6} : it->second;
 }

@@ -9,11 +9,13 @@
 #include "model/access_geometry.h"
 #include "model/cache_misses.h"
 #include "model/mva.h"
+#include "model/regimes.h"
 
 namespace pgstorsim {
 namespace {
 
-constexpr double kRegimeWidth = 0.02;  // Width of the logistic regime switch (in rho).
+constexpr double kRegimeWidth = 0.05;  // Width of the logistic regime switch (in rho).
+constexpr int kRampSlices = 8;         // Time slices of a warming (cold) run.
 // Share of the non-I/O time per statement (pgbench -r proportions at low load).
 const std::pair<const char*, double> kCpuShares[] = {{"BEGIN", 0.05},
                                                      {"SELECT accounts", 0.19},
@@ -68,64 +70,13 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fra
   return c;
 }
 
-struct Demands {
-  std::vector<double> read_ms;   // Per member, per transaction, fork-join included.
-  std::vector<double> write_ms;  // Per member, per transaction (destage).
-};
-
-struct RegimeSolution {
-  double x_per_ms = 0;
-  double update_ms = 0;  // Disk residence attributed to the reads.
-  double end_ms = 0;     // Disk residence attributed to the commit.
-  double rho = 0;        // Destage load / capacity left by reads (read-bound only).
-};
-
-// Reads bound: destage is an open background class that slows reads by 1/(1 - U_w).
-RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
-  RegimeSolution r;
-  double x = 0;
-  for (int it = 0; it < 100; ++it) {
-    std::vector<double> inflated(d.read_ms.size());
-    for (size_t m = 0; m < inflated.size(); ++m) {
-      inflated[m] = d.read_ms[m] / (1 - std::min(0.99, x * d.write_ms[m]));
-    }
-    MvaResult mva = SolveMva(clients, inflated, delay_ms);
-    const double next = it == 0 ? mva.throughput_per_ms : 0.5 * x + 0.5 * mva.throughput_per_ms;
-    r.update_ms = mva.cycle_ms - delay_ms;
-    const bool converged = std::fabs(next - x) <= 1e-9 * next;
-    x = next;
-    if (converged) break;
-  }
-  r.x_per_ms = x;
-  for (size_t m = 0; m < d.read_ms.size(); ++m) {
-    const double left = std::max(1e-6, 1 - x * d.read_ms[m]);
-    r.rho = std::max(r.rho, x * d.write_ms[m] / left);
-  }
-  return r;
-}
-
-// Destage bound: the write-back cache is full, so each commit waits for the destage of
-// the transaction's writes; all demands are on the transaction's path.
-RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms) {
-  std::vector<double> total(d.read_ms.size());
-  for (size_t m = 0; m < total.size(); ++m) total[m] = d.read_ms[m] + d.write_ms[m];
-  MvaResult mva = SolveMva(clients, total, delay_ms);
-  RegimeSolution r;
-  r.x_per_ms = mva.throughput_per_ms;
-  for (size_t m = 0; m < total.size(); ++m) {
-    if (total[m] <= 0) continue;
-    r.update_ms += mva.residence_ms[m] * d.read_ms[m] / total[m];
-    r.end_ms += mva.residence_ms[m] * d.write_ms[m] / total[m];
-  }
-  return r;
-}
-
 }  // namespace
 
 const std::vector<std::string>& ModelParamNames() {
   static const std::vector<std::string> names = {
-      "read_seek_scale", "destage_position_ms", "cpu_ms",          "commit_ms",
-      "cache_fraction",  "destage_threshold",   "fork_join_weight"};
+      "read_seek_scale",  "destage_position_ms",    "cpu_ms",
+      "commit_ms",        "cache_fraction",         "destage_threshold",
+      "fork_join_weight", "update_residence_share", "whole_block_reads"};
   return names;
 }
 
@@ -137,6 +88,8 @@ void SetParam(ModelParams* p, const std::string& name, double v) {
   if (name == "cache_fraction") p->cache_fraction = v;
   if (name == "destage_threshold") p->destage_threshold = v;
   if (name == "fork_join_weight") p->fork_join_weight = v;
+  if (name == "update_residence_share") p->update_residence_share = v;
+  if (name == "whole_block_reads") p->whole_block_reads = v;
 }
 
 double GetParam(const ModelParams& p, const std::string& name) {
@@ -147,6 +100,8 @@ double GetParam(const ModelParams& p, const std::string& name) {
   if (name == "cache_fraction") return p.cache_fraction;
   if (name == "destage_threshold") return p.destage_threshold;
   if (name == "fork_join_weight") return p.fork_join_weight;
+  if (name == "update_residence_share") return p.update_residence_share;
+  if (name == "whole_block_reads") return p.whole_block_reads;
   return 0;
 }
 
@@ -160,64 +115,148 @@ namespace {
 
 // What one operation (a transaction, or a randomio I/O) asks of the storage.
 struct OpLoad {
-  std::function<double(double ops_per_s)> reads_per_op;  // Filesystem-block reads.
-  double writes_per_op = 0;                              // Filesystem-block writes.
-  double delay_ms = 0;                                   // CPU / client time.
-  double footprint_bytes = 0;                            // Data the reads spread over.
+  // Filesystem-block reads per operation once `ops_done` operations have run (a cold
+  // cache warms as operations touch blocks; a warm one returns a constant).
+  std::function<double(double ops_done)> reads_after;
+  bool warming = false;        // reads_after depends on ops_done: integrate over the run.
+  double duration_s = 0;       // Run length the warming is integrated over.
+  double writes_per_op = 0;    // Filesystem-block writes.
+  double delay_ms = 0;         // CPU / client time.
+  double footprint_bytes = 0;  // Data the reads spread over.
+};
+
+// The network at one read load: both regimes and their blend.
+struct Point {
+  RegimeSolution a, b;
+  double weight = 0;
+  double x_per_ms = 0;
+  Demands d;
 };
 
 struct Solved {
   Prediction out;
-  RegimeSolution a, b;
-  double weight = 0;
+  double update_ms = 0, end_ms = 0;  // Transaction-weighted over the run.
   double commit_ms = 0;
-  bool write_back = true;
 };
+
+// Constant pieces of a solve: geometry, costs, commit and fork-join charge.
+struct Network {
+  const Scenario* s = nullptr;
+  const ModelParams* p = nullptr;
+  AccessGeometry geometry;
+  DiskCosts costs;
+  bool write_back = true;
+  double commit_ms = 0;
+  double fork = 1;
+  double whole_block_read_ms = 0;  // > 0: whole_block_reads (busy ms per block read).
+};
+
+Point SolvePoint(const Network& net, const OpLoad& load, double reads) {
+  Point pt;
+  const size_t members = net.geometry.members.size();
+  for (size_t m = 0; m < members; ++m) {
+    pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
+                                        ? net.whole_block_read_ms / members
+                                        : net.geometry.ReadMs(m, net.costs)));
+    pt.d.write_ms.push_back(load.writes_per_op * net.geometry.WriteMs(m, net.costs));
+  }
+  pt.d.fork = net.fork;
+  pt.d.update_residence_share = net.p->update_residence_share;
+  const int n = net.s->workload.clients;
+  pt.a = SolveReadBound(n, pt.d, load.delay_ms + net.commit_ms * load.writes_per_op);
+  pt.b = SolveDestageBound(n, pt.d, load.delay_ms);
+  pt.weight = net.write_back
+                  ? 1 / (1 + std::exp(-(pt.a.rho - net.p->destage_threshold) / kRegimeWidth))
+                  : 1;
+  // Blend the regimes' cycle times, so that N / X stays the sum of the latencies.
+  pt.x_per_ms = 1 / ((1 - pt.weight) / pt.a.x_per_ms + pt.weight / pt.b.x_per_ms);
+  return pt;
+}
+
+// Transaction-weighted sums over a run (one steady state, or the slices of a ramp).
+struct RunTotals {
+  double ops = 0, time_ms = 0;  // Operations done, and the time they took.
+  double weight = 0, reads = 0, update_ms = 0, end_ms = 0;
+  std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
+};
+
+void Accumulate(const Point& pt, double reads, double done, double time_ms, RunTotals* t) {
+  t->ops += done;
+  t->time_ms += time_ms;
+  t->reads += done * reads;
+  t->weight += done * pt.weight;
+  t->update_ms += done * ((1 - pt.weight) * pt.a.update_ms + pt.weight * pt.b.update_ms);
+  t->end_ms += done * pt.weight * pt.b.end_ms;
+  t->read_busy_ms.resize(pt.d.read_ms.size());
+  t->write_busy_ms.resize(pt.d.read_ms.size());
+  for (size_t m = 0; m < pt.d.read_ms.size(); ++m) {
+    t->read_busy_ms[m] += done * pt.d.read_ms[m];
+    t->write_busy_ms[m] += done * pt.d.write_ms[m];
+  }
+}
+
+// A warming cache is a ramp: tps(t) rises as the cache fills, so the run's tps is the
+// time integral of the slices' throughputs (midpoint rule: each slice solved at the
+// reads after the operations done by its middle). A warm cache is one steady state.
+RunTotals Integrate(const Network& net, const OpLoad& load) {
+  RunTotals t;
+  if (!load.warming || !(load.duration_s > 0)) {
+    const double reads = load.reads_after(0);
+    const Point pt = SolvePoint(net, load, reads);
+    Accumulate(pt, reads, 1, 1 / pt.x_per_ms, &t);
+    return t;
+  }
+  const double slice_ms = load.duration_s * 1000 / kRampSlices;
+  // The operations done by a slice's middle are predicted from the previous slice's
+  // throughput (the first slice's from its start).
+  double x_per_ms = SolvePoint(net, load, load.reads_after(0)).x_per_ms;
+  for (int i = 0; i < kRampSlices; ++i) {
+    const double reads = load.reads_after(t.ops + x_per_ms * slice_ms / 2);
+    const Point mid = SolvePoint(net, load, reads);
+    x_per_ms = mid.x_per_ms;
+    Accumulate(mid, reads, x_per_ms * slice_ms, slice_ms, &t);
+  }
+  return t;
+}
 
 StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
   const double footprint =
       load.footprint_bytes / DataMembers(s.array) / static_cast<double>(s.disks.capacity_bytes);
-  const DiskCosts costs = CostsFor(s, p, footprint);
   auto geometry = ComputeAccessGeometry(s);
   if (!geometry.ok()) return geometry.status();
-  Solved r;
-  r.write_back = s.controller.EffectiveWriteBack();
-  const double writes = load.writes_per_op;
-  r.commit_ms = r.write_back ? p.commit_ms : costs.destage_position_ms;
-  const double fork = 1 + p.fork_join_weight * (ForkJoinFactor(geometry->read_forks) - 1);
-  Prediction& out = r.out;
-  double x = 0.1;
-  for (int it = 0; it < 40; ++it) {
-    out.reads_per_transaction = load.reads_per_op(x * 1000);
-    Demands d;
-    for (size_t m = 0; m < geometry->members.size(); ++m) {
-      d.read_ms.push_back(out.reads_per_transaction * geometry->ReadMs(m, costs) * fork);
-      d.write_ms.push_back(writes * geometry->WriteMs(m, costs));
-    }
-    r.a = SolveReadBound(s.workload.clients, d, load.delay_ms + r.commit_ms * writes);
-    r.b = SolveDestageBound(s.workload.clients, d, load.delay_ms);
-    r.weight =
-        r.write_back ? 1 / (1 + std::exp(-(r.a.rho - p.destage_threshold) / kRegimeWidth)) : 1;
-    // Blend the regimes' cycle times, so that N / X stays the sum of the latencies.
-    const double n = s.workload.clients;
-    const double next = n / ((1 - r.weight) * n / r.a.x_per_ms + r.weight * n / r.b.x_per_ms);
-    const double previous = x;
-    x = it == 0 ? next : 0.5 * x + 0.5 * next;
-    const bool last = it == 39 || (it > 0 && std::fabs(x - previous) <= 1e-9 * x);
-    for (size_t m = 0; m < d.read_ms.size() && last; ++m) {
-      const double ur = x * d.read_ms[m], uw = x * d.write_ms[m];
-      out.devices.push_back({"disk" + std::to_string(m), ur + uw, ur, uw});
-    }
-    if (last) break;
+  Network net;
+  net.s = &s;
+  net.p = &p;
+  net.geometry = *geometry;
+  net.costs = CostsFor(s, p, footprint);
+  net.write_back = s.controller.EffectiveWriteBack();
+  net.commit_ms = net.write_back ? p.commit_ms : net.costs.destage_position_ms;
+  net.fork = 1 + p.fork_join_weight * (ForkJoinFactor(geometry->read_forks) - 1);
+  if (p.whole_block_reads > 0.5) {  // One positioning + the block's transfer per read.
+    net.whole_block_read_ms =
+        net.costs.read_position_ms +
+        static_cast<double>(s.filesystem.block_size_bytes) / net.costs.bytes_per_ms;
+    net.fork = 1;
   }
-  out.tps = out.tps_low = out.tps_high = x * 1000;
-  out.cache_full_probability = r.weight;
-  out.regime = r.weight >= 0.5 ? "destage-bound" : "read-bound";
-  out.writes_per_transaction = writes;
+  const RunTotals t = Integrate(net, load);
+  Solved r;
+  r.commit_ms = net.commit_ms;
+  r.update_ms = t.update_ms / t.ops;
+  r.end_ms = t.end_ms / t.ops;
+  Prediction& out = r.out;
+  out.tps = out.tps_low = out.tps_high = 1000 * t.ops / t.time_ms;
+  out.cache_full_probability = t.weight / t.ops;
+  out.regime = out.cache_full_probability >= 0.5 ? "destage-bound" : "read-bound";
+  out.reads_per_transaction = t.reads / t.ops;
+  out.writes_per_transaction = load.writes_per_op;
+  for (size_t m = 0; m < t.read_busy_ms.size(); ++m) {
+    const double ur = t.read_busy_ms[m] / t.time_ms, uw = t.write_busy_ms[m] / t.time_ms;
+    out.devices.push_back({"disk" + std::to_string(m), ur + uw, ur, uw});
+  }
   double read_total = 0, write_total = 0;
   for (size_t m = 0; m < geometry->members.size(); ++m) {
-    read_total += geometry->ReadMs(m, costs);
-    write_total += geometry->WriteMs(m, costs);
+    read_total += geometry->ReadMs(m, net.costs);
+    write_total += geometry->WriteMs(m, net.costs);
   }
   out.read_service_ms = read_total / std::max(1e-12, geometry->read_commands);
   out.destage_service_ms = write_total / std::max(1e-12, geometry->write_commands);
@@ -231,7 +270,9 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   if (!misses.ok()) return misses.status();
   OpLoad load;
   const MissModel model = *misses;
-  load.reads_per_op = [model](double tps) { return model.ReadsPerTransaction(tps); };
+  load.reads_after = [model](double done) { return model.ReadsAfter(done); };
+  load.warming = s.workload.cache == CacheState::kCold;
+  load.duration_s = NsToSec(s.workload.duration_ns);
   load.writes_per_op = s.workload.type == WorkloadType::kSelectOnly ? 0.0 : 1.0;
   load.delay_ms = p.cpu_ms;
   load.footprint_bytes = misses->database_bytes();
@@ -239,11 +280,12 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   if (!solved.ok()) return solved.status();
   const Solved& r = *solved;
   Prediction out = r.out;
-  const double w = r.weight, writes = load.writes_per_op;
+  const double w = out.cache_full_probability, writes = load.writes_per_op;
+  const bool write_back = s.controller.EffectiveWriteBack();
   auto& lat = out.statement_latency_ms;
   for (const auto& [name, share] : kCpuShares) lat[name] = share * p.cpu_ms;
-  lat["UPDATE accounts"] = (1 - w) * r.a.update_ms + w * r.b.update_ms;
-  lat["END"] = (1 - w) * r.commit_ms * writes + w * (r.b.end_ms + (r.write_back ? 0 : r.commit_ms));
+  lat["UPDATE accounts"] = r.update_ms;
+  lat["END"] = (1 - w) * r.commit_ms * writes + r.end_ms + (write_back ? 0 : w * r.commit_ms);
   if (s.workload.type == WorkloadType::kSelectOnly) {
     lat = {{"SELECT accounts", lat["UPDATE accounts"] + p.cpu_ms}};
   }
@@ -270,17 +312,13 @@ StatusOr<Prediction> PredictRandomio(const Scenario& s, const ModelParams& p,
   OpLoad load;
   // Every operation needs its block: a read reads it, a write reads it first when it is
   // not cached (the filesystem rewrites whole blocks).
-  load.reads_per_op = [=](double ops_per_s) {
-    const double warm_cached = std::min(1.0, cache_pages / pages);
+  const double warm_cached = std::min(1.0, cache_pages / pages);
+  load.reads_after = [=](double done) {
     if (!cold) return 1 - warm_cached;
-    constexpr int kSteps = 64;
-    double sum = 0;
-    for (int i = 0; i < kSteps; ++i) {
-      const double n = ops_per_s * seconds * (i + 0.5) / kSteps;
-      sum += 1 - std::min(warm_cached, 1 - std::exp(-n / pages));
-    }
-    return sum / kSteps;
+    return 1 - std::min(warm_cached, 1 - std::exp(-done / pages));
   };
+  load.warming = cold;
+  load.duration_s = seconds;
   load.writes_per_op = spec.write_fraction;
   load.delay_ms = 0;
   load.footprint_bytes = static_cast<double>(spec.file_bytes);

@@ -6,11 +6,15 @@ namespace pgstorsim {
 namespace {
 
 std::string OneLine(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  for (char& c : s) {
-    if (c == '\n') c = ' ';
+  // libpq's messages continue on "\n\t" lines: one line, single spaces.
+  std::string out;
+  for (char c : s) {
+    const bool space = c == '\n' || c == '\t' || c == ' ';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out.push_back(space ? ' ' : c);
   }
-  return s;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 Status EnsureDatabase(const LocalCluster& cluster, const std::string& dbname) {

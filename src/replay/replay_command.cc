@@ -1,12 +1,16 @@
 // `pgstorsim replay`: plays a trace (or a synthetic --pattern) on a file, a block
 // device or a software array of members, and reports per-interval IOPS/latency,
 // percentiles, tps and per-device utilisation; writes a "replay" Results file.
-// Option semantics and safety rules: docs/replay.md.
+// Option semantics and safety rules: docs/replay.md. SIGINT/SIGTERM stop the workers
+// (each finishes its current transaction): partial results are saved with
+// complete=false and flag "interrupted", and the exit code is 130 (as `pgstorsim run`).
+#include <atomic>
 #include <iostream>
 #include <sstream>
 
 #include "cli/command.h"
 #include "common/results.h"
+#include "common/stop_signal.h"
 #include "common/units.h"
 #include "replay/pattern.h"
 #include "replay/report.h"
@@ -102,16 +106,21 @@ class ReplayCommand : public Command {
       PrintIntervalRow(row, seconds, std::cout);
       std::cout.flush();
     };
+    options_.stop = InstallStopSignals();
     auto outcome = ReplayTrace(header, records, targets_, options_, &prepared);
     if (!outcome.ok()) return ReportError(kName, outcome.status());
     PrintSummary(*outcome, prepared, std::cout);
     Results results =
         MakeReplayResults(*outcome, prepared, options_.interval_ns, Config(), header.meta);
     results.label = label_;
+    results.complete = !outcome->interrupted;
+    if (outcome->interrupted) results.flags.push_back("interrupted");
     const std::string path = out_.empty() ? DefaultResultsPath("replay") : out_;
     s = SaveResults(path, results);
     if (!s.ok()) return ReportError(kName, s);
-    std::cout << "results: " << path << "\n";
+    std::cout << "results: " << path << (outcome->interrupted ? " (partial: interrupted)" : "")
+              << "\n";
+    if (outcome->interrupted) return kInterruptedExitCode;
     return outcome->member_errors > 0 ? 2 : 0;
   }
 

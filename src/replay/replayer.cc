@@ -77,10 +77,22 @@ std::vector<std::vector<Txn>> Partition(const std::vector<TraceRecord>& records,
   return out;
 }
 
-void SleepUntil(int64_t when_ns) {
-  timespec ts{static_cast<time_t>(when_ns / 1000000000LL),
-              static_cast<long>(when_ns % 1000000000LL)};
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
+bool Stopped(const ReplayOptions& o) {
+  return o.stop != nullptr && o.stop->load(std::memory_order_relaxed);
+}
+
+// Sleeps until `when_ns` (CLOCK_MONOTONIC) in slices of at most 50 ms, so a stop
+// request is seen soon; false if it returned early because of one.
+bool SleepUntil(int64_t when_ns, const ReplayOptions& o) {
+  constexpr int64_t kSliceNs = 50LL * 1000 * 1000;
+  while (true) {
+    if (Stopped(o)) return false;
+    const int64_t now_ns = MonotonicNowNs();
+    if (now_ns >= when_ns) return true;
+    const int64_t until_ns = std::min(when_ns, now_ns + kSliceNs);
+    timespec ts{static_cast<time_t>(until_ns / 1000000000LL),
+                static_cast<long>(until_ns % 1000000000LL)};
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
   }
 }
 
@@ -129,6 +141,7 @@ class Worker {
     for (int64_t pass = 0; !txns.empty(); ++pass) {
       for (const Txn& txn : txns) {
         if (deadline > 0 && MonotonicNowNs() >= deadline) return;
+        if (Stopped(*options_)) return;
         RunTxn(txn, start_ns + pass * span_ns, start_ns);
       }
       if (deadline == 0) return;
@@ -154,7 +167,8 @@ class Worker {
     bool failed = false;
     for (const TraceRecord& r : txn) {
       const int64_t scheduled = base_ns + r.time_ns;
-      if (open) SleepUntil(scheduled);
+      // Stopped while waiting: the transaction is not finished and not counted.
+      if (open && !SleepUntil(scheduled, *options_)) return;
       const AccessOutcome o = Exec(r);
       const int64_t latency = o.end_ns - (open ? std::min(scheduled, o.start_ns) : o.start_ns);
       txn_end = std::max(txn_end, o.end_ns);
@@ -264,6 +278,7 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
     end_ns = std::max(end_ns, worker->end_ns());
   }
   total.elapsed_ns = end_ns - start_ns;
+  total.interrupted = Stopped(options);
   for (int t = 0; t < stats.targets(); ++t) total.devices.push_back(stats.Get(t));
   return total;
 }

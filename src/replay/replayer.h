@@ -11,11 +11,15 @@
 // (relative to the start), latency from that scheduled time, so a late worker's
 // queueing shows up (no coordinated omission). With a duration the trace repeats
 // (open loop: shifted by the trace's span) until the duration has passed, checked
-// between transactions; without one it plays once.
+// between transactions; without one it plays once. `stop` (optional) ends the
+// replay early: each worker checks it between transactions (and while waiting for an
+// open-loop issue time), finishes the transaction it is in, and the outcome is
+// marked interrupted.
 // Thread safety: RunReplay is reentrant; it joins all threads before returning.
 #ifndef PGSTORSIM_REPLAY_REPLAYER_H_
 #define PGSTORSIM_REPLAY_REPLAYER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -47,6 +51,8 @@ struct ReplayOptions {
   int64_t interval_ns = 1000LL * 1000 * 1000;
   uint64_t seed = 1;             // Write data content.
   IntervalCallback on_interval;  // Optional live output.
+  // Optional; not owned; set to true (e.g. from a signal handler) to stop early.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Everything the workers need; volumes index `targets`.
@@ -77,6 +83,7 @@ struct IntervalStats {
 
 struct ReplayOutcome {
   int workers = 0;
+  bool interrupted = false;  // `stop` was set before the replay ended by itself.
   int64_t elapsed_ns = 0;
   uint64_t transactions = 0;
   uint64_t failed_transactions = 0;

@@ -24,6 +24,8 @@ std::optional<Section> SeriesSection(const Inputs& inputs);
 std::optional<Section> SweepSection(const Inputs& inputs);
 std::optional<Section> PredictionSection(const Inputs& inputs);
 std::optional<Section> DevicesSection(const Inputs& inputs);
+// simulate results paired with predict results (or sweep points) of the same scenario.
+std::optional<Section> AgreementSection(const Inputs& inputs);
 
 // All sections in report order, plus a closing note naming the skipped ones.
 Content BuildContent(const Inputs& inputs, const ReportOptions& options);

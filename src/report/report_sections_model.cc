@@ -164,6 +164,7 @@ Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
   add(SweepSection(inputs), "sweep (no sections.sweep)");
   add(SeriesSection(inputs), "tps over time (no series)");
   add(PredictionSection(inputs), "measured vs predicted (no simulate/predict results)");
+  add(AgreementSection(inputs), "simulator vs analytic model (no simulate/predict pair)");
   add(DevicesSection(inputs), "device utilisation (no sections.devices)");
   if (!skipped.empty()) {
     Section notes("notes", "Not shown");

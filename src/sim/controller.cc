@@ -53,7 +53,7 @@ class RaidController : public Controller {
       p.stage = 1;  // RMW: pre-reads done, now the writes.
       std::vector<MemberExtent> writes = std::move(p.writes);
       p.writes.clear();
-      SubmitExtents(slot, IoOp::kWrite, writes);
+      SubmitExtents(slot, IoOp::kWrite, writes, WritePositionNs(p.kind));
       return;
     }
     if (p.kind == kDestage) return DestageDone(slot);
@@ -131,11 +131,16 @@ class RaidController : public Controller {
   void Free(uint32_t slot) { free_.push_back(slot); }
   void Ack(uint32_t slot, int64_t delay_ns) { sim_.Schedule(delay_ns, this, kAck, slot); }
 
-  void SubmitExtents(uint32_t slot, IoOp op, const std::vector<MemberExtent>& extents) {
+  // `position_ns` >= 0 fixes the members' positioning cost (calibrated destage).
+  void SubmitExtents(uint32_t slot, IoOp op, const std::vector<MemberExtent>& extents,
+                     int64_t position_ns = -1) {
     pending_[slot].remaining = static_cast<int>(extents.size());
     for (const MemberExtent& e : extents) {
-      disks_[e.member]->Submit({op, e.offset_bytes, e.length_bytes}, this, slot);
+      disks_[e.member]->Submit({op, e.offset_bytes, e.length_bytes, position_ns}, this, slot);
     }
+  }
+  int64_t WritePositionNs(Kind kind) const {
+    return kind == kDestage ? config_.destage_position_ns : -1;
   }
 
   bool CachedRead(const VolumeOp& op) {
@@ -173,9 +178,25 @@ class RaidController : public Controller {
     std::vector<ReadPiece> pieces = layout_->MapRead(op.offset_bytes, length);
     std::vector<MemberExtent> extents;
     extents.reserve(pieces.size());
-    for (const ReadPiece& piece : pieces) extents.push_back(PickCopy(piece));
+    for (const ReadPiece& piece : pieces) {
+      if (!MergeContiguous(piece, &extents)) extents.push_back(PickCopy(piece));
+    }
     if (extents.size() > 1) ++stats_.split_requests;
     SubmitExtents(slot, IoOp::kRead, extents);
+  }
+
+  // A piece that continues an extent already picked (on one of its copies) joins that
+  // command, as the controller issues one command per contiguous member range.
+  static bool MergeContiguous(const ReadPiece& piece, std::vector<MemberExtent>* extents) {
+    for (MemberExtent& e : *extents) {
+      for (const MemberExtent& copy : piece.copies) {
+        if (copy.member == e.member && e.offset_bytes + e.length_bytes == copy.offset_bytes) {
+          e.length_bytes += copy.length_bytes;
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   // Mirror read balancing: the copy with fewer outstanding requests; ties alternate.
@@ -219,7 +240,9 @@ class RaidController : public Controller {
     if (plan.writes.size() > 1 && layout_->geometry().level != RaidLevel::kRaid1 &&
         layout_->geometry().level != RaidLevel::kRaid10)
       ++stats_.split_requests;
-    if (plan.pre_reads.empty()) return SubmitExtents(slot, IoOp::kWrite, plan.writes);
+    if (plan.pre_reads.empty()) {
+      return SubmitExtents(slot, IoOp::kWrite, plan.writes, WritePositionNs(pending_[slot].kind));
+    }
     pending_[slot].writes = std::move(plan.writes);
     SubmitExtents(slot, IoOp::kRead, plan.pre_reads);
   }

@@ -49,6 +49,10 @@ struct SimControllerConfig {
   // Destaging runs while dirty bytes exceed this fraction of the write cache, so hot
   // lines (the WAL tail) absorb rewrites and the elevator has a large set to sweep.
   double destage_start_fraction = 0.5;
+  // >= 0: every destage member write costs this positioning (calibration key
+  // destage_position_ms: the model's effective cost of a sorted destage command)
+  // instead of the disk mechanics; < 0: mechanics.
+  int64_t destage_position_ns = -1;
 };
 
 // One request on the logical volume (offset from the start of the array).

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
+#include <vector>
 
 #include "common/units.h"
 
@@ -86,7 +86,7 @@ class QueuedDisk : public Disk {
   const SimDiskConfig config_;
   Simulator& sim_;
   Random rng_;
-  std::deque<uint32_t> queue_;
+  std::vector<uint32_t> queue_;  // Arrival order; short (a drive's queue).
   std::vector<Request> slots_;
 
  private:
@@ -134,21 +134,31 @@ class QueuedDisk : public Disk {
   DiskStats stats_;
 };
 
+// Seek ns per sqrt(byte) of distance: the curve passes through the average seek at
+// one third of the stroke.
+double SeekPerRoot(const SimDiskConfig& c, int64_t avg_seek_ns) {
+  return static_cast<double>(avg_seek_ns - c.track_to_track_ns) * c.seek_scale /
+         std::sqrt(static_cast<double>(c.capacity_bytes) / 3.0);
+}
+
 class HddDisk : public QueuedDisk {
  public:
   HddDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
       : QueuedDisk(c, sim, stream, std::move(name), 1),
         rotation_ns_(static_cast<int64_t>(60e9 / c.rpm)),
         track_bytes_(static_cast<int64_t>(c.sustained_bytes_per_s * 60.0 / c.rpm)),
-        third_stroke_bytes_(static_cast<double>(c.capacity_bytes) / 3.0) {}
+        read_seek_per_root_(SeekPerRoot(c, c.avg_seek_ns)),
+        write_seek_per_root_(SeekPerRoot(c, c.avg_write_seek_ns)) {}
 
  protected:
   int64_t ServiceNs(const DiskOp& op) override {
     const int64_t transfer_ns =
         static_cast<int64_t>(op.length_bytes * 1e9 / config_.sustained_bytes_per_s);
     int64_t position_ns = 0;
-    if (op.op == IoOp::kRead && op.offset_bytes == head_bytes_) {
-      position_ns = 0;  // Sequential read: served from the drive's look-ahead buffer.
+    if (op.offset_bytes == head_bytes_ && (op.op == IoOp::kRead || op.position_ns >= 0)) {
+      position_ns = 0;  // Sequential: the drive's look-ahead buffer, or a streaming write.
+    } else if (op.position_ns >= 0) {
+      position_ns = op.position_ns;
     } else if (config_.scheduler == DiskScheduler::kSatf ||
                std::llabs(op.offset_bytes - head_bytes_) <= track_bytes_) {
       position_ns = PositionNs(op, sim_.now_ns());
@@ -172,7 +182,15 @@ class HddDisk : public QueuedDisk {
     for (size_t i = 0; i < window; ++i) {
       Request& r = slots_[queue_[i]];
       const DiskOp& op = r.op;
+      if (op.position_ns >= 0) {  // A fixed (calibrated) cost.
+        if (op.position_ns < best_ns) {
+          best_ns = op.position_ns;
+          best = i;
+        }
+        continue;
+      }
       const int64_t distance = std::llabs(op.offset_bytes - head_bytes_);
+      if (distance > track_bytes_ && SeekAtLeast(distance, op.op, best_ns)) continue;
       const int64_t seek_ns = distance <= track_bytes_ ? 0 : SeekNs(distance, op.op);
       if (seek_ns >= best_ns) continue;
       if (r.angle_ns < 0) r.angle_ns = AngleNs(op.offset_bytes);
@@ -194,10 +212,20 @@ class HddDisk : public QueuedDisk {
   // sqrt curve that passes through the average seek at one third of the stroke.
   int64_t SeekNs(int64_t distance_bytes, IoOp op) const {
     if (distance_bytes <= 0) return 0;
-    const double f = std::sqrt(static_cast<double>(distance_bytes) / third_stroke_bytes_);
-    const int64_t avg_ns = op == IoOp::kWrite ? config_.avg_write_seek_ns : config_.avg_seek_ns;
+    const double root = std::sqrt(static_cast<double>(distance_bytes));
     return config_.track_to_track_ns +
-           static_cast<int64_t>(f * (avg_ns - config_.track_to_track_ns));
+           static_cast<int64_t>(root *
+                                (op == IoOp::kWrite ? write_seek_per_root_ : read_seek_per_root_));
+  }
+
+  // True when SeekNs(distance) is surely >= limit_ns (no square root: compares the
+  // squares, with a nanosecond of margin so the answer matches SeekNs exactly).
+  bool SeekAtLeast(int64_t distance_bytes, IoOp op, int64_t limit_ns) const {
+    if (limit_ns == INT64_MAX) return false;
+    const double room = static_cast<double>(limit_ns - config_.track_to_track_ns + 1);
+    if (room <= 0) return true;
+    const double per_root = op == IoOp::kWrite ? write_seek_per_root_ : read_seek_per_root_;
+    return static_cast<double>(distance_bytes) * per_root * per_root > room * room;
   }
 
   // Positioning with the platter's angle known: the sector at offset o passes under
@@ -225,7 +253,9 @@ class HddDisk : public QueuedDisk {
 
   const int64_t rotation_ns_;
   const int64_t track_bytes_;
-  const double third_stroke_bytes_;  // SeekNs: a third of the stroke, in bytes.
+  // SeekNs: (avg - track_to_track) x seek_scale / sqrt(a third of the stroke).
+  const double read_seek_per_root_;
+  const double write_seek_per_root_;
   int64_t head_bytes_ = 0;
 };
 
@@ -283,6 +313,7 @@ Status ValidateDiskConfig(const SimDiskConfig& c, const std::string& prefix) {
     if (c.avg_seek_ns < c.track_to_track_ns) return bad("avg_seek", "below track_to_track");
     if (c.avg_write_seek_ns < c.track_to_track_ns)
       return bad("avg_write_seek", "below track_to_track");
+    if (!(c.seek_scale > 0)) return bad("seek_scale", "must be positive");
     if (c.track_to_track_ns < 0) return bad("track_to_track", "must be >= 0");
     if (c.sustained_bytes_per_s <= 0) return bad("sustained_rate", "must be positive");
     if (c.interface_bytes_per_s < c.sustained_bytes_per_s)

@@ -37,6 +37,9 @@ struct SimDiskConfig {
   int64_t avg_seek_ns = 3'400'000;        // Reads.
   int64_t avg_write_seek_ns = 3'900'000;  // Writes (settle longer).
   int64_t track_to_track_ns = 200'000;
+  // Multiplies the seek curve above track-to-track (calibration key read_seek_scale:
+  // the effective seek the model fitted, short-stroking and reordering included).
+  double seek_scale = 1.0;
   double sustained_bytes_per_s = 150e6;
   int64_t command_overhead_ns = 50'000;
   DiskScheduler scheduler = DiskScheduler::kFifo;
@@ -63,6 +66,10 @@ struct DiskOp {
   IoOp op = IoOp::kRead;
   int64_t offset_bytes = 0;
   int64_t length_bytes = 0;
+  // >= 0: the positioning (seek + rotation) this command costs, fixed by the
+  // submitter (a calibrated destage cost), instead of the HDD mechanics; a command
+  // that continues where the head is still costs none.
+  int64_t position_ns = -1;
 };
 
 // Receives completions. `token` is whatever the submitter passed to Submit().

@@ -51,9 +51,8 @@ Status Engine::Init() {
 
   // History grows ~1 row per transaction; reserve a generous region.
   const int64_t history_pages = 1 + 2'000'000 / layout_->history_tuples_per_page();
-  StatusOr<VolumeMap> map =
-      VolumeMap::Create(*layout_, history_pages, 2 * config_.max_wal_size_bytes, config_.fs,
-                        controller_->capacity_bytes());
+  StatusOr<VolumeMap> map = VolumeMap::Create(*layout_, history_pages, WalRegionBytes(config_),
+                                              config_.fs, controller_->capacity_bytes());
   if (!map.ok()) return map.status();
   map_.emplace(std::move(map).value());
   for (int r = 0; r < kRelationCount; ++r) {
@@ -252,9 +251,8 @@ void Engine::StatementDone(uint32_t c) {
   last_commit_ns_ = sim_.now_ns();
   ++interval_.transactions;
   interval_.latency_sum_ns += static_cast<double>(latency_ns);
-  const double wal_trigger_bytes =
-      config_.max_wal_size_bytes / (1 + config_.checkpoint_completion_target);
-  if (wal_->insert_lsn() - wal_at_checkpoint_ > wal_trigger_bytes) Checkpoint();  // max_wal_size
+  // max_wal_size (or checkpoint_segments before 9.5).
+  if (wal_->insert_lsn() - wal_at_checkpoint_ > CheckpointWalBytes(config_)) Checkpoint();
   NextTransaction(c);
 }
 

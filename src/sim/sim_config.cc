@@ -1,6 +1,8 @@
 #include "sim/sim_config.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string>
 
 #include "common/units.h"
@@ -78,19 +80,58 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   k.read_ahead = k.has_cache ? ToReadAhead(s.controller.read_ahead) : ReadAhead::kNone;
 }
 
-void ApplyCalibration(const std::map<std::string, double>& values, SimConfig* c) {
-  auto get = [&](const std::string& key, double* out) {
-    auto it = values.find(key);
-    if (it == values.end()) return false;
-    *out = it->second;
-    return true;
-  };
+// The analytic model's share of cpu_ms per statement (pgbench -r proportions; the
+// same table as model/storage_model.cc's kCpuShares), in Statement order.
+constexpr std::array<double, kStatementCount> kModelCpuShares = {0.05, 0,    0.19, 0.30,
+                                                                 0.30, 0.16, 0};
+
+using CalibrationValues = std::map<std::string, double>;
+
+bool Get(const CalibrationValues& values, const std::string& key, double* out) {
+  auto it = values.find(key);
+  if (it == values.end()) return false;
+  *out = it->second;
+  return true;
+}
+
+// The analytic model's parameters, each given its physical meaning here.
+void ApplyModelCalibration(const CalibrationValues& values, SimConfig* c) {
+  double v = 0;
+  const bool hdd = c->disk.kind == DiskKind::kHdd;
+  if (Get(values, "read_seek_scale", &v) && hdd) {
+    c->disk.seek_scale = v;
+    // A fitted scale holds the drive's reordering gain; 1 is the datasheet curve.
+    if (v != 1.0) c->disk.scheduler = DiskScheduler::kFifo;
+  }
+  if (Get(values, "destage_position_ms", &v) && hdd) {
+    c->controller.destage_position_ns = MsToNs(v);
+    c->disk.scheduler = DiskScheduler::kFifo;
+  }
+  if (Get(values, "cpu_ms", &v)) {
+    for (int i = 0; i < kStatementCount; ++i) c->cpu_ns[i] = MsToNs(v * kModelCpuShares[i]);
+    c->client_rtt_ns = 0;
+  }
+  if (Get(values, "commit_ms", &v)) {
+    c->controller.write_ack_ns =
+        std::max<int64_t>(0, MsToNs(v) - c->controller.command_overhead_ns);
+  }
+  if (Get(values, "cache_fraction", &v)) {
+    const int64_t os_cache = static_cast<int64_t>(v * static_cast<double>(c->ram_bytes));
+    c->os_reserved_bytes = std::max<int64_t>(0, c->ram_bytes - c->shared_buffers_bytes - os_cache);
+  }
+}
+
+void ApplyCalibration(const CalibrationValues& values, SimConfig* c) {
+  ApplyModelCalibration(values, c);
+  auto get = [&](const std::string& key, double* out) { return Get(values, key, out); };
   double v = 0;
   for (int i = 0; i < kStatementCount; ++i) {
     const std::string key = "cpu_ms_" + KeySuffix(StatementName(static_cast<Statement>(i)));
     if (get(key, &v)) c->cpu_ns[i] = MsToNs(v);
   }
   if (get("client_rtt_ms", &v)) c->client_rtt_ns = MsToNs(v);
+  if (get("os_writes_outstanding", &v))
+    c->background_writes_outstanding = static_cast<int>(v + 0.5);
   if (get("controller_write_ack_ms", &v)) c->controller.write_ack_ns = MsToNs(v);
   if (get("controller_read_hit_ms", &v)) c->controller.read_hit_ns = MsToNs(v);
   if (get("controller_destage_start", &v)) c->controller.destage_start_fraction = v;
@@ -98,7 +139,27 @@ void ApplyCalibration(const std::map<std::string, double>& values, SimConfig* c)
     c->controller.destage_outstanding = static_cast<int>(v + 0.5);
 }
 
+// "9.1" -> true: checkpoint_segments, not max_wal_size (PostgreSQL < 9.5).
+bool HasCheckpointSegments(const std::string& version) {
+  int major = 0, minor = 0;
+  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) < 1) return false;
+  return major < 9 || (major == 9 && minor < 5);
+}
+
 }  // namespace
+
+int64_t CheckpointWalBytes(const SimConfig& c) {
+  if (c.checkpoint_segments > 0) return c.checkpoint_segments * kWalSegmentBytes;
+  return static_cast<int64_t>(c.max_wal_size_bytes / (1 + c.checkpoint_completion_target));
+}
+
+int64_t WalRegionBytes(const SimConfig& c) {
+  if (c.checkpoint_segments > 0) {  // (2 + completion_target) x segments + 1 segments.
+    return static_cast<int64_t>((2 + c.checkpoint_completion_target) * c.checkpoint_segments + 1) *
+           kWalSegmentBytes;
+  }
+  return 2 * c.max_wal_size_bytes;
+}
 
 Status ValidateSimConfig(const SimConfig& c) {
   if (c.scale < 1) return Status::Error("workload.scale: must be >= 1");
@@ -117,6 +178,8 @@ Status ValidateSimConfig(const SimConfig& c) {
     if (ns < 0) return Status::Error("calibration.cpu_ms_*: must be >= 0");
   }
   if (c.client_rtt_ns < 0) return Status::Error("calibration.client_rtt_ms: must be >= 0");
+  if (c.background_writes_outstanding < 1)
+    return Status::Error("calibration.os_writes_outstanding: must be >= 1");
   return Status::Ok();
 }
 
@@ -137,6 +200,8 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.full_page_writes = s.postgres.full_page_writes;
   c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
   c.max_wal_size_bytes = s.postgres.max_wal_size_bytes;
+  // PostgreSQL 9.1's default: checkpoint_segments = 3 (48 MiB of WAL).
+  if (HasCheckpointSegments(s.postgres.version)) c.checkpoint_segments = 3;
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
   c.fs.partition_offset_bytes = s.filesystem.partition_offset_bytes;
   c.fs.fs_block_bytes = s.filesystem.block_size_bytes;
@@ -167,6 +232,13 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"synchronous_commit", c.synchronous_commit},
           {"full_page_writes", c.full_page_writes},
           {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
+          {"checkpoint_wal_bytes", CheckpointWalBytes(c)},
+          {"os_cache_bytes",
+           std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes)},
+          {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},
+          {"seek_scale", c.disk.seek_scale},
+          {"destage_position_ms",
+           c.controller.destage_position_ns >= 0 ? NsToMs(c.controller.destage_position_ns) : -1.0},
           {"fs_block_bytes", c.fs.fs_block_bytes},
           {"partition_offset_bytes", c.fs.partition_offset_bytes},
           {"raid_level", RaidLevelName(c.array.level)},

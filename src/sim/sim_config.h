@@ -1,7 +1,18 @@
 // SimConfig: every parameter of one simulation, in explicit units, filled from a
 // Scenario (SimConfigFromScenario) or built directly by tests. Plain value type.
 //
-// Calibration keys read from [calibration] (all optional, docs/simulator.md):
+// Calibration keys read from [calibration] (all optional; docs/simulator.md maps each
+// to its physical meaning):
+//   the analytic model's keys (model/storage_model.h ModelParamNames):
+//     read_seek_scale      -> disk seek curve x scale (and FIFO drives, see below)
+//     destage_position_ms  -> fixed positioning of every destage member write (and
+//                             FIFO drives: the fitted costs already hold the reordering)
+//     cpu_ms               -> non-I/O time per transaction, split over the statements
+//                             in the model's pgbench -r shares; no separate client RTT
+//     commit_ms            -> controller write-back acknowledgement (+ flush overhead)
+//     cache_fraction       -> OS page cache = cache_fraction x RAM (inclusive cache)
+//     destage_threshold, fork_join_weight: not used (the simulator has the mechanisms)
+//   simulator-only keys, applied after the model's:
 //   cpu_ms_<statement>   CPU per statement ("cpu_ms_update_accounts", "cpu_ms_end", ...)
 //   client_rtt_ms        client round trip per statement (network + protocol)
 //   controller_write_ack_ms, controller_read_hit_ms, controller_destage_outstanding,
@@ -47,13 +58,18 @@ struct SimConfig {
   bool full_page_writes = true;
   int64_t checkpoint_timeout_ns = 300LL * 1000 * 1000 * 1000;
   int64_t max_wal_size_bytes = 1LL << 30;
+  // > 0: PostgreSQL before 9.5 (postgres.version): a checkpoint every this many
+  // 16 MiB WAL segments (checkpoint_segments, default 3); max_wal_size is not used.
+  int checkpoint_segments = 0;
   double checkpoint_completion_target = 0.9;
   bool wal_on_data_volume = true;
   int64_t wal_writer_delay_ns = 200'000'000;
   // Filesystem and OS.
   FsGeometry fs;
   int64_t os_readahead_bytes = 128 << 10;
-  int background_writes_outstanding = 16;
+  // OS writes in flight to the device (the syncer and fsync issue every expired or
+  // synced buffer; the device queue, not the OS, bounds them).
+  int background_writes_outstanding = 256;
   int64_t os_dirty_expire_ns = 30LL * 1000 * 1000 * 1000;  // OS write-back age.
   // Storage.
   SimControllerConfig controller;
@@ -66,6 +82,12 @@ struct SimConfig {
 // Range checks of the host/PostgreSQL/workload part (storage parts are validated by
 // Controller::Create); messages name the scenario key.
 Status ValidateSimConfig(const SimConfig& config);
+
+inline constexpr int64_t kWalSegmentBytes = 16LL << 20;
+// WAL written since the last checkpoint that starts the next one.
+int64_t CheckpointWalBytes(const SimConfig& config);
+// The WAL files' size on disk (the circular region of the volume).
+int64_t WalRegionBytes(const SimConfig& config);
 
 // Maps a validated Scenario (plus its [calibration] values) to a SimConfig.
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);

@@ -71,6 +71,8 @@ class SimulateCommand : public Command {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     Results& results = out.value().results;
     results.label = scenario->name;
+    // The scenario as asked (canonical TOML), so reports can pair it with `predict`.
+    results.config["scenario_toml"] = ScenarioToToml(*scenario);
     const std::string path = out_.empty() ? DefaultResultsPath("simulate") : out_;
     Status saved = SaveResults(path, results);
     if (!saved.ok()) return ReportError("simulate", saved);

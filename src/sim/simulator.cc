@@ -11,6 +11,54 @@ void Simulator::Schedule(int64_t delay_ns, EventHandler* target, int32_t kind, u
   ScheduleAt(now_ns_ + std::max<int64_t>(delay_ns, 0), target, kind, payload);
 }
 
+namespace {
+
+// The event queue is a 4-ary min-heap on (time, sequence): half the depth of a binary
+// heap, and a node's four children share a cache line or two. Sequences are unique,
+// so any correct heap pops events in the same order.
+constexpr size_t kArity = 4;
+
+inline bool Before(const Event& a, const Event& b) {
+  return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.sequence < b.sequence;
+}
+
+void SiftUp(std::vector<Event>* heap, size_t i) {
+  Event* h = heap->data();
+  const Event e = h[i];
+  while (i > 0) {
+    const size_t parent = (i - 1) / kArity;
+    if (!Before(e, h[parent])) break;
+    h[i] = h[parent];
+    i = parent;
+  }
+  h[i] = e;
+}
+
+// Moves the last element into the root's hole and sifts it down.
+void PopRoot(std::vector<Event>* heap) {
+  const Event e = heap->back();
+  heap->pop_back();
+  const size_t n = heap->size();
+  if (n == 0) return;
+  Event* h = heap->data();
+  size_t i = 0;
+  for (;;) {
+    const size_t first = i * kArity + 1;
+    if (first >= n) break;
+    const size_t last = std::min(first + kArity, n);
+    size_t best = first;
+    for (size_t c = first + 1; c < last; ++c) {
+      if (Before(h[c], h[best])) best = c;
+    }
+    if (!Before(h[best], e)) break;
+    h[i] = h[best];
+    i = best;
+  }
+  h[i] = e;
+}
+
+}  // namespace
+
 void Simulator::ScheduleAt(int64_t time_ns, EventHandler* target, int32_t kind, uint64_t payload) {
   Event e;
   e.time_ns = std::max(time_ns, now_ns_);
@@ -19,7 +67,7 @@ void Simulator::ScheduleAt(int64_t time_ns, EventHandler* target, int32_t kind, 
   e.kind = kind;
   e.payload = payload;
   heap_.push_back(e);
-  std::push_heap(heap_.begin(), heap_.end(), Later());
+  SiftUp(&heap_, heap_.size() - 1);
 }
 
 uint64_t Simulator::RunUntil(int64_t end_ns) {
@@ -30,9 +78,8 @@ uint64_t Simulator::RunUntil(int64_t end_ns) {
       now_ns_ = std::max(now_ns_, end_ns);
       break;
     }
-    std::pop_heap(heap_.begin(), heap_.end(), Later());
-    const Event e = heap_.back();
-    heap_.pop_back();
+    const Event e = heap_.front();
+    PopRoot(&heap_);
     now_ns_ = e.time_ns;
     ++ran;
     ++events_processed_;

@@ -71,20 +71,13 @@ class Simulator {
   Random ForkRandom(uint64_t stream_id) const { return root_.Fork(stream_id); }
 
  private:
-  // Heap order: the root is the earliest (time, sequence).
-  struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.sequence > b.sequence;
-    }
-  };
-
   uint64_t seed_;
   Random root_;
   int64_t now_ns_ = 0;
   uint64_t next_sequence_ = 0;
   uint64_t events_processed_ = 0;
   bool stopped_ = false;
-  std::vector<Event> heap_;
+  std::vector<Event> heap_;  // 4-ary min-heap on (time, sequence), simulator.cc.
 };
 
 }  // namespace sim

@@ -51,14 +51,16 @@ int64_t VolumeMap::Clamp(uint32_t file, int64_t* block, int64_t pages) const {
 VolumeOp VolumeMap::Data(IoOp op, uint32_t file, int64_t block, int64_t pages) const {
   const int64_t n = Clamp(file, &block, pages);
   const int64_t offset = start_bytes_[file] + block * kPageBytes;
+  const FileExtent extent{start_bytes_[file], pages_[file] * kPageBytes};
   const DeviceRequest d = op == IoOp::kRead ? fs_.MapRead(offset, n * kPageBytes)
-                                            : fs_.MapWrite(offset, n * kPageBytes);
+                                            : fs_.MapWrite(offset, n * kPageBytes, extent);
   return {op, d.offset_bytes, d.length_bytes};
 }
 
 VolumeOp VolumeMap::Map(const TraceRecord& r) const {
   if (r.op == IoOp::kFsync) return {IoOp::kFsync, 0, 0};
   if (r.file == kWalFileId) {
+    // WAL segments (16 MiB) are large files: whole filesystem blocks.
     const DeviceRequest d = fs_.MapWrite(wal_start_bytes_ + r.offset_bytes, r.length_bytes);
     return {r.op, d.offset_bytes, d.length_bytes};
   }

@@ -1,7 +1,8 @@
 // VolumeMap: where the database's files live on the simulated array. Relations are
 // laid out contiguously in Relation order, each starting on a filesystem-block
 // boundary, then the WAL (a circular region); page requests are turned into device
-// requests by the shared FsMapping (fs block reads, fragment writes, partition offset).
+// requests by the shared FsMapping (fs block reads, whole-block
+// writes with fragments only in small files' tails, partition offset).
 // Units: bytes, 8 KiB blocks. Thread safety: immutable after Create().
 #ifndef PGSTORSIM_SIM_VOLUME_MAP_H_
 #define PGSTORSIM_SIM_VOLUME_MAP_H_

@@ -22,6 +22,11 @@ uint64_t PageKey(uint32_t file, int64_t block) {
   return (static_cast<uint64_t>(file) << 48) ^ static_cast<uint64_t>(block);
 }
 
+bool IsUpdate(Statement s) {
+  return s == Statement::kUpdateAccounts || s == Statement::kUpdateTellers ||
+         s == Statement::kUpdateBranches;
+}
+
 // A commit group waiting for its WAL flush.
 struct CommitGroup {
   bool open = false;
@@ -56,18 +61,24 @@ class Core {
   }
 
   Status Run(const std::vector<GeneratorTxn>& txns) {
+    summary_->relations.assign(kRelationCount, RelationCacheCounts());
     Status s = InitCache();
     if (!s.ok()) return s;
     std::vector<StatementEffects> effects;
     for (size_t i = 0; i < txns.size() && s.ok(); ++i) {
-      const int64_t start_ns = static_cast<int64_t>(i) * slot_ns_;
+      int64_t start_ns = static_cast<int64_t>(i) * slot_ns_;
+      int64_t span_ns = slot_ns_;
+      if (txns[i].start_ns >= 0) {  // Recorded times: inside [start, end], never decreasing.
+        start_ns = std::max(txns[i].start_ns, last_time_ns_);
+        span_ns = std::max<int64_t>(txns[i].end_ns - start_ns, 0);
+      }
       s = MaybeCheckpoint(start_ns);
       if (!s.ok()) break;
       model_.Transaction(txns[i].keys, history_rows_, &effects);
       if (o_.heap_churn) churn_.Apply(txns[i].keys, &effects);
       for (size_t k = 0; k < effects.size() && s.ok(); ++k) {
         Stamp stamp{
-            start_ns + static_cast<int64_t>(k) * slot_ns_ / static_cast<int64_t>(effects.size()),
+            start_ns + static_cast<int64_t>(k) * span_ns / static_cast<int64_t>(effects.size()),
             txns[i].client, i, static_cast<uint8_t>(effects[k].statement)};
         s = Statement(effects[k], stamp);
       }
@@ -99,7 +110,9 @@ class Core {
     StatusOr<std::unique_ptr<BufferCache>> cache = BufferCache::Create(config);
     if (!cache.ok()) return cache.status().WithContext("--shared-buffers/--os-cache");
     cache_ = std::move(cache).value();
-    if (o_.warm) {
+    if (o_.pg_prewarm) {
+      PgPrewarm();
+    } else if (o_.warm) {
       const int64_t limit = config.shared_buffers_pages + config.os_cache_pages;
       std::vector<PageId> pages;
       for (const PageRange& r : WarmOrder(layout_)) {
@@ -112,11 +125,35 @@ class Core {
     return Status::Ok();
   }
 
+  // What `pgstorsim run --cache warm` does (driver/cache_control.cc): pg_prewarm of
+  // each relation in this order, every block read once with the default strategy.
+  void PgPrewarm() {
+    constexpr Relation kOrder[] = {
+        Relation::kAccounts,     Relation::kBranches,     Relation::kTellers,    Relation::kHistory,
+        Relation::kAccountsPkey, Relation::kBranchesPkey, Relation::kTellersPkey};
+    for (Relation r : kOrder) {
+      for (int64_t b = 0; b < layout_.pages(r); ++b) {
+        ios_.clear();
+        cache_->Touch({static_cast<uint32_t>(r), b}, false, &ios_);
+      }
+    }
+    cache_->ResetStats();
+  }
+
   Status Statement(const StatementEffects& e, const Stamp& stamp) {
     Status s = AdvanceTo(stamp.time_ns);
+    bool refetched = false;
     for (const PageTouch& t : e.touches) {
       if (!s.ok()) return s;
       s = Touch(t, stamp);
+      // An UPDATE finds its row through a scan, then heap_update() reads the row's page
+      // again (ReadBuffer while still pinned): a second buffer fetch, always a hit,
+      // that raises the usage count and counts in pg_statio like any other.
+      if (s.ok() && !refetched && IsUpdate(e.statement) && t.dirty && !IsIndex(t.relation) &&
+          t.relation != Relation::kHistory) {
+        refetched = true;
+        s = Touch(t, stamp);
+      }
     }
     if (!s.ok()) return s;
     AppendWal(e.wal_bytes);
@@ -134,8 +171,9 @@ class Core {
       fpi_done_.insert(PageKey(file, t.block));
       cache_->Extend({file, t.block}, t.dirty, &ios_);
       ios_.push_back({CacheIo::kWrite, {file, t.block}, 1});
+      ++summary_->relations[file].extends;
     } else {
-      cache_->Touch({file, t.block}, t.dirty, &ios_);
+      CountTouch(file, cache_->Touch({file, t.block}, t.dirty, &ios_));
     }
     for (const CacheIo& io : ios_) {
       const IoOp op = io.kind == CacheIo::kRead ? IoOp::kRead : IoOp::kWrite;
@@ -149,6 +187,21 @@ class Core {
     }
     if (t.relation == Relation::kHistory && t.dirty) ++history_rows_;
     return Status::Ok();
+  }
+
+  void CountTouch(uint32_t file, CacheOutcome outcome) {
+    RelationCacheCounts& c = summary_->relations[file];
+    switch (outcome) {
+      case CacheOutcome::kSharedHit:
+        ++c.shared_hits;
+        break;
+      case CacheOutcome::kOsHit:
+        ++c.os_hits;
+        break;
+      case CacheOutcome::kMiss:
+        ++c.misses;
+        break;
+    }
   }
 
   // Inserts WAL bytes at the insert position, skipping WAL page headers.

@@ -16,6 +16,9 @@ namespace pgstorsim {
 struct GeneratorTxn {
   uint32_t client = 0;
   TxnKeys keys;
+  // Recorded by a keys log (ns from the measured start); -1 = use the nominal rate.
+  int64_t start_ns = -1;
+  int64_t end_ns = -1;
 };
 
 // REQUIRES: options validated; `header` built for these options and transactions.

@@ -31,8 +31,10 @@ class TraceCommand : public Command {
         ->check(SizeValidator());
     app->add_option("--os-cache", os_cache_, "OS page cache size available to the database")
         ->check(SizeValidator());
-    app->add_option("--cache", cache_state_, "Initial cache state: cold or warm")
-        ->check(CLI::IsMember({"cold", "warm"}));
+    app->add_option("--cache", cache_state_,
+                    "Initial cache state: cold, warm (hottest pages) or pg-prewarm (as after "
+                    "`run --cache warm`)")
+        ->check(CLI::IsMember({"cold", "warm", "pg-prewarm"}));
     app->add_option("--readahead", readahead_, "OS readahead window cap (0 = off)")
         ->check(SizeValidator());
     app->add_option("--fillfactor", o_.fillfactor, "pgbench -F fillfactor")
@@ -78,6 +80,7 @@ class TraceCommand : public Command {
   Status FillOptions() {
     o_.scale = scale_;
     o_.warm = cache_state_ == "warm";
+    o_.pg_prewarm = cache_state_ == "pg-prewarm";
     o_.heap_churn = !hot_only_;
     struct {
       const std::string& text;
@@ -125,6 +128,8 @@ class TraceCommand : public Command {
         static_cast<unsigned long long>(s.wal_writes), static_cast<unsigned long long>(s.fsyncs));
     std::printf("hit ratio: shared %.4f, os %.4f, overall %.4f\n", s.shared_hit_ratio(),
                 s.os_hit_ratio(), s.overall_hit_ratio());
+    std::printf("pg_statio-style hit ratio (shared buffers): heap %.4f, index %.4f\n",
+                s.StatioHitRatio(false), s.StatioHitRatio(true));
     std::printf("bytes: read %s, written %s, wal inserted %s\n", FormatBytes(s.bytes_read).c_str(),
                 FormatBytes(s.bytes_written).c_str(), FormatBytes(s.wal_bytes).c_str());
     std::printf("checkpoints: %llu, full-page images: %llu, non-HOT updates: %llu, prunes: %llu\n",

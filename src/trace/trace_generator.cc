@@ -74,7 +74,13 @@ StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t*
                            std::to_string(o.scale));
     }
     TxnKeys keys{e.aid, std::max<int64_t>(e.tid, 1), std::max<int64_t>(e.bid, 1), e.delta};
-    out.push_back({static_cast<uint32_t>(e.client), keys});
+    out.push_back({static_cast<uint32_t>(e.client), keys, std::max<int64_t>(e.start_ns, 0),
+                   std::max(e.end_ns, e.start_ns)});
+  }
+  // A log without times (all zero) keeps the nominal spacing.
+  const bool timed = std::any_of(out.begin(), out.end(), [](const Txn& t) { return t.end_ns > 0; });
+  if (!timed) {
+    for (Txn& t : out) t.start_ns = t.end_ns = -1;
   }
   return out;
 }
@@ -99,7 +105,25 @@ double GeneratorSummary::overall_hit_ratio() const {
   return t ? static_cast<double>(shared_hits + os_hits) / static_cast<double>(t) : 0;
 }
 
+double GeneratorSummary::StatioHitRatio(bool indexes) const {
+  uint64_t hits = 0, fetches = 0;
+  for (size_t i = 0; i < relations.size(); ++i) {
+    if (IsIndex(static_cast<Relation>(i)) != indexes) continue;
+    hits += relations[i].shared_hits;
+    fetches += relations[i].fetches();
+  }
+  return fetches ? static_cast<double>(hits) / static_cast<double>(fetches) : 0;
+}
+
 nlohmann::json GeneratorSummary::ToJson() const {
+  nlohmann::json by_relation = nlohmann::json::object();
+  for (size_t i = 0; i < relations.size(); ++i) {
+    const RelationCacheCounts& c = relations[i];
+    by_relation[RelationName(static_cast<Relation>(i))] = {{"shared_hits", c.shared_hits},
+                                                           {"os_hits", c.os_hits},
+                                                           {"misses", c.misses},
+                                                           {"extends", c.extends}};
+  }
   return {{"transactions", transactions},
           {"skipped_transactions", skipped_transactions},
           {"records", records},
@@ -119,13 +143,16 @@ nlohmann::json GeneratorSummary::ToJson() const {
           {"prunes", prunes},
           {"shared_hit_ratio", shared_hit_ratio()},
           {"os_hit_ratio", os_hit_ratio()},
-          {"overall_hit_ratio", overall_hit_ratio()}};
+          {"overall_hit_ratio", overall_hit_ratio()},
+          {"heap_statio_hit_ratio", StatioHitRatio(false)},
+          {"index_statio_hit_ratio", StatioHitRatio(true)},
+          {"relations", by_relation}};
 }
 
 namespace {
 
 TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
-                       int64_t transactions) {
+                       int64_t transactions, bool timed) {
   TraceHeader h;
   for (int i = 0; i < kRelationCount; ++i) {
     const Relation r = static_cast<Relation>(i);
@@ -152,11 +179,14 @@ TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
             {"keys_log", o.keys_log_path},
             {"shared_buffers_bytes", o.shared_buffers_bytes},
             {"os_cache_bytes", o.os_cache_bytes},
-            {"cache", o.warm ? "warm" : "cold"},
+            {"cache", o.pg_prewarm ? "pg-prewarm"
+                      : o.warm     ? "warm"
+                                   : "cold"},
             {"readahead_max_bytes", o.readahead_max_bytes},
             {"checkpoint_interval_ns", o.checkpoint_interval_ns},
             {"checkpoint_wal_bytes", o.checkpoint_wal_bytes},
             {"rate_tps", o.rate_tps},
+            {"times", timed ? "keys-log" : "nominal"},
             {"group_commit_window_ns", o.group_commit_window_ns},
             {"heap_churn", o.heap_churn},
             {"statements", statements},
@@ -182,7 +212,8 @@ class TraceGeneratorImpl : public TraceGenerator {
     txns_ = std::move(txns).value();
     // Keys-log client ids may exceed --clients; the background client comes after all.
     for (const Txn& t : txns_) o_.clients = std::max(o_.clients, static_cast<int>(t.client) + 1);
-    header_ = MakeHeader(o_, layout_.get(), static_cast<int64_t>(txns_.size()));
+    const bool timed = !txns_.empty() && txns_.front().start_ns >= 0;
+    header_ = MakeHeader(o_, layout_.get(), static_cast<int64_t>(txns_.size()), timed);
     return SizeWal();
   }
 

@@ -12,8 +12,15 @@
 // buffers are written spread over 90 % of the interval, sorted by file and block.
 //
 // Times: transaction i (global, 0-based) starts at i * 1e9 / rate_tps; its statements
-// are spaced evenly inside the transaction's slot. Records are emitted in
+// are spaced evenly inside the transaction's slot. With a keys log that records times
+// (any end_ns > 0), each transaction's statements are spaced evenly inside its
+// recorded [start_ns, end_ns] instead (transactions taken in commit order; where they
+// overlap, a later-committing one starts no earlier than the previous record), so an
+// open-loop replay issues them when the measured run did. Records are emitted in
 // non-decreasing time order. Deterministic for options + seed.
+// Cache accounting: every page touch is a buffer fetch as PostgreSQL counts them in
+// pg_statio (an UPDATE fetches its row's heap page twice: the scan, then
+// heap_update()), summed per relation in GeneratorSummary::relations.
 // Thread safety: a generator is single-threaded.
 #ifndef PGSTORSIM_TRACE_TRACE_GENERATOR_H_
 #define PGSTORSIM_TRACE_TRACE_GENERATOR_H_
@@ -23,6 +30,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "trace/trace_io.h"
@@ -40,7 +48,13 @@ struct GeneratorOptions {
   std::string keys_log_path;  // Driver keys log (src/trace/keys_log.h); empty = draw keys.
   int64_t shared_buffers_bytes = 128LL << 20;
   int64_t os_cache_bytes = 0;
-  bool warm = false;                                            // false = cold (empty caches).
+  bool warm = false;  // false = cold (empty caches).
+  // Start as `pgstorsim run --cache warm` leaves the server: pg_prewarm of every pgbench
+  // relation, whole, in the driver's order (accounts, branches, tellers, history, then
+  // the accounts, branches and tellers primary keys), each block read once through the
+  // OS cache into shared buffers (usage count 1, clean), so what stays is what the clock
+  // sweep kept of that pass. Overrides `warm`. Not counted in the summary.
+  bool pg_prewarm = false;
   int64_t readahead_max_bytes = 0;                              // OS readahead window cap; 0 = off.
   int64_t checkpoint_interval_ns = 300LL * 1000 * 1000 * 1000;  // checkpoint_timeout.
   int64_t checkpoint_wal_bytes = 1LL << 30;                     // max_wal_size.
@@ -51,6 +65,18 @@ struct GeneratorOptions {
   // Model non-HOT accounts updates and pruning (workload/heap_churn.h); false = every
   // update HOT in place (TpcbModel alone).
   bool heap_churn = true;
+};
+
+// Buffer accesses of one relation, counted like pg_statio: every page touch is one
+// buffer fetch; a fetch that finds the page in shared buffers is a hit; anything else
+// (an OS cache hit, a miss, or extending the relation with a new page, which
+// PostgreSQL 15 counts as a fetch without a hit) is a "read".
+struct RelationCacheCounts {
+  uint64_t shared_hits = 0;
+  uint64_t os_hits = 0;
+  uint64_t misses = 0;
+  uint64_t extends = 0;
+  uint64_t fetches() const { return shared_hits + os_hits + misses + extends; }
 };
 
 struct GeneratorSummary {
@@ -74,6 +100,11 @@ struct GeneratorSummary {
   double shared_hit_ratio() const;   // shared_hits / touches.
   double os_hit_ratio() const;       // os_hits / touches.
   double overall_hit_ratio() const;  // (shared_hits + os_hits) / touches.
+  // Per relation, indexed by file id (workload Relation value); empty before Run().
+  std::vector<RelationCacheCounts> relations;
+  // pg_statio's heap_blks_hit / (heap_blks_hit + heap_blks_read) over the tables
+  // (`indexes` false) or idx_blks_* over their indexes (true); 0 without fetches.
+  double StatioHitRatio(bool indexes) const;
   nlohmann::json ToJson() const;
 };
 

@@ -46,6 +46,20 @@ TEST(CliErrorsTest, UnreachableServerIsOneLineWithoutPassword) {
   EXPECT_EQ(uri.output.find("hunter2"), std::string::npos) << uri.output;
 }
 
+TEST(CliErrorsTest, ClosedTcpPortIsOneLineWithoutPassword) {
+  for (const char* cmd : {"init", "run"}) {
+    auto r =
+        RunPgstorsim({cmd, "--db", "host=127.0.0.1 port=1 password=hunter2 connect_timeout=2"});
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("cannot connect"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("refused"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("hunter2"), std::string::npos) << r.output;
+    EXPECT_EQ(Lines(r.output), 1) << r.output;
+    EXPECT_EQ(r.output.find('\t'), std::string::npos) << r.output;  // libpq's "\n\t".
+    EXPECT_EQ(r.output.find("  "), std::string::npos) << r.output;
+  }
+}
+
 TEST(CliErrorsTest, BadInitOptions) {
   auto r = RunPgstorsim({"init", "--fillfactor", "5", "--db", "host=/nonexistent"});
   EXPECT_EQ(r.exit_code, 1);

@@ -82,9 +82,17 @@ inline std::string PgbenchPath() {
   return path;
 }
 
-// Drops and creates database `name` on the test server; returns its conninfo, or "" when
-// PGSTORSIM_TEST_DB is unset (the caller skips).
-inline std::string FreshDatabase(const std::string& name, std::string* error) {
+// The database actually used for test database `name`: suffixed with the process id,
+// because several build directories may run the same test against the shared server
+// at the same time.
+inline std::string UniqueDbName(const std::string& name) {
+  return name + "_" + std::to_string(getpid());
+}
+
+// Drops and creates database UniqueDbName(name) on the test server; returns its
+// conninfo, or "" when PGSTORSIM_TEST_DB is unset (the caller skips).
+inline std::string FreshDatabase(const std::string& base_name, std::string* error) {
+  const std::string name = UniqueDbName(base_name);
   const char* base = std::getenv("PGSTORSIM_TEST_DB");
   if (base == nullptr || *base == '\0') return "";
   auto conn = Connect(base);
@@ -101,7 +109,8 @@ inline std::string FreshDatabase(const std::string& name, std::string* error) {
   return std::string(base) + " dbname=" + name;
 }
 
-inline void DropDatabase(const std::string& name) {
+inline void DropDatabase(const std::string& base_name) {
+  const std::string name = UniqueDbName(base_name);
   const char* base = std::getenv("PGSTORSIM_TEST_DB");
   if (base == nullptr) return;
   auto conn = Connect(base);

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "common/random.h"
 #include "support/shell.h"
@@ -141,6 +142,46 @@ TEST_F(LabDisks, RunPutsTheCommandInTheCgroupAndAlwaysTearsDown) {
   EXPECT_NE(run.output.find(":blkio:/" + name_), std::string::npos) << run.output;
   EXPECT_FALSE(std::filesystem::exists(Cgroup()));
   EXPECT_FALSE(std::filesystem::exists(state_));
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text;
+}
+
+TEST_F(LabDisks, SetLimitsChangesTheThrottleAndDisksEnvAndDisksHaveNoWriteCache) {
+  Outcome up = Lab("up 2 16M 20000 400");
+  if (up.output.find("lab: skipped:") != std::string::npos) GTEST_SKIP() << up.output;
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  std::string device = FirstDevice();
+  ASSERT_EQ(device.rfind("/dev/loop", 0), 0u) << up.output;
+  const std::string sys = "/sys/class/block/" + device.substr(5);
+  // No volatile cache: fsync sends no flush, which blkio would count as a write.
+  EXPECT_EQ(Slurp(sys + "/queue/write_cache"), "write through\n");
+  std::string majmin = Slurp(sys + "/dev");
+  majmin = majmin.substr(0, majmin.find('\n'));
+
+  Outcome set = Lab("set-limits 300 12");
+  ASSERT_EQ(set.exit_code, 0) << set.output;
+  EXPECT_NE(Slurp(Cgroup() + "/blkio.throttle.read_iops_device").find(majmin + " 300"),
+            std::string::npos);
+  EXPECT_NE(Slurp(Cgroup() + "/blkio.throttle.write_iops_device").find(majmin + " 300"),
+            std::string::npos);
+  EXPECT_NE(Slurp(Cgroup() + "/blkio.throttle.write_bps_device")
+                .find(majmin + " " + std::to_string(12 << 20)),
+            std::string::npos);
+  const std::string env = Slurp(state_ + "/disks.env");
+  EXPECT_NE(env.find("LAB_IOPS=300\n"), std::string::npos) << env;
+  EXPECT_NE(env.find("LAB_MBPS=12\n"), std::string::npos) << env;
+
+  Outcome bad = Lab("set-limits 0 12");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("IOPS must be a positive integer"), std::string::npos) << bad.output;
+  EXPECT_EQ(Lab("down").exit_code, 0);
+  Outcome after = Lab("set-limits 300 12");
+  EXPECT_NE(after.exit_code, 0);
+  EXPECT_NE(after.output.find("not up"), std::string::npos) << after.output;
 }
 
 TEST_F(LabDisks, BadArgumentsFailWithoutLeavingState) {

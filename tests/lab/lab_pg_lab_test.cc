@@ -108,6 +108,46 @@ TEST_F(LabPg, ServerRunsInsideTheCgroupsAndScenarioMatchesTheThrottles) {
   EXPECT_FALSE(std::filesystem::exists(state_));
 }
 
+TEST_F(LabPg, RestartScenarioAndExecKeepTheServerInTheLab) {
+  Outcome disks = Lab("lab-disks.sh", "up 1 256M 2000 100");
+  if (disks.output.find("lab: skipped:") != std::string::npos) GTEST_SKIP() << disks.output;
+  ASSERT_EQ(disks.exit_code, 0) << disks.output;
+  Outcome pg = Lab("lab-pg.sh", "up --mem 96M --shared-buffers 16M --port 5497");
+  if (pg.output.find("lab: skipped:") != std::string::npos) GTEST_SKIP() << pg.output;
+  ASSERT_EQ(pg.exit_code, 0) << pg.output;
+  const std::string env = state_ + "/pg.env";
+  const std::string conninfo = EnvValue(env, "LAB_PG_CONNINFO");
+  const std::string psql = std::string(kPgBin) + "/psql -Atc ";
+  // Data pages are written back by the kernel, not by sync_file_range (docs/lab.md).
+  Outcome flush = Shell(psql + "'show bgwriter_flush_after' '" + conninfo + "'");
+  EXPECT_EQ(flush.output, "0\n");
+
+  Outcome exec = Lab("lab-pg.sh", "exec cat /proc/self/cgroup");
+  EXPECT_EQ(exec.exit_code, 0) << exec.output;
+  EXPECT_NE(exec.output.find(":memory:/" + name_ + "-pg\n"), std::string::npos) << exec.output;
+
+  std::string data = EnvValue(env, "LAB_PG_DATA");
+  std::string before = Slurp(data + "/postmaster.pid");
+  Outcome restart = Lab("lab-pg.sh", "restart");
+  ASSERT_EQ(restart.exit_code, 0) << restart.output;
+  std::string pid = Slurp(data + "/postmaster.pid");
+  EXPECT_NE(pid.substr(0, pid.find('\n')), before.substr(0, before.find('\n')));
+  pid = pid.substr(0, pid.find('\n'));
+  EXPECT_NE(Slurp("/proc/" + pid + "/cgroup").find(":memory:/" + name_ + "-pg\n"),
+            std::string::npos);
+  EXPECT_EQ(Shell(psql + "'select 6*7' '" + conninfo + "'").output, "42\n");
+
+  ASSERT_EQ(Lab("lab-disks.sh", "set-limits 500 20").exit_code, 0);
+  Outcome sc = Lab("lab-pg.sh", "scenario " + scenario_ + " --scale 3");
+  ASSERT_EQ(sc.exit_code, 0) << sc.output;
+  std::string toml = Slurp(scenario_);
+  EXPECT_NE(toml.find("read_latency = \"2000us\""), std::string::npos) << toml;  // 1 s / 500.
+  EXPECT_NE(toml.find("transfer_rate = \"20MiB\""), std::string::npos) << toml;
+  EXPECT_NE(toml.find("scale = 3\n"), std::string::npos) << toml;
+  EXPECT_NE(toml.find("ram = \"" + std::to_string(96 << 20) + "\""), std::string::npos);
+  EXPECT_NE(Lab("lab-pg.sh", "scenario " + scenario_ + " --scale 0").exit_code, 0);
+}
+
 TEST_F(LabPg, RefusesWithoutLabDisks) {
   Outcome pg = Lab("lab-pg.sh", "up --mem 96M");
   if (pg.output.find("lab: skipped:") != std::string::npos) GTEST_SKIP() << pg.output;

@@ -134,5 +134,102 @@ TEST(StorageModel, RandomioColdIsSlowerAndReadsAreMisses) {
   EXPECT_FALSE(PredictRandomio(s, p, spec).ok());
 }
 
+TEST(StorageModel, ColdRunIsARampThatWarmsOverItsDuration) {
+  // Ten seconds after a reboot nearly every heap page and pkey leaf misses; over hours
+  // the caches fill, so the run's mean reads per transaction fall and its tps rises.
+  auto brief = Predict(Base({"workload.cache=cold", "workload.duration=10s"}));
+  auto run = Predict(Base({"workload.cache=cold", "workload.duration=900s"}));
+  auto day = Predict(Base({"workload.cache=cold", "workload.duration=86400s"}));
+  ASSERT_TRUE(brief.ok() && run.ok() && day.ok());
+  EXPECT_NEAR(brief->reads_per_transaction, 2.0, 0.01);
+  EXPECT_LT(run->reads_per_transaction, brief->reads_per_transaction);
+  EXPECT_LT(day->reads_per_transaction, run->reads_per_transaction - 0.2);
+  EXPECT_GT(run->tps, brief->tps);
+  EXPECT_GT(day->tps, run->tps * 1.1);
+}
+
+TEST(StorageModel, ReadBoundCycleIsTheSumOfTheLatencies) {
+  // A destage threshold no load reaches keeps the write-back cache from filling: the
+  // read-bound fixed point must satisfy N / X = sum of the statement latencies.
+  for (const char* cache : {"workload.cache=warm", "workload.cache=cold"}) {
+    auto p = Predict(Base({cache, "calibration.destage_threshold=50"}));
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->regime, "read-bound") << cache;
+    if (std::string(cache) == "workload.cache=warm") {
+      EXPECT_NEAR(10 * 1000.0 / p->tps, p->transaction_latency_ms,
+                  1e-6 * p->transaction_latency_ms);
+    }
+    for (const DeviceLoad& d : p->devices) EXPECT_LT(d.utilization, 1.0) << d.name;
+  }
+}
+
+TEST(StorageModel, ForkJoinWaitIsLatencyNotDiskBusyTime) {
+  // A 32 KiB stripe splits every 64 KiB block read over both pairs: waiting for the
+  // slower piece lengthens UPDATE accounts and lowers tps, but keeps no disk busier
+  // per transaction.
+  auto none = Predict(Base(
+      {"array.stripe=32k", "calibration.whole_block_reads=0", "calibration.fork_join_weight=0"}));
+  auto full = Predict(Base(
+      {"array.stripe=32k", "calibration.whole_block_reads=0", "calibration.fork_join_weight=1"}));
+  ASSERT_TRUE(none.ok() && full.ok());
+  EXPECT_LT(full->tps, none->tps);
+  EXPECT_GT(full->statement_latency_ms.at("UPDATE accounts"),
+            none->statement_latency_ms.at("UPDATE accounts"));
+  ASSERT_EQ(full->devices.size(), none->devices.size());
+  for (size_t m = 0; m + 1 < full->devices.size(); ++m) {  // Disks; the last is the CPU.
+    const double busy_full = full->devices[m].read_utilization / full->tps;
+    const double busy_none = none->devices[m].read_utilization / none->tps;
+    EXPECT_NEAR(busy_full, busy_none, 1e-9 * busy_none) << full->devices[m].name;
+  }
+}
+
+}  // namespace
+}  // namespace pgstorsim
+
+namespace pgstorsim {
+namespace {
+
+// Read busy ms per transaction on member m (utilisation / throughput).
+double ReadBusyPerTxn(const Prediction& p, size_t m) {
+  return p.devices[m].read_utilization / (p.tps / 1000);
+}
+
+TEST(StorageModel, WholeBlockReadsCostTheSameAtEveryStripe) {
+  // whole_block_reads = 1: a 64 KiB block read costs one positioning + its transfer,
+  // spread over the members, whatever the stripe; per piece (0) a 32 KiB stripe costs
+  // more disk time per read than 1 MiB (two or three commands per block).
+  auto whole32 = Predict(Base({"array.stripe=32k", "calibration.whole_block_reads=1"}));
+  auto whole1m = Predict(Base({"array.stripe=1MiB", "calibration.whole_block_reads=1"}));
+  auto piece32 = Predict(Base({"array.stripe=32k", "calibration.whole_block_reads=0"}));
+  auto piece1m = Predict(Base({"array.stripe=1MiB", "calibration.whole_block_reads=0"}));
+  ASSERT_TRUE(whole32.ok() && whole1m.ok() && piece32.ok() && piece1m.ok());
+  for (size_t m = 0; m + 1 < whole32->devices.size(); ++m) {
+    EXPECT_NEAR(ReadBusyPerTxn(*whole32, m), ReadBusyPerTxn(*whole1m, m),
+                1e-6 * ReadBusyPerTxn(*whole1m, m));
+  }
+  double piece32_ms = 0, piece1m_ms = 0;
+  for (size_t m = 0; m + 1 < piece32->devices.size(); ++m) {
+    piece32_ms += ReadBusyPerTxn(*piece32, m);
+    piece1m_ms += ReadBusyPerTxn(*piece1m, m);
+  }
+  EXPECT_GT(piece32_ms, 1.2 * piece1m_ms);
+}
+
+TEST(StorageModel, UpdateResidenceShareSplitsTheDiskWaitBetweenUpdateAndEnd) {
+  // Destage-bound, share s > 0: UPDATE accounts gets s of the disk residence and END
+  // the rest, so UPDATE / END = s / (1 - s) whatever the stripe; tps is unchanged.
+  for (const char* stripe : {"array.stripe=32k", "array.stripe=1MiB"}) {
+    auto p = Predict(Base({stripe, "workload.cache=warm", "calibration.destage_threshold=0.2",
+                           "calibration.update_residence_share=0.25"}));
+    auto q = Predict(Base({stripe, "workload.cache=warm", "calibration.destage_threshold=0.2",
+                           "calibration.update_residence_share=0.5"}));
+    ASSERT_TRUE(p.ok() && q.ok());
+    ASSERT_EQ(p->regime, "destage-bound");
+    const auto& lat = p->statement_latency_ms;
+    EXPECT_NEAR(lat.at("UPDATE accounts") / lat.at("END"), 1.0 / 3, 0.01) << stripe;
+    EXPECT_NEAR(p->tps, q->tps, 1e-6 * p->tps) << stripe;
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim

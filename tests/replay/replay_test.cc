@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "replay/parity.h"
@@ -205,6 +206,30 @@ TEST(ReplayTest, SeqWriteFsyncRunsWriteThenFsync) {
   ExpectCountsMatch(t, *out);
   EXPECT_EQ(out->transactions, 64u);
   EXPECT_EQ(out->devices[0].fsyncs, 64u);
+}
+
+TEST(ReplayTest, StopFlagEndsTheReplayAndMarksItInterrupted) {
+  TempDir dir;
+  const Trace t = Pattern("randrw", 1 << 20, 2, 200);
+  ReplayTargets targets;
+  targets.target = dir.File("data");
+  targets.direct = false;
+  std::atomic<bool> stop{true};
+  ReplayOptions o;
+  o.engine = "psync";
+  o.duration_ns = 3600LL * 1000000000;  // Would run for an hour.
+  o.stop = &stop;
+  PreparedReplay prepared;
+  auto out = ReplayTrace(t.header, t.records, targets, o, &prepared);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_TRUE(out->interrupted);
+  EXPECT_EQ(out->transactions, 0u);
+  stop = false;
+  o.duration_ns = 0;
+  out = ReplayTrace(t.header, t.records, targets, o, &prepared);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_FALSE(out->interrupted);
+  EXPECT_EQ(out->transactions, 400u);
 }
 
 TEST(ReplayTest, SeparateWalTargetGetsWalRecords) {

@@ -1,0 +1,75 @@
+// Internal to the engine (engine.h): one client's state and its libpq statement I/O.
+//
+// A client owns one connection in non-blocking use: SendStatement / SendRollback queue
+// a command with libpq's async API, and ReadResults collects what has arrived without
+// ever blocking. Timing and accounting are done by the caller (engine_thread.cc,
+// engine_recorder.h). Thread safety: a client is used by one engine thread only.
+#ifndef PGSTORSIM_DRIVER_ENGINE_CLIENT_H_
+#define PGSTORSIM_DRIVER_ENGINE_CLIENT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "common/random.h"
+#include "driver/statement_sql.h"
+#include "pg/server.h"
+#include "workload/tpcb.h"
+
+namespace pgstorsim {
+
+// kIdle: between transactions. kWaitSchedule: a --rate transaction waits for its
+// scheduled start. kBusy: a statement is in flight. kRollback: the ROLLBACK after a
+// retryable error is in flight. kReconnectWait: connection lost, reconnecting after a
+// backoff. kDone: finished (connection closed).
+enum class ClientState { kIdle, kWaitSchedule, kBusy, kRollback, kReconnectWait, kDone };
+
+struct EngineClient {
+  int id = 0;
+  PgConn conn;
+  KeyGenerator key_gen{WorkloadKind::kTpcbLike, 1, Random(1)};
+  Random sched_rng{1};
+  ClientState state = ClientState::kIdle;
+  size_t stmt = 0;  // Index of the statement in flight (DriverStatements order).
+  TxnKeys keys;
+  uint64_t seq = 0;  // Transactions started (with retries counted once).
+  uint64_t measured_done = 0;
+  int64_t sched_ns = 0;  // Scheduled start under --rate, monotonic.
+  int64_t txn_start_ns = 0;
+  int64_t stmt_start_ns = 0;
+  int tries = 0;
+  bool measured = false;
+  bool retry_after_rollback = false;
+  std::string sqlstate;  // Of the current statement's first error, "" if none.
+  std::string error;     // Its message with " (SQLSTATE xxxxx)".
+  int64_t reconnect_at_ns = 0;
+  int64_t backoff_ns = 0;
+};
+
+// Sends statement `index` of DriverStatements (`def`) with the client's keys, as the
+// prepared statement "s<index>" or as simple-protocol text. Clears sqlstate/error.
+// Returns false when libpq could not send (the connection is lost; see
+// PQerrorMessage). REQUIRES: index < 8 when prepared; the connection is idle.
+bool SendStatement(EngineClient* c, size_t index, const StatementDef& def, bool prepared);
+// Sends ROLLBACK; false when the connection is lost.
+bool SendRollback(EngineClient* c);
+
+// Sets up client `id` on `conn`: key stream master.Fork(2 id), schedule stream
+// master.Fork(2 id + 1), first schedule at start_ns.
+void InitClient(int id, PgConn conn, WorkloadKind kind, int scale, const Random& master,
+                int64_t start_ns, EngineClient* c);
+
+enum class ReadOutcome {
+  kPending,   // The command's results have not all arrived yet.
+  kComplete,  // All results are in; c->sqlstate / c->error hold its first error, if any.
+  kLost,      // The connection is lost; *why says how (no password: server text only).
+};
+// Consumes what the server has sent so far. Never blocks.
+ReadOutcome ReadResults(EngineClient* c, std::string* why);
+// Input on a connection with nothing in flight: the server closed it (terminated
+// backend, shutdown) or sent an asynchronous message. Reads it; false when the
+// connection is lost (*why says how). REQUIRES: c->conn is open.
+bool DrainIdleInput(EngineClient* c, std::string* why);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_DRIVER_ENGINE_CLIENT_H_

@@ -1,0 +1,90 @@
+#include "driver/engine_recorder.h"
+
+#include <algorithm>
+
+#include "common/units.h"
+#include "trace/keys_log.h"
+
+namespace pgstorsim {
+namespace {
+
+constexpr size_t kKeysLogFlushBytes = 64 * 1024;
+
+}  // namespace
+
+EngineRecorder::EngineRecorder(EngineShared* shared, EngineOutput* out, size_t statements)
+    : shared_(shared), out_(out), keys_log_(shared->input->keys_log) {
+  out_->stmt_latency.assign(statements, LatencyHistogram());
+  out_->stmt_failures.assign(statements, 0);
+}
+
+EngineRecorder::~EngineRecorder() { FlushKeysLog(true); }
+
+void EngineRecorder::Retry(int tries) {
+  ++out_->retries;
+  if (tries == 1) ++out_->retried;
+}
+
+void EngineRecorder::Transaction(const EngineClient& c, uint64_t seq, int64_t origin_ns,
+                                 int64_t now_ns, bool committed) {
+  int64_t latency_ns = now_ns - origin_ns;
+  if (committed) {
+    ++out_->transactions;
+    out_->txn_latency.Record(latency_ns);
+    CountSecond(now_ns, latency_ns);
+    shared_->live_txns.fetch_add(1, std::memory_order_relaxed);
+    shared_->live_latency_ns.fetch_add(latency_ns, std::memory_order_relaxed);
+  } else {
+    ++out_->failed;
+    shared_->live_failed.fetch_add(1, std::memory_order_relaxed);
+  }
+  last_done_ns_ = std::max(last_done_ns_, now_ns);
+  LogKeys(c, seq, origin_ns, now_ns, committed);
+}
+
+// Committed transactions and their latency sum, by completion second of the window.
+void EngineRecorder::CountSecond(int64_t now_ns, int64_t latency_ns) {
+  size_t second = static_cast<size_t>((now_ns - shared_->window_start_ns) / kNsPerSec);
+  if (out_->per_second_txns.size() <= second) {
+    out_->per_second_txns.resize(second + 1, 0);
+    out_->per_second_latency_ns.resize(second + 1, 0.0);
+  }
+  ++out_->per_second_txns[second];
+  out_->per_second_latency_ns[second] += latency_ns;
+}
+
+void EngineRecorder::ConnectionLost(const std::string& why) {
+  ++out_->connection_losses;
+  NoteError(why);
+}
+
+void EngineRecorder::NoteError(const std::string& message) {
+  if (out_->first_error.empty()) out_->first_error = message;
+}
+
+void EngineRecorder::LogKeys(const EngineClient& c, uint64_t seq, int64_t origin_ns, int64_t now_ns,
+                             bool committed) {
+  if (keys_log_ == nullptr) return;
+  KeysLogRecord r{c.id,
+                  seq,
+                  c.keys.aid,
+                  c.keys.tid,
+                  c.keys.bid,
+                  c.keys.delta,
+                  origin_ns - shared_->window_start_ns,
+                  now_ns - shared_->window_start_ns,
+                  committed};
+  keys_buf_ += FormatKeysLogRecord(r);
+  keys_buf_ += '\n';
+  FlushKeysLog(false);
+}
+
+void EngineRecorder::FlushKeysLog(bool force) {
+  if (keys_log_ == nullptr || keys_buf_.empty()) return;
+  if (!force && keys_buf_.size() < kKeysLogFlushBytes) return;
+  Status s = keys_log_->Append(keys_buf_);
+  if (!s.ok()) NoteError(s.message());
+  keys_buf_.clear();
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,107 @@
+#include "model/regimes.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/mva.h"
+
+namespace pgstorsim {
+namespace {
+
+// MVA with the fork-join synchronisation of split reads: a read split over members
+// waits for its slowest piece, which lengthens the transaction by (fork - 1) x the
+// reads' residence but keeps no disk busy, so it is a delay, not a demand. `read_ms`
+// is the read part of each station's demand; the returned residences exclude the wait.
+struct ForkJoinMva {
+  MvaResult mva;
+  double read_residence_ms = 0;  // Queueing + service of the read parts.
+  double write_residence_ms = 0;
+  double sync_ms = 0;  // Fork-join wait added to the reads.
+};
+
+ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
+                             const std::vector<double>& read_ms, double delay_ms, double fork,
+                             double sync_guess_ms = 0) {
+  ForkJoinMva r;
+  r.sync_ms = fork > 1 ? sync_guess_ms : 0;
+  for (int it = 0; it < 60; ++it) {
+    r.mva = SolveMva(clients, demand_ms, delay_ms + r.sync_ms);
+    r.read_residence_ms = r.write_residence_ms = 0;
+    for (size_t m = 0; m < demand_ms.size(); ++m) {
+      if (demand_ms[m] <= 0) continue;
+      const double read_share = read_ms[m] / demand_ms[m];
+      r.read_residence_ms += r.mva.residence_ms[m] * read_share;
+      r.write_residence_ms += r.mva.residence_ms[m] * (1 - read_share);
+    }
+    // A longer wait leaves fewer clients queueing, so the map is a weak contraction.
+    const double next = (fork - 1) * r.read_residence_ms;
+    if (std::fabs(next - r.sync_ms) <= 1e-7 * next) break;
+    r.sync_ms = next;
+  }
+  return r;
+}
+
+}  // namespace
+
+// Reads bound: destage is an open background class that slows reads by 1/(1 - U_w).
+// The throughput x solves x = X_mva(reads inflated at x); X_mva falls as x rises, so the
+// root is bracketed by [0, X_mva(0)] and found by regula falsi (Illinois variant).
+RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
+  RegimeSolution r;
+  double sync_ms = 0;            // Fork-join wait of the last evaluation (a warm start).
+  auto excess = [&](double x) {  // X_mva(x) - x; records the read residence.
+    std::vector<double> inflated(d.read_ms.size());
+    for (size_t m = 0; m < inflated.size(); ++m) {
+      inflated[m] = d.read_ms[m] / (1 - std::min(0.99, x * d.write_ms[m]));
+    }
+    const ForkJoinMva f = SolveForkJoinMva(clients, inflated, inflated, delay_ms, d.fork, sync_ms);
+    sync_ms = f.sync_ms;
+    r.update_ms = f.read_residence_ms + f.sync_ms;
+    return f.mva.throughput_per_ms - x;
+  };
+  double lo = 0, hi = excess(0), f_lo = hi, f_hi = excess(hi), x = hi;
+  int side = 0;
+  for (int it = 0; it < 100 && f_hi < 0; ++it) {
+    x = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+    const double f = excess(x);
+    if (std::fabs(f) <= 1e-8 * x || hi - lo <= 1e-12 * hi) break;
+    if ((f > 0) == (f_lo > 0)) {
+      lo = x, f_lo = f;
+      if (side == -1) f_hi /= 2;
+      side = -1;
+    } else {
+      hi = x, f_hi = f;
+      if (side == 1) f_lo /= 2;
+      side = 1;
+    }
+  }
+  excess(x);  // Leave update_ms at the root.
+  r.x_per_ms = x;
+  for (size_t m = 0; m < d.read_ms.size(); ++m) {
+    const double left = std::max(1e-6, 1 - x * d.read_ms[m]);
+    r.rho = std::max(r.rho, x * d.write_ms[m] / left);
+  }
+  return r;
+}
+
+// Destage bound: the write-back cache is full, so each commit waits for the destage of
+// the transaction's writes; all demands are on the transaction's path.
+RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms) {
+  std::vector<double> total(d.read_ms.size());
+  for (size_t m = 0; m < total.size(); ++m) total[m] = d.read_ms[m] + d.write_ms[m];
+  const ForkJoinMva f = SolveForkJoinMva(clients, total, d.read_ms, delay_ms, d.fork);
+  RegimeSolution r;
+  r.x_per_ms = f.mva.throughput_per_ms;
+  r.update_ms = f.read_residence_ms + f.sync_ms;
+  r.end_ms = f.write_residence_ms;
+  if (d.update_residence_share > 0) {
+    // Reads and commits wait on the same saturated queues: the residence is split.
+    const double share = std::min(1.0, d.update_residence_share);
+    const double disks_ms = f.read_residence_ms + f.write_residence_ms;
+    r.update_ms = f.sync_ms + share * disks_ms;
+    r.end_ms = (1 - share) * disks_ms;
+  }
+  return r;
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,38 @@
+// The two operating regimes of the analytic model's queueing network (internal to
+// src/model; docs/model.md, "Two regimes"). Per member disk and per transaction, reads
+// and destage writes have service demands (busy ms); split reads also wait for their
+// slowest piece, a fork-join wait charged as a delay (`fork`), not as busy time.
+//   - Read-bound: the write-back cache absorbs commits; destage is an open background
+//     class that slows reads by 1 / (1 - U_destage).
+//   - Destage-bound: the cache is full, so each commit waits for the destage of the
+//     transaction's writes: reads and writes are both on the transaction's path.
+// Units: ms, transactions per ms. Thread safety: pure functions.
+#ifndef PGSTORSIM_MODEL_REGIMES_H_
+#define PGSTORSIM_MODEL_REGIMES_H_
+
+#include <vector>
+
+namespace pgstorsim {
+
+struct Demands {
+  std::vector<double> read_ms;        // Per member, per transaction (busy time).
+  std::vector<double> write_ms;       // Per member, per transaction (destage).
+  double fork = 1;                    // Read residence multiplier: 1 + fork-join wait share.
+  double update_residence_share = 0;  // Destage-bound: > 0: UPDATE's share of the disk
+                                      // residence (reads + destage); 0: UPDATE = reads.
+};
+
+struct RegimeSolution {
+  double x_per_ms = 0;
+  double update_ms = 0;  // Disk residence of the reads, fork-join wait included.
+  double end_ms = 0;     // Disk residence attributed to the commit.
+  double rho = 0;        // Destage load / capacity left by reads (read-bound only).
+};
+
+// REQUIRES: clients >= 1, demands >= 0 of equal sizes, delay_ms >= 0.
+RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms);
+RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_MODEL_REGIMES_H_

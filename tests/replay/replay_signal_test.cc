@@ -1,0 +1,73 @@
+// `pgstorsim replay` stopped by SIGINT: the binary is started in the background with a
+// long --duration, sent SIGINT once it is running (its first interval row printed, or
+// its target created for an open-loop replay that mostly sleeps), and must exit 130 with partial
+// results (complete=false, flag "interrupted") long before the duration is over. Closed loop, and
+// open loop with workers asleep until their next scheduled transaction.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "common/results.h"
+#include "replay_test_util.h"
+#include "support/shell.h"
+
+namespace pgstorsim {
+namespace {
+
+// Runs `replay <args>` in the background, waits (up to ~20 s) until `ready_test` (a
+// shell test; the handler is installed before the target file's creation marker
+// appears) holds, half a second more, sends SIGINT and prints "exit=<status>" after
+// the command's output.
+ShellResult ReplayThenInterrupt(const TempDir& dir, const std::string& args,
+                                const std::string& ready_test) {
+  const std::string out = dir.File("out.txt");
+  const std::string script = std::string(PGSTORSIM_BINARY) + " replay " + args + " >" + out +
+                             " 2>&1 & pid=$!\n"
+                             "i=0; while [ $i -lt 400 ] && ! { " +
+                             ready_test +
+                             "; }; do sleep 0.05; i=$((i+1)); done\n"
+                             "sleep 0.5; kill -INT $pid; wait $pid; code=$?; cat " +
+                             out + "; echo exit=$code\n";
+  return RunShell("sh -c '" + script + "'");
+}
+
+Results ExpectInterrupted(const TempDir& dir, const std::string& args,
+                          const std::string& ready_test) {
+  const std::string all = args + " --duration 120s --interval 100ms --no-direct --target " +
+                          dir.File("data") + " --out " + dir.File("r.json");
+  ShellResult r = ReplayThenInterrupt(dir, all, ready_test);
+  EXPECT_NE(r.output.find("exit=130"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(partial: interrupted)"), std::string::npos) << r.output;
+  auto results = LoadResults(dir.File("r.json"));
+  EXPECT_TRUE(results.ok()) << results.status().message() << "\n" << r.output;
+  if (!results.ok()) return Results();
+  EXPECT_EQ(results->kind, "replay");
+  EXPECT_FALSE(results->complete);
+  EXPECT_NE(std::find(results->flags.begin(), results->flags.end(), "interrupted"),
+            results->flags.end());
+  EXPECT_LT(results->duration_s, 60.0);  // Stopped, not run to the 120 s duration.
+  return *results;
+}
+
+TEST(ReplaySignalTest, SigintWritesPartialResultsAndExits130) {
+  TempDir dir;
+  // Ready once the first interval row is printed: transactions have run.
+  Results r = ExpectInterrupted(dir, "--pattern randrw --pattern-size 8MiB --workers 2",
+                                "grep -q iops " + dir.File("out.txt"));
+  EXPECT_GT(r.transactions, 0u);
+}
+
+TEST(ReplaySignalTest, SigintStopsAnOpenLoopReplayWaitingForItsSchedule) {
+  TempDir dir;
+  // Two transactions per second of trace time: the workers mostly sleep.
+  ShellResult trace = RunPgstorsim(
+      "trace --scale 1 --transactions 400 --clients 2 --rate 2 --out " + dir.File("t.trace"));
+  ASSERT_EQ(trace.exit_code, 0) << trace.output;
+  Results r = ExpectInterrupted(dir, "--trace " + dir.File("t.trace") + " --open-loop",
+                                "[ -e " + dir.File("data.pgstorsim-created") + " ]");
+  EXPECT_LT(r.transactions, 100u);
+}
+
+}  // namespace
+}  // namespace pgstorsim

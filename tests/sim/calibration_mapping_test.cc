@@ -1,0 +1,94 @@
+// The analytic model's [calibration] keys in the simulator (docs/simulator.md, "The
+// analytic model's calibration keys"), PostgreSQL 9.1's checkpoint_segments, and the
+// fixed (calibrated) destage positioning at the disk.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <numeric>
+#include <string>
+
+#include "common/units.h"
+#include "scenario/scenario.h"
+#include "sim/disk.h"
+#include "sim/sim_config.h"
+#include "sim/simulator.h"
+
+namespace pgstorsim::sim {
+namespace {
+
+const std::string kBase = std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml";
+
+SimConfig ConfigFor(const std::vector<std::string>& overrides) {
+  auto scenario = LoadScenario(kBase, overrides);
+  EXPECT_TRUE(scenario.ok()) << scenario.status().message();
+  auto config = SimConfigFromScenario(*scenario);
+  EXPECT_TRUE(config.ok()) << config.status().message();
+  return config.ok() ? *config : SimConfig();
+}
+
+TEST(CalibrationMappingTest, ModelKeysGetTheirPhysicalMeaning) {
+  const SimConfig c = ConfigFor({"io.queue_depth=32", "calibration.read_seek_scale=0.5",
+                                 "calibration.destage_position_ms=1.25", "calibration.cpu_ms=0.8",
+                                 "calibration.commit_ms=0.25", "calibration.cache_fraction=0.5",
+                                 "host.ram=24GiB", "postgres.shared_buffers=2GiB"});
+  EXPECT_DOUBLE_EQ(c.disk.seek_scale, 0.5);
+  EXPECT_EQ(c.controller.destage_position_ns, 1'250'000);
+  EXPECT_EQ(c.disk.scheduler, DiskScheduler::kFifo);  // Fitted costs hold the reordering.
+  const int64_t cpu = std::accumulate(c.cpu_ns.begin(), c.cpu_ns.end(), int64_t{0});
+  EXPECT_NEAR(static_cast<double>(cpu), 800'000, 10);
+  EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kUpdateAccounts)], 0);
+  EXPECT_EQ(c.client_rtt_ns, 0);
+  EXPECT_EQ(c.controller.write_ack_ns, 250'000 - c.controller.command_overhead_ns);
+  const int64_t os_cache = c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes;
+  EXPECT_EQ(os_cache, 12LL << 30);  // Half of 24 GiB: distinct pages, inclusive cache.
+}
+
+TEST(CalibrationMappingTest, WithoutCalibrationTheMechanicsStay) {
+  const SimConfig c = ConfigFor({"io.queue_depth=32"});
+  EXPECT_DOUBLE_EQ(c.disk.seek_scale, 1.0);
+  EXPECT_LT(c.controller.destage_position_ns, 0);
+  EXPECT_EQ(c.disk.scheduler, DiskScheduler::kSatf);
+  // Simulator-only keys still override the model's share.
+  const SimConfig d = ConfigFor({"calibration.cpu_ms=0.8", "calibration.cpu_ms_end=0.1"});
+  EXPECT_EQ(d.cpu_ns[static_cast<int>(Statement::kEnd)], 100'000);
+}
+
+TEST(CalibrationMappingTest, PostgreSql91CheckpointsEveryThreeSegments) {
+  const SimConfig old = ConfigFor({"postgres.version=9.1", "postgres.max_wal_size=1GiB"});
+  EXPECT_EQ(old.checkpoint_segments, 3);
+  EXPECT_EQ(CheckpointWalBytes(old), 48LL << 20);
+  EXPECT_GE(WalRegionBytes(old), CheckpointWalBytes(old));
+  const SimConfig modern = ConfigFor({"postgres.version=15", "postgres.max_wal_size=1GiB"});
+  EXPECT_EQ(modern.checkpoint_segments, 0);
+  EXPECT_EQ(CheckpointWalBytes(modern), static_cast<int64_t>((1LL << 30) / 1.9));
+}
+
+class Recorder : public IoListener {
+ public:
+  explicit Recorder(Simulator* sim) : sim_(sim) {}
+  void OnIoDone(uint64_t token) override { done_ns[token] = sim_->now_ns(); }
+  int64_t done_ns[4] = {};
+
+ private:
+  Simulator* sim_;
+};
+
+// A destage write with a fixed positioning costs exactly that (plus overhead and
+// transfer); the next one, continuing where the head stopped, streams.
+TEST(CalibrationMappingTest, FixedDestagePositioningAtTheDisk) {
+  Simulator sim(5);
+  SimDiskConfig config;
+  config.sustained_bytes_per_s = 100e6;
+  auto disk = CreateDisk(config, sim, 1, "disk0");
+  Recorder recorder(&sim);
+  const int64_t offset = 40LL << 30;
+  disk->Submit({IoOp::kWrite, offset, 32768, 1'500'000}, &recorder, 0);
+  disk->Submit({IoOp::kWrite, offset + 32768, 32768, 1'500'000}, &recorder, 1);
+  sim.RunUntil(INT64_MAX);
+  const int64_t transfer_ns = static_cast<int64_t>(32768 * 1e9 / 100e6);
+  EXPECT_EQ(recorder.done_ns[0], config.command_overhead_ns + 1'500'000 + transfer_ns);
+  EXPECT_EQ(recorder.done_ns[1] - recorder.done_ns[0], config.command_overhead_ns + transfer_ns);
+}
+
+}  // namespace
+}  // namespace pgstorsim::sim
