@@ -19,12 +19,16 @@
 #   LAB_MATRIX_PORT        server port [5499]
 #   LAB_MATRIX_CALIBRATION a TOML file whose [calibration] section is appended to every
 #                          scenario (docs/lab.md: the one calibration allowed) [none]
+#   LAB_SCENARIO_DISK      the scenario's disk: throttled (independent read and write
+#                          caps) or ssd (one shared queue, the older approximation)
+#                          [throttled]
 #   PGSTORSIM_LAB_NAME     [pgstorsim-lab-e2e]; images on /dev/shm when present
 # Everything is torn down on exit (also on failure or Ctrl-C). Needs root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export PGSTORSIM_LAB_NAME=${PGSTORSIM_LAB_NAME:-pgstorsim-lab-e2e}
+export LAB_SCENARIO_DISK=${LAB_SCENARIO_DISK:-throttled}
 if [[ -z ${PGSTORSIM_LAB_STATE:-} && -d /dev/shm ]]; then
   export PGSTORSIM_LAB_STATE=/dev/shm/$PGSTORSIM_LAB_NAME
 fi
@@ -130,7 +134,7 @@ run_point() {  # iops scale cache clients
   load=$(cut -d' ' -f1 /proc/loadavg)
   local common=(--scenario "$scenario" --set "workload.clients=$clients"
     --set "workload.scale=$scale" --set "workload.cache=$cache"
-    --set "workload.duration=${SECONDS_PER_POINT}s" --set array.level=raid0)
+    --set "workload.duration=${SECONDS_PER_POINT}s")
   "$BIN" predict "${common[@]}" --out "$WORK/$tag-predict.json" >/dev/null
   "$BIN" simulate "${common[@]}" --set "host.ram=$SIM_RAM" --seed 1 \
     --out "$WORK/$tag-simulate.json" --quiet >/dev/null

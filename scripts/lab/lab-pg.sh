@@ -24,6 +24,11 @@
 #       counts against the server's "RAM"
 #   lab-pg.sh status | down
 #
+# The scenario's [disks] is LAB_SCENARIO_DISK (environment): "throttled" describes the
+# throttle as it is (independent read and write caps, disks.type = "throttled",
+# docs/scenario-format.md; the default); "ssd" is the older approximation, one
+# queue shared by reads and writes at 1 s / IOPS per request.
+#
 # A failed or interrupted `up` tears down what it made. Prints "lab: skipped: <reason>"
 # and exits 0 where the kernel does not allow the lab. Details: docs/lab.md.
 set -euo pipefail
@@ -61,8 +66,42 @@ pg_down() {
   rm -f "$LAB_PG_ENV"
 }
 
-write_scenario() {  # path mem_bytes shared_buffers_bytes scale max_wal_size_bytes
+# The [disks] section. The loop device itself (--direct-io on tmpfs) answers in about
+# 30 us; blkio caps reads and writes independently, IOPS and MiB/s each way.
+disks_section() {
   local latency_us=$((1000000 / LAB_IOPS))
+  case ${LAB_SCENARIO_DISK:-throttled} in
+    throttled)
+      cat <<EOF
+[disks]
+type = "throttled"
+read_iops = $LAB_IOPS
+write_iops = $LAB_IOPS
+read_bandwidth = "${LAB_MBPS}MiB"
+write_bandwidth = "${LAB_MBPS}MiB"
+read_latency = "30us"
+write_latency = "30us"
+capacity = "$LAB_DISK_SIZE_BYTES"
+EOF
+      ;;
+    ssd)
+      cat <<EOF
+[disks]
+type = "ssd"
+read_latency = "${latency_us}us"
+write_latency = "${latency_us}us"
+channels = 1
+transfer_rate = "${LAB_MBPS}MiB"
+capacity = "$LAB_DISK_SIZE_BYTES"
+EOF
+      ;;
+    *) lab_die "LAB_SCENARIO_DISK must be throttled or ssd, not '$LAB_SCENARIO_DISK'" ;;
+  esac
+}
+
+write_scenario() {  # path mem_bytes shared_buffers_bytes scale max_wal_size_bytes
+  local latency_us=$((1000000 / LAB_IOPS)) disks
+  disks=$(disks_section)
   mkdir -p "$(dirname "$1")"
   cat >"$1" <<EOF
 # Lab scenario written by scripts/lab/lab-pg.sh at $(date -u +%Y-%m-%dT%H:%M:%SZ).
@@ -102,13 +141,7 @@ cache_size = "0"
 level = "jbod"
 disks = 1
 
-[disks]
-type = "ssd"
-read_latency = "${latency_us}us"
-write_latency = "${latency_us}us"
-channels = 1
-transfer_rate = "${LAB_MBPS}MiB"
-capacity = "$LAB_DISK_SIZE_BYTES"
+$disks
 
 [workload]
 scale = $4

@@ -22,7 +22,9 @@ StatusOr<std::unique_ptr<RaidLayout>> MakeLayout(const Scenario& s) {
   g.level = s.array.level;
   g.members = s.array.disks;
   g.stripe_unit_bytes = s.array.stripe_bytes;
-  g.member_size_bytes = 0;  // Unbounded: the model samples small offsets only.
+  // Unbounded: the model samples small offsets only; JBOD concatenates members, so
+  // its layout needs their size (the sampled blocks then all fall on the first disk).
+  g.member_size_bytes = g.level == RaidLevel::kJbod ? s.disks.capacity_bytes : 0;
   if (s.array.spans > 0 && (g.level == RaidLevel::kRaid50 || g.level == RaidLevel::kRaid60)) {
     g.span_members = s.array.disks / s.array.spans;
   }
@@ -117,11 +119,12 @@ double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {
 }
 
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s) {
-  using Key = std::tuple<int, int, int, int64_t, int64_t, int64_t>;
+  using Key = std::tuple<int, int, int, int64_t, int64_t, int64_t, int64_t>;
   static std::mutex mu;
   static std::map<Key, AccessGeometry> memo;
   const Key key(static_cast<int>(s.array.level), s.array.disks, s.array.spans, s.array.stripe_bytes,
-                s.filesystem.partition_offset_bytes, s.filesystem.block_size_bytes);
+                s.filesystem.partition_offset_bytes, s.filesystem.block_size_bytes,
+                s.array.level == RaidLevel::kJbod ? s.disks.capacity_bytes : 0);
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = memo.find(key);

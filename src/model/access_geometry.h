@@ -38,7 +38,8 @@ struct AccessGeometry {
   double WriteMs(size_t m, const DiskCosts& costs) const;
 };
 
-// Memoised by geometry (level, disks, spans, stripe, partition offset, block size).
+// Memoised by geometry (level, disks, spans, stripe, partition offset, block size and,
+// for JBOD, disks.capacity: the member size).
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& scenario);
 
 }  // namespace pgstorsim

@@ -25,6 +25,13 @@ struct MvaResult {
 // REQUIRES: clients >= 1, demands >= 0, delay_ms >= 0, not all zero.
 MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double delay_ms);
 
+// The same network with every station a pacer (a rate cap, e.g. cgroup blkio): a
+// request is not held for its own slot, only for the slots of the requests queued ahead
+// of it and, with probability U (arrival theorem), the rest of the slot in progress:
+// R_k(n) = D_k (Q_k(n-1) + U_k(n-1) / 2), and X(n) <= 1 / max D_k. One customer sees no
+// wait: X(1) = min(1 / Z, 1 / max D_k), where a queue gives 1 / (Z + sum D_k).
+MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, double delay_ms);
+
 // Expected maximum of k independent exponential response times of mean r, divided by
 // r: the harmonic number H_k = 1 + 1/2 + ... + 1/k (the fork-join penalty of a request
 // that waits for k equally loaded devices). Fractional k interpolates linearly.

@@ -21,11 +21,12 @@ struct ForkJoinMva {
 
 ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
                              const std::vector<double>& read_ms, double delay_ms, double fork,
-                             double sync_guess_ms = 0) {
+                             bool paced, double sync_guess_ms = 0) {
   ForkJoinMva r;
   r.sync_ms = fork > 1 ? sync_guess_ms : 0;
   for (int it = 0; it < 60; ++it) {
-    r.mva = SolveMva(clients, demand_ms, delay_ms + r.sync_ms);
+    r.mva = paced ? SolvePacedMva(clients, demand_ms, delay_ms + r.sync_ms)
+                  : SolveMva(clients, demand_ms, delay_ms + r.sync_ms);
     r.read_residence_ms = r.write_residence_ms = 0;
     for (size_t m = 0; m < demand_ms.size(); ++m) {
       if (demand_ms[m] <= 0) continue;
@@ -54,7 +55,8 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
     for (size_t m = 0; m < inflated.size(); ++m) {
       inflated[m] = d.read_ms[m] / (1 - std::min(0.99, x * d.write_ms[m]));
     }
-    const ForkJoinMva f = SolveForkJoinMva(clients, inflated, inflated, delay_ms, d.fork, sync_ms);
+    const ForkJoinMva f =
+        SolveForkJoinMva(clients, inflated, inflated, delay_ms, d.fork, d.paced, sync_ms);
     sync_ms = f.sync_ms;
     r.update_ms = f.read_residence_ms + f.sync_ms;
     return f.mva.throughput_per_ms - x;
@@ -89,7 +91,7 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
 RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms) {
   std::vector<double> total(d.read_ms.size());
   for (size_t m = 0; m < total.size(); ++m) total[m] = d.read_ms[m] + d.write_ms[m];
-  const ForkJoinMva f = SolveForkJoinMva(clients, total, d.read_ms, delay_ms, d.fork);
+  const ForkJoinMva f = SolveForkJoinMva(clients, total, d.read_ms, delay_ms, d.fork, d.paced);
   RegimeSolution r;
   r.x_per_ms = f.mva.throughput_per_ms;
   r.update_ms = f.read_residence_ms + f.sync_ms;

@@ -20,6 +20,7 @@ struct Demands {
   double fork = 1;                    // Read residence multiplier: 1 + fork-join wait share.
   double update_residence_share = 0;  // Destage-bound: > 0: UPDATE's share of the disk
                                       // residence (reads + destage); 0: UPDATE = reads.
+  bool paced = false;                 // Stations are rate caps (SolvePacedMva), not queues.
 };
 
 struct RegimeSolution {

@@ -49,6 +49,12 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fra
   const DiskConfig& d = s.disks;
   DiskCosts c;
   c.bytes_per_ms = static_cast<double>(d.transfer_rate_bytes_per_s) / 1000.0;
+  if (d.type == DiskType::kThrottled) {  // For the reported mean command costs only.
+    c.read_position_ms = 1000 / d.read_iops;
+    c.destage_position_ms = 1000 / d.write_iops;
+    c.bytes_per_ms = 1e12;
+    return c;
+  }
   if (d.type == DiskType::kSsd) {
     const double lanes = std::max(1, std::min(d.channels, s.io.queue_depth));
     c.read_position_ms = d.read_latency_ns / 1e6 / lanes;
@@ -149,22 +155,59 @@ struct Network {
   double commit_ms = 0;
   double fork = 1;
   double whole_block_read_ms = 0;  // > 0: whole_block_reads (busy ms per block read).
+  bool throttled = false;          // disks.type = throttled: ThrottledDemands.
+  double latency_per_read_ms = 0;  // Throttled: device latency, a delay per block I/O.
+  double latency_per_write_ms = 0;
 };
+
+// Busy ms of `commands` I/Os moving `bytes` under a cap of `iops` and `bytes_per_s`
+// (0 = none): the caps are independent, so the slower one sets the pace.
+double CapMs(double commands, double bytes, double iops, int64_t bytes_per_s) {
+  double ms = commands * 1000 / iops;
+  if (bytes_per_s > 0) ms = std::max(ms, bytes * 1000 / static_cast<double>(bytes_per_s));
+  return ms;
+}
+
+// A throttled member is two independent stations, its read cap (stations 0..M-1) and
+// its write cap (M..2M-1), so reads never queue behind writes. RAID 5/6 pre-reads
+// spend the read cap.
+void ThrottledDemands(const Network& net, double reads, double writes, Demands* d) {
+  const DiskConfig& disk = net.s->disks;
+  const size_t members = net.geometry.members.size();
+  d->read_ms.assign(2 * members, 0);
+  d->write_ms.assign(2 * members, 0);
+  for (size_t m = 0; m < members; ++m) {
+    const MemberWork& w = net.geometry.members[m];
+    d->read_ms[m] = reads * CapMs(w.read_commands, w.read_bytes, disk.read_iops,
+                                  disk.read_bandwidth_bytes_per_s) +
+                    writes * CapMs(w.pre_read_commands, w.pre_read_bytes, disk.read_iops,
+                                   disk.read_bandwidth_bytes_per_s);
+    d->write_ms[members + m] = writes * CapMs(w.write_commands, w.write_bytes, disk.write_iops,
+                                              disk.write_bandwidth_bytes_per_s);
+  }
+}
 
 Point SolvePoint(const Network& net, const OpLoad& load, double reads) {
   Point pt;
   const size_t members = net.geometry.members.size();
-  for (size_t m = 0; m < members; ++m) {
-    pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
-                                        ? net.whole_block_read_ms / members
-                                        : net.geometry.ReadMs(m, net.costs)));
-    pt.d.write_ms.push_back(load.writes_per_op * net.geometry.WriteMs(m, net.costs));
+  if (net.throttled) {
+    ThrottledDemands(net, reads, load.writes_per_op, &pt.d);
+  } else {
+    for (size_t m = 0; m < members; ++m) {
+      pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
+                                          ? net.whole_block_read_ms / members
+                                          : net.geometry.ReadMs(m, net.costs)));
+      pt.d.write_ms.push_back(load.writes_per_op * net.geometry.WriteMs(m, net.costs));
+    }
   }
   pt.d.fork = net.fork;
+  pt.d.paced = net.throttled;
   pt.d.update_residence_share = net.p->update_residence_share;
   const int n = net.s->workload.clients;
-  pt.a = SolveReadBound(n, pt.d, load.delay_ms + net.commit_ms * load.writes_per_op);
-  pt.b = SolveDestageBound(n, pt.d, load.delay_ms);
+  const double delay_ms = load.delay_ms + reads * net.latency_per_read_ms +
+                          load.writes_per_op * net.latency_per_write_ms;
+  pt.a = SolveReadBound(n, pt.d, delay_ms + net.commit_ms * load.writes_per_op);
+  pt.b = SolveDestageBound(n, pt.d, delay_ms);
   pt.weight = net.write_back
                   ? 1 / (1 + std::exp(-(pt.a.rho - net.p->destage_threshold) / kRegimeWidth))
                   : 1;
@@ -230,14 +273,22 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   net.geometry = *geometry;
   net.costs = CostsFor(s, p, footprint);
   net.write_back = s.controller.EffectiveWriteBack();
-  net.commit_ms = net.write_back ? p.commit_ms : net.costs.destage_position_ms;
   net.fork = 1 + p.fork_join_weight * (ForkJoinFactor(geometry->read_forks) - 1);
-  if (p.whole_block_reads > 0.5) {  // One positioning + the block's transfer per read.
+  net.throttled = s.disks.type == DiskType::kThrottled;
+  if (net.throttled) {
+    net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
+    net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;
+  } else if (p.whole_block_reads > 0.5) {  // One positioning + the block's transfer per read.
     net.whole_block_read_ms =
         net.costs.read_position_ms +
         static_cast<double>(s.filesystem.block_size_bytes) / net.costs.bytes_per_ms;
     net.fork = 1;
   }
+  // Write-through: a commit waits for its write (a throttled device's own latency;
+  // the wait for the cap is the write station's residence).
+  net.commit_ms = net.write_back  ? p.commit_ms
+                  : net.throttled ? net.latency_per_write_ms
+                                  : net.costs.destage_position_ms;
   const RunTotals t = Integrate(net, load);
   Solved r;
   r.commit_ms = net.commit_ms;
@@ -249,9 +300,17 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.regime = out.cache_full_probability >= 0.5 ? "destage-bound" : "read-bound";
   out.reads_per_transaction = t.reads / t.ops;
   out.writes_per_transaction = load.writes_per_op;
-  for (size_t m = 0; m < t.read_busy_ms.size(); ++m) {
-    const double ur = t.read_busy_ms[m] / t.time_ms, uw = t.write_busy_ms[m] / t.time_ms;
-    out.devices.push_back({"disk" + std::to_string(m), ur + uw, ur, uw});
+  // Stations fold onto members (a throttled member has two; its caps are independent,
+  // so its utilisation is that of the busier one).
+  const size_t members = geometry->members.size();
+  std::vector<double> ur(members), uw(members);
+  for (size_t k = 0; k < t.read_busy_ms.size(); ++k) {
+    ur[k % members] += t.read_busy_ms[k] / t.time_ms;
+    uw[k % members] += t.write_busy_ms[k] / t.time_ms;
+  }
+  for (size_t m = 0; m < members; ++m) {
+    const double total = net.throttled ? std::max(ur[m], uw[m]) : ur[m] + uw[m];
+    out.devices.push_back({"disk" + std::to_string(m), total, ur[m], uw[m]});
   }
   double read_total = 0, write_total = 0;
   for (size_t m = 0; m < geometry->members.size(); ++m) {

@@ -79,7 +79,9 @@ struct ArrayConfig {
   int spans = 0;                    // RAID 50/60: number of spans (0 = n/a).
 };
 
-enum class DiskType { kHdd, kSsd };
+// kThrottled: a rate-limited device (e.g. a loop device under cgroup blkio): reads and
+// writes have independent caps; an I/O below the cap costs only the device latency.
+enum class DiskType { kHdd, kSsd, kThrottled };
 
 struct DiskConfig {
   DiskType type = DiskType::kHdd;
@@ -90,11 +92,16 @@ struct DiskConfig {
   int64_t track_to_track_ns = 200000;
   int64_t transfer_rate_bytes_per_s = 160LL << 20;
   int64_t capacity_bytes = 300LL * 1000 * 1000 * 1000;
-  // SSD.
+  // SSD (and throttled: the device's own latency below the cap).
   int64_t read_latency_ns = 90000;
   int64_t write_latency_ns = 30000;
   int channels = 8;
   int64_t page_size_bytes = 8192;
+  // Throttled: independent caps per direction; bandwidth 0 = no byte cap.
+  double read_iops = 150;
+  double write_iops = 150;
+  int64_t read_bandwidth_bytes_per_s = 0;
+  int64_t write_bandwidth_bytes_per_s = 0;
 };
 
 enum class WorkloadType { kTpcbLike, kSimpleUpdate, kSelectOnly };

@@ -115,6 +115,21 @@ Status CheckControllerAndArray(const Scenario& s) {
   return Status::Ok();
 }
 
+Status CheckThrottle(const Scenario& s) {
+  const DiskConfig& d = s.disks;
+  if (!(d.read_iops > 0)) return Refuse(s, "disks.read_iops", "must be positive");
+  if (!(d.write_iops > 0)) return Refuse(s, "disks.write_iops", "must be positive");
+  if (d.read_bandwidth_bytes_per_s < 0) {
+    return Refuse(s, "disks.read_bandwidth", "must be >= 0 (0 = no byte cap)");
+  }
+  if (d.write_bandwidth_bytes_per_s < 0) {
+    return Refuse(s, "disks.write_bandwidth", "must be >= 0 (0 = no byte cap)");
+  }
+  if (d.read_latency_ns < 0) return Refuse(s, "disks.read_latency", "must be >= 0");
+  if (d.write_latency_ns < 0) return Refuse(s, "disks.write_latency", "must be >= 0");
+  return Status::Ok();
+}
+
 Status CheckDisks(const Scenario& s) {
   const DiskConfig& d = s.disks;
   if (d.capacity_bytes <= 0) return Refuse(s, "disks.capacity", "must be positive");
@@ -126,6 +141,8 @@ Status CheckDisks(const Scenario& s) {
     if (d.track_to_track_ns < 0 || d.track_to_track_ns > d.avg_read_seek_ns) {
       return Refuse(s, "disks.track_to_track", "must be between 0 and disks.avg_read_seek");
     }
+  } else if (d.type == DiskType::kThrottled) {
+    return CheckThrottle(s);
   } else {
     if (d.read_latency_ns <= 0) return Refuse(s, "disks.read_latency", "must be positive");
     if (d.write_latency_ns <= 0) return Refuse(s, "disks.write_latency", "must be positive");

@@ -82,6 +82,8 @@ class QueuedDisk : public Disk {
   virtual int64_t ServiceNs(const DiskOp& op) = 0;
   // Index into queue_ of the request to serve next (default FIFO).
   virtual size_t PickNext() { return 0; }
+  // Busy time counted for the request just given `service_ns` (default: all of it).
+  virtual int64_t BusyNs(int64_t service_ns) const { return service_ns; }
 
   const SimDiskConfig config_;
   Simulator& sim_;
@@ -107,7 +109,7 @@ class QueuedDisk : public Disk {
       queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
       const DiskOp& op = slots_[slot].op;
       const int64_t service_ns = ServiceNs(op);
-      stats_.busy_ns += service_ns;
+      stats_.busy_ns += BusyNs(service_ns);
       if (op.op == IoOp::kRead) {
         ++stats_.reads;
         stats_.read_bytes += op.length_bytes;
@@ -277,6 +279,36 @@ class SsdDisk : public QueuedDisk {
   }
 };
 
+// Every request is dispatched at once (no server limit); its service time is the wait
+// for its direction's limiter plus the device latency. Busy time is the rate budget
+// spent, reads and writes together (so utilisation can reach 2).
+class ThrottledDisk : public QueuedDisk {
+ public:
+  ThrottledDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
+      : QueuedDisk(c, sim, stream, std::move(name), kUnlimitedServers) {}
+
+ protected:
+  int64_t ServiceNs(const DiskOp& op) override {
+    const bool read = op.op == IoOp::kRead;
+    const double iops = read ? config_.read_iops : config_.write_iops;
+    const double bytes_per_s = read ? config_.read_bytes_per_s : config_.write_bytes_per_s;
+    double slot_ns = 1e9 / iops;
+    if (bytes_per_s > 0) slot_ns = std::max(slot_ns, op.length_bytes * 1e9 / bytes_per_s);
+    last_slot_ns_ = static_cast<int64_t>(slot_ns);
+    int64_t& next_free_ns = read ? next_read_ns_ : next_write_ns_;
+    const int64_t start_ns = std::max(sim_.now_ns(), next_free_ns);
+    next_free_ns = start_ns + last_slot_ns_;
+    return start_ns - sim_.now_ns() + (read ? config_.ssd_read_ns : config_.ssd_write_ns);
+  }
+  int64_t BusyNs(int64_t) const override { return last_slot_ns_; }
+
+ private:
+  static constexpr int kUnlimitedServers = 1 << 30;
+  int64_t next_read_ns_ = 0;  // Earliest dispatch of the next read / write.
+  int64_t next_write_ns_ = 0;
+  int64_t last_slot_ns_ = 0;
+};
+
 class ExponentialDisk : public QueuedDisk {
  public:
   ExponentialDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
@@ -294,7 +326,9 @@ StatusOr<DiskKind> ParseDiskKind(const std::string& text) {
   if (text == "hdd") return DiskKind::kHdd;
   if (text == "ssd") return DiskKind::kSsd;
   if (text == "exponential") return DiskKind::kExponential;
-  return Status::Error("unknown disk kind '" + text + "' (expected hdd, ssd or exponential)");
+  if (text == "throttled") return DiskKind::kThrottled;
+  return Status::Error("unknown disk kind '" + text +
+                       "' (expected hdd, ssd, exponential or throttled)");
 }
 
 StatusOr<DiskScheduler> ParseDiskScheduler(const std::string& text) {
@@ -327,6 +361,13 @@ Status ValidateDiskConfig(const SimDiskConfig& c, const std::string& prefix) {
   if (c.kind == DiskKind::kExponential && c.mean_service_ns <= 0)
     return bad("mean_service", "must be positive");
   if (c.command_overhead_ns < 0) return bad("command_overhead", "must be >= 0");
+  if (c.kind == DiskKind::kThrottled) {
+    if (!(c.read_iops > 0)) return bad("read_iops", "must be positive");
+    if (!(c.write_iops > 0)) return bad("write_iops", "must be positive");
+    if (c.read_bytes_per_s < 0) return bad("read_bandwidth", "must be >= 0");
+    if (c.write_bytes_per_s < 0) return bad("write_bandwidth", "must be >= 0");
+    if (c.ssd_read_ns < 0 || c.ssd_write_ns < 0) return bad("latency", "must be >= 0");
+  }
   return Status::Ok();
 }
 
@@ -351,6 +392,8 @@ std::unique_ptr<Disk> CreateDisk(const SimDiskConfig& config, Simulator& sim, ui
       return std::make_unique<SsdDisk>(config, sim, stream_id, std::move(name));
     case DiskKind::kExponential:
       return std::make_unique<ExponentialDisk>(config, sim, stream_id, std::move(name));
+    case DiskKind::kThrottled:
+      return std::make_unique<ThrottledDisk>(config, sim, stream_id, std::move(name));
     case DiskKind::kHdd:
     default:
       return std::make_unique<HddDisk>(config, sim, stream_id, std::move(name));

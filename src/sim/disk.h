@@ -8,7 +8,11 @@
 // read/write latency + transfer of whole flash pages, `channels` requests in
 // parallel, a write that does not cover whole pages pays a read first) and "exponential"
 // (exponentially distributed service time with a given mean: the textbook server,
-// used to check the kernel against queueing formulas). Units: bytes, ns.
+// used to check the kernel against queueing formulas) and "throttled" (a rate-limited
+// device, e.g. a loop device under cgroup blkio: reads and writes pass two independent
+// limiters, each I/O dispatched no sooner than its direction's previous one plus
+// max(1 / iops, bytes / bandwidth), then served in the device latency; an I/O below
+// the rate is not delayed). Units: bytes, ns.
 // Thread safety: none (belongs to one Simulator).
 #ifndef PGSTORSIM_SIM_DISK_H_
 #define PGSTORSIM_SIM_DISK_H_
@@ -26,7 +30,7 @@
 namespace pgstorsim {
 namespace sim {
 
-enum class DiskKind { kHdd, kSsd, kExponential };
+enum class DiskKind { kHdd, kSsd, kExponential, kThrottled };
 enum class DiskScheduler { kFifo, kSatf };
 
 struct SimDiskConfig {
@@ -52,11 +56,17 @@ struct SimDiskConfig {
   int64_t ssd_write_ns = 30'000;
   int ssd_channels = 8;
   int64_t ssd_page_bytes = 8192;  // Flash page: smaller or unaligned writes read first.
+  // Throttled: caps per direction (bandwidth 0 = none); ssd_read_ns / ssd_write_ns
+  // are the device latency below the cap.
+  double read_iops = 150;
+  double write_iops = 150;
+  double read_bytes_per_s = 0;
+  double write_bytes_per_s = 0;
   // Exponential server.
   int64_t mean_service_ns = 5'000'000;
 };
 
-StatusOr<DiskKind> ParseDiskKind(const std::string& text);            // hdd|ssd|exponential
+StatusOr<DiskKind> ParseDiskKind(const std::string& text);  // hdd|ssd|exponential|throttled
 StatusOr<DiskScheduler> ParseDiskScheduler(const std::string& text);  // fifo|satf
 // Checks ranges; the message names the offending field with `prefix` (e.g. "disk.rpm").
 Status ValidateDiskConfig(const SimDiskConfig& config, const std::string& prefix);

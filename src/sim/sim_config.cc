@@ -53,7 +53,13 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   c->array.member_size_bytes = s.disks.capacity_bytes;
 
   SimDiskConfig& d = c->disk;
-  d.kind = s.disks.type == DiskType::kSsd ? DiskKind::kSsd : DiskKind::kHdd;
+  d.kind = s.disks.type == DiskType::kSsd         ? DiskKind::kSsd
+           : s.disks.type == DiskType::kThrottled ? DiskKind::kThrottled
+                                                  : DiskKind::kHdd;
+  d.read_iops = s.disks.read_iops;
+  d.write_iops = s.disks.write_iops;
+  d.read_bytes_per_s = static_cast<double>(s.disks.read_bandwidth_bytes_per_s);
+  d.write_bytes_per_s = static_cast<double>(s.disks.write_bandwidth_bytes_per_s);
   d.capacity_bytes = s.disks.capacity_bytes;
   d.rpm = s.disks.rpm;
   d.avg_seek_ns = s.disks.avg_read_seek_ns;

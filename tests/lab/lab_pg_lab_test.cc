@@ -95,8 +95,8 @@ TEST_F(LabPg, ServerRunsInsideTheCgroupsAndScenarioMatchesTheThrottles) {
 
   std::string toml = Slurp(scenario_);
   EXPECT_NE(toml.find("ram = \"" + std::to_string(96 << 20) + "\""), std::string::npos) << toml;
-  EXPECT_NE(toml.find("read_latency = \"500us\""), std::string::npos) << toml;  // 1 s / 2000.
-  EXPECT_NE(toml.find("transfer_rate = \"100MiB\""), std::string::npos);
+  EXPECT_NE(toml.find("read_iops = 2000"), std::string::npos) << toml;
+  EXPECT_NE(toml.find("read_bandwidth = \"100MiB\""), std::string::npos);
   EXPECT_NE(toml.find("shared_buffers = \"" + std::to_string(16 << 20) + "\""), std::string::npos);
 
   std::string mount = EnvValue(env, "LAB_PG_MOUNT");
@@ -141,8 +141,8 @@ TEST_F(LabPg, RestartScenarioAndExecKeepTheServerInTheLab) {
   Outcome sc = Lab("lab-pg.sh", "scenario " + scenario_ + " --scale 3");
   ASSERT_EQ(sc.exit_code, 0) << sc.output;
   std::string toml = Slurp(scenario_);
-  EXPECT_NE(toml.find("read_latency = \"2000us\""), std::string::npos) << toml;  // 1 s / 500.
-  EXPECT_NE(toml.find("transfer_rate = \"20MiB\""), std::string::npos) << toml;
+  EXPECT_NE(toml.find("read_iops = 500"), std::string::npos) << toml;
+  EXPECT_NE(toml.find("read_bandwidth = \"20MiB\""), std::string::npos) << toml;
   EXPECT_NE(toml.find("scale = 3\n"), std::string::npos) << toml;
   EXPECT_NE(toml.find("ram = \"" + std::to_string(96 << 20) + "\""), std::string::npos);
   EXPECT_NE(Lab("lab-pg.sh", "scenario " + scenario_ + " --scale 0").exit_code, 0);

@@ -47,6 +47,27 @@ TEST(Mva, BalancedStationsKnownSolution) {
   EXPECT_NEAR(r.throughput_per_ms, 10.0 / (2.0 * 13.0), 1e-12);
 }
 
+TEST(PacedMva, OneClientIsNotHeldBelowTheRate) {
+  // A cap of 1 per 4 ms and 6 ms between requests: never delayed (a queue: 1 / 10 ms).
+  MvaResult r = SolvePacedMva(1, {4.0}, 6.0);
+  EXPECT_NEAR(r.throughput_per_ms, 1.0 / 6.0, 1e-12);
+  EXPECT_NEAR(r.residence_ms[0], 0, 1e-12);
+  // Faster than the cap: held to it.
+  EXPECT_NEAR(SolvePacedMva(1, {4.0}, 1.0).throughput_per_ms, 1.0 / 4.0, 1e-12);
+}
+
+TEST(PacedMva, TwoCapsBoundByTheSlowerNotTheirSum) {
+  for (int n : {1, 2, 4, 16, 64}) {
+    MvaResult r = SolvePacedMva(n, {4.0, 6.0}, 1.0);
+    EXPECT_LE(r.throughput_per_ms, 1.0 / 6.0 + 1e-12) << n;
+    EXPECT_GT(r.throughput_per_ms, SolveMva(n, {4.0, 6.0}, 1.0).throughput_per_ms) << n;
+    EXPECT_NEAR(r.cycle_ms, n / r.throughput_per_ms, 1e-9);
+  }
+  // Many clients below the cap wait for those ahead: the residence grows with n.
+  EXPECT_GT(SolvePacedMva(8, {4.0}, 20.0).residence_ms[0],
+            SolvePacedMva(4, {4.0}, 20.0).residence_ms[0]);
+}
+
 TEST(ForkJoin, HarmonicNumbers) {
   EXPECT_DOUBLE_EQ(ForkJoinFactor(1), 1.0);
   EXPECT_DOUBLE_EQ(ForkJoinFactor(2), 1.5);

@@ -1,0 +1,85 @@
+// The analytic model on a throttled disk (independent read and write caps) and on JBOD.
+#include <gtest/gtest.h>
+
+#include "model/storage_model.h"
+
+namespace pgstorsim {
+namespace {
+
+Scenario Lab(std::vector<std::string> sets = {}) {
+  std::vector<std::string> base = {
+      "controller.kind=hba",  "controller.cache_size=0",      "array.level=jbod",
+      "array.disks=1",        "disks.type=throttled",         "disks.read_iops=150",
+      "disks.write_iops=100", "disks.read_latency=30us",      "disks.write_latency=30us",
+      "host.ram=1GiB",        "postgres.shared_buffers=32MiB"};
+  base.insert(base.end(), sets.begin(), sets.end());
+  auto s = DefaultScenario(base);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return *s;
+}
+
+// randomio on a file far larger than the cache: every operation reads its block, and
+// with write fraction 1 also writes it: one read + one write per operation.
+Prediction Randomio(const Scenario& s, int threads, double write_fraction) {
+  RandomioSpec spec;
+  spec.threads = threads;
+  spec.write_fraction = write_fraction;
+  spec.file_bytes = 64LL << 30;
+  auto p = PredictRandomio(s, ParamsFromScenario(s), spec);
+  EXPECT_TRUE(p.ok()) << p.status().message();
+  return p.ok() ? *p : Prediction();
+}
+
+double RandomioTps(const Scenario& s, int threads, double write_fraction) {
+  return Randomio(s, threads, write_fraction).tps;
+}
+
+TEST(ThrottledModel, OneReaderGetsTheReadCap) {
+  const Prediction p = Randomio(Lab(), 1, 0);
+  const double reads_per_s = p.tps * p.reads_per_transaction;  // ~1% of blocks cached.
+  EXPECT_GT(p.reads_per_transaction, 0.95);
+  EXPECT_GT(reads_per_s, 0.97 * 150);
+  EXPECT_LE(reads_per_s, 150.01);
+}
+
+TEST(ThrottledModel, ReadPlusWriteIsBoundedByTheSlowerCapNotTheHarmonicSum) {
+  const Scenario s = Lab();
+  const double tps = RandomioTps(s, 32, 1);
+  const double harmonic = 1 / (1.0 / 150 + 1.0 / 100);  // 60/s: one shared queue.
+  EXPECT_LE(tps, 100.01);                               // min(read_iops, write_iops).
+  EXPECT_GT(tps, 0.9 * 100);
+  EXPECT_GT(tps, 1.4 * harmonic);
+  // The same device as one SSD-like queue at 1/IOPS per I/O is held to the harmonic sum.
+  const double shared =
+      RandomioTps(Lab({"disks.type=ssd", "disks.channels=1", "disks.read_latency=6666us",
+                       "disks.write_latency=10ms", "disks.transfer_rate=100GiB"}),
+                  32, 1);
+  EXPECT_LT(shared, 1.01 * harmonic);
+}
+
+TEST(ThrottledModel, TpcbOnTheLabDiskReportsBothCaps) {
+  auto p = Predict(Lab({"workload.clients=4", "workload.scale=100"}));  // 1.5 GB: misses.
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_GE(p->devices.size(), 2u);
+  EXPECT_EQ(p->devices[0].name, "disk0");
+  EXPECT_EQ(p->devices[1].name, "cpu");
+  EXPECT_GT(p->devices[0].read_utilization, 0);
+  EXPECT_GT(p->devices[0].destage_utilization, 0);
+  EXPECT_LE(p->devices[0].utilization, 1.0);
+  // Each transaction writes at least one block through the 100/s write cap.
+  EXPECT_LE(p->tps, 100.01 / p->writes_per_transaction);
+}
+
+TEST(StorageModelJbod, PredictAcceptsJbodLikeOneDiskRaid0) {
+  auto jbod = Predict(Lab({"disks.type=ssd"}));
+  ASSERT_TRUE(jbod.ok()) << jbod.status().message();
+  auto raid0 = Predict(Lab({"disks.type=ssd", "array.level=raid0"}));
+  ASSERT_TRUE(raid0.ok()) << raid0.status().message();
+  EXPECT_GT(jbod->tps, 0);
+  EXPECT_NEAR(jbod->tps, raid0->tps, 1e-6 * raid0->tps);
+  auto four = Predict(Lab({"array.disks=4"}));  // Concatenated: one disk holds the data.
+  EXPECT_TRUE(four.ok()) << four.status().message();
+}
+
+}  // namespace
+}  // namespace pgstorsim
