@@ -21,8 +21,8 @@ struct ScenarioKeyEntry {
 const std::vector<ScenarioKeyEntry>& KeyTable();
 const ScenarioKeyEntry* FindKey(const std::string& key);  // nullptr if unknown.
 
-std::string FormatSizeCanonical(int64_t bytes);                   // "1MiB", "32256"
-std::string FormatDurationCanonical(int64_t ns);                  // "60s", "3.4ms"
+std::string FormatSizeCanonical(int64_t bytes);   // "1MiB", "32256"
+std::string FormatDurationCanonical(int64_t ns);  // "60s", "3.4ms"
 
 }  // namespace pgstorsim
 
