@@ -6,6 +6,7 @@
 
 #include "cache/buffer_cache.h"
 #include "cache/page_index.h"
+#include "common/slot_list.h"
 
 namespace pgstorsim {
 namespace {
@@ -140,9 +141,9 @@ class LruImpl : public Lru {
   bool Touch(const PageId& page) {
     const int32_t slot = index_.Find(page);
     if (slot < 0) return false;
-    if (slot != head_) {
-      Unlink(slot);
-      PushFront(slot);
+    if (slot != order_.head()) {
+      order_.Unlink(&nodes_, slot);
+      order_.PushFront(&nodes_, slot);
     }
     return true;
   }
@@ -154,42 +155,19 @@ class LruImpl : public Lru {
       slot = static_cast<int32_t>(nodes_.size());
       nodes_.push_back({});
     } else {
-      slot = tail_;
-      Unlink(slot);
+      slot = order_.tail();
+      order_.Unlink(&nodes_, slot);
       index_.Erase(nodes_[slot].page);
     }
     nodes_[slot].page = page;
-    PushFront(slot);
+    order_.PushFront(&nodes_, slot);
     index_.Insert(page, slot);
-  }
-
-  void Unlink(int32_t slot) {
-    Node& n = nodes_[slot];
-    if (n.prev >= 0)
-      nodes_[n.prev].next = n.next;
-    else
-      head_ = n.next;
-    if (n.next >= 0)
-      nodes_[n.next].prev = n.prev;
-    else
-      tail_ = n.prev;
-    n.prev = n.next = -1;
-  }
-
-  void PushFront(int32_t slot) {
-    Node& n = nodes_[slot];
-    n.prev = -1;
-    n.next = head_;
-    if (head_ >= 0) nodes_[head_].prev = slot;
-    head_ = slot;
-    if (tail_ < 0) tail_ = slot;
   }
 
   int64_t capacity_;
   std::vector<Node> nodes_;
   PageIndex index_;
-  int32_t head_ = -1;
-  int32_t tail_ = -1;
+  SlotList order_;  // Most recently used first.
 };
 
 }  // namespace

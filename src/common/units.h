@@ -9,6 +9,7 @@
 #ifndef PGSTORSIM_COMMON_UNITS_H_
 #define PGSTORSIM_COMMON_UNITS_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -36,6 +37,19 @@ inline double NsToMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
 inline double NsToSec(int64_t ns) { return static_cast<double>(ns) / kNsPerSec; }
 inline int64_t MsToNs(double ms) { return static_cast<int64_t>(ms * kNsPerMs + 0.5); }
 inline int64_t SecToNs(double s) { return static_cast<int64_t>(s * kNsPerSec + 0.5); }
+
+// Calls fn(offset, length) for each piece of [offset_bytes, offset_bytes + length_bytes)
+// cut at multiples of granule_bytes (stripe units, cache lines), in ascending order.
+// REQUIRES: offset_bytes >= 0, length_bytes >= 0, granule_bytes > 0.
+template <typename Fn>
+void ForEachAlignedPiece(int64_t offset_bytes, int64_t length_bytes, int64_t granule_bytes, Fn fn) {
+  const int64_t end = offset_bytes + length_bytes;
+  for (int64_t pos = offset_bytes; pos < end;) {
+    const int64_t piece = std::min(end, (pos / granule_bytes + 1) * granule_bytes) - pos;
+    fn(pos, piece);
+    pos += piece;
+  }
+}
 
 }  // namespace pgstorsim
 

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "common/units.h"
+
 namespace pgstorsim {
 namespace {
 
@@ -162,14 +164,8 @@ class RaidLayoutImpl : public RaidLayout {
 
   template <typename Fn>
   void ForEachPiece(int64_t offset, int64_t length, Fn fn) const {
-    int64_t pos = offset;
-    const int64_t end = offset + length;
-    while (pos < end) {
-      const int64_t unit_end = (pos / unit_ + 1) * unit_;
-      const int64_t len = std::min(end, unit_end) - pos;
-      fn(pos, len, Locate(pos / unit_));
-      pos += len;
-    }
+    ForEachAlignedPiece(offset, length, unit_,
+                        [&](int64_t pos, int64_t len) { fn(pos, len, Locate(pos / unit_)); });
   }
 
   // Parity layout of one RAID 5/6 group of `n` members starting at member `base`.

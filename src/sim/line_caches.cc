@@ -130,12 +130,12 @@ void ReadCache::Insert(int64_t offset_bytes, int64_t length_bytes) {
       nodes_[n] = Node{line, 0, -1, -1};
       SetNode(line, n);
     } else {
-      Unlink(n);
+      order_.Unlink(&nodes_, n);
     }
     Node& node = nodes_[n];
     used_blocks_ += __builtin_popcountll(mask & ~node.mask);
     node.mask |= mask;
-    PushFront(n);
+    order_.PushFront(&nodes_, n);
     return true;
   });
   EvictIfFull();
@@ -165,31 +165,10 @@ void ReadCache::SetNode(int64_t line, int32_t node) {
   }
 }
 
-void ReadCache::Unlink(int32_t n) {
-  Node& node = nodes_[n];
-  if (node.prev >= 0)
-    nodes_[node.prev].next = node.next;
-  else
-    head_ = node.next;
-  if (node.next >= 0)
-    nodes_[node.next].prev = node.prev;
-  else
-    tail_ = node.prev;
-  node.prev = node.next = -1;
-}
-
-void ReadCache::PushFront(int32_t n) {
-  nodes_[n].next = head_;
-  nodes_[n].prev = -1;
-  if (head_ >= 0) nodes_[head_].prev = n;
-  head_ = n;
-  if (tail_ < 0) tail_ = n;
-}
-
 void ReadCache::EvictIfFull() {
-  while (used_blocks_ > capacity_blocks_ && tail_ >= 0) {
-    const int32_t victim = tail_;
-    Unlink(victim);
+  while (used_blocks_ > capacity_blocks_ && order_.tail() >= 0) {
+    const int32_t victim = order_.tail();
+    order_.Unlink(&nodes_, victim);
     used_blocks_ -= __builtin_popcountll(nodes_[victim].mask);
     SetNode(nodes_[victim].line, -1);
     free_.push_back(victim);

@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/slot_list.h"
+#include "common/units.h"
 #include "sim/controller.h"
 #include "sim/write_line_table.h"
 
@@ -48,14 +50,7 @@ class WriteCache {
   // Calls fn(offset, length) for the piece of the range inside each line.
   template <typename Fn>
   void ForEachLinePiece(int64_t offset_bytes, int64_t length_bytes, Fn fn) const {
-    int64_t off = offset_bytes;
-    const int64_t end = offset_bytes + length_bytes;
-    while (off < end) {
-      const int64_t line_end = (off / line_bytes_ + 1) * line_bytes_;
-      const int64_t piece = std::min(end, line_end) - off;
-      fn(off, piece);
-      off += piece;
-    }
+    ForEachAlignedPiece(offset_bytes, length_bytes, line_bytes_, fn);
   }
 
   const int64_t capacity_bytes_;
@@ -100,8 +95,6 @@ class ReadCache {
     }
     return true;
   }
-  void Unlink(int32_t n);
-  void PushFront(int32_t n);
   void EvictIfFull();
   // The node of `line`, or -1. Lines are indexed by a dense vector (grown on demand);
   // lines outside [0, kMaxDenseLines) go to a hash map.
@@ -113,7 +106,7 @@ class ReadCache {
   int64_t used_blocks_ = 0;
   std::vector<Node> nodes_;
   std::vector<int32_t> free_;
-  int32_t head_ = -1, tail_ = -1;
+  SlotList order_;  // LRU: most recent first.
   std::vector<int32_t> dense_index_;
   std::unordered_map<int64_t, int32_t> sparse_index_;  // Lookups only; never iterated.
 };
