@@ -52,10 +52,10 @@ replay_json=results/runs/demo-$stamp-replay.json
 
 echo "== demo: model of the ServeRAID M5110e field server (scenarios/m5110e.toml)"
 calibrated=results/runs/demo-$stamp-m5110e-calibrated.toml
-# The parameters `pgstorsim validate` fits for this server (docs/model.md).
+# calibrate's default fit: what the scenario leaves open, i.e. what `pgstorsim validate`
+# fits for this server (docs/model.md).
 "$BIN" calibrate --scenario scenarios/m5110e.toml \
-  --measured results/validation/m5110e-32k-warm.pgbench.txt \
-  --fit destage_position_ms,cpu_ms,update_residence_share --out "$calibrated"
+  --measured results/validation/m5110e-32k-warm.pgbench.txt --out "$calibrated"
 predict_json=results/runs/demo-$stamp-predict.json
 "$BIN" predict --scenario "$calibrated" --sweep array.stripe=32k,64k,128k,1MiB \
   --sweep controller.write_policy=write-back,write-through --out "$predict_json"

@@ -2,24 +2,41 @@
 # Driver vs pgbench on the same server and scale: TPC-B-like, prepared protocol,
 # clients 1, 4, 10, ours and pgbench alternating (which goes first alternates too, so
 # a drifting machine load favours neither), RUNS runs of SECONDS each, both tools with
-# the same threads (-j 1 for 1 client, else -j 2). Prints per client count the median
-# tps of each tool, their ratio ours/pgbench, the median of the per-run (paired)
-# ratios, and client CPU (user+sys of the driver process, from /usr/bin/time) per
-# transaction; and the load average before and after.
+# the same threads (-j 1 for 1 client, else -j 2) and the same command prefix.
+# Prints per client count:
+#   ours_tps, pgbench_tps  median tps of each tool; ratio = their ratio ours/pgbench;
+#   paired                 median of the per-run ratios (back-to-back runs);
+#   ours_cpu, pgb_cpu      median client CPU per transaction in us: user+sys of the
+#                          whole process (wait4 rusage in microseconds, see cpu_time):
+#                          start-up, connections and (ours) the server-statistics
+#                          queries and results file included;
+#   cpu_pr                 median of the per-run CPU ratios ours/pgbench;
+#   lower                  in how many of the back-to-back pairs ours used less CPU per
+#                          transaction than pgbench;
+#   ours_net, pgb_net      the same minus each tool's fixed cost (median CPU of FIXED_RUNS
+#                          runs of one transaction per client with the same -c/-j), i.e.
+#                          CPU per transaction of the steady state, like for like;
+#   ours_span              ours as it reports itself (sections.client_cpu: clients
+#                          connected to engine end, all threads), median.
+# and the load average before and after.
 # Usage: bench/driver-vs-pgbench/run.sh      env: PGSTORSIM_BENCH_DB (conninfo; default:
 #        the embedded cluster), BENCH_SCALE=10, BENCH_SECONDS=10, BENCH_RUNS=3,
-#        BENCH_CLIENTS="1 4 10", PGSTORSIM_BINARY (default build/pgstorsim).
+#        BENCH_FIXED_RUNS=3, BENCH_CLIENTS="1 4 10", PGSTORSIM_BINARY (default
+#        build/pgstorsim), BENCH_PREFIX (command prefix for both tools, e.g. "chrt -f 1"
+#        or "taskset -c 1"; default none), BENCH_SKIP_INIT=1 (tables already there).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${PGSTORSIM_BINARY:-$(pwd)/build/pgstorsim}
 SCALE=${BENCH_SCALE:-10}
 SECS=${BENCH_SECONDS:-10}
 RUNS=${BENCH_RUNS:-3}
+FIXED_RUNS=${BENCH_FIXED_RUNS:-3}
 CLIENTS=${BENCH_CLIENTS:-"1 4 10"}
+read -r -a PREFIX <<<"${BENCH_PREFIX:-}"
 PGBENCH=$(ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -n1)
 [ -x "$BIN" ] || { echo "bench: $BIN not built (scripts/setup.sh)" >&2; exit 1; }
 [ -n "$PGBENCH" ] || { echo "bench: pgbench not found" >&2; exit 1; }
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "bench: python3 missing" >&2; exit 1; }
 
 if [ -n "${PGSTORSIM_BENCH_DB:-}" ]; then
   DB=$PGSTORSIM_BENCH_DB
@@ -29,47 +46,79 @@ else
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "bench: server '$DB', scale $SCALE, ${SECS}s x $RUNS runs, prepared, tpcb-like"
-"$BIN" init --scale "$SCALE" --db "$DB" --out "$work/init.json" | tail -n1
+echo "bench: server '$DB', scale $SCALE, ${SECS}s x $RUNS runs, prepared, tpcb-like," \
+  "prefix '${PREFIX[*]:-}'"
+if [ "${BENCH_SKIP_INIT:-0}" != 1 ]; then
+  "$BIN" init --scale "$SCALE" --db "$DB" --out "$work/init.json" | tail -n1
+fi
+
+# cpu_time <file> <command...>: runs the command, writes "user_s sys_s" of it (all its
+# threads; wait4 rusage) to <file>.
+cpu_time() {
+  python3 -c 'import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, _, ru = os.wait4(pid, 0)
+open(sys.argv[1], "w").write("%.6f %.6f\n" % (ru.ru_utime, ru.ru_stime))' "$@"
+}
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > 0) ? a / b : 0}'; }
 
-# run_one <tool> <clients> <threads>: prints "tps cpu_us_per_txn"
+# run_one <tool> <clients> <threads> <length: -T or -t> <value>: prints
+# "tps transactions cpu_s span_us" (span_us: ours' own figure, 0 for pgbench).
 run_one() {
-  local tool=$1 c=$2 j=$3 out=$work/out.txt cpu=$work/cpu.txt
+  local tool=$1 c=$2 j=$3 how=$4 n=$5 out=$work/out.txt cpu=$work/cpu.txt span=0
   if [ "$tool" = ours ]; then
-    /usr/bin/time -f "%U %S" -o "$cpu" "$BIN" run --db "$DB" -c "$c" -j "$j" -T "${SECS}s" \
-      -M prepared --out "$work/run.json" >"$out" 2>&1
+    rm -f "$work/run.json"
+    cpu_time "$cpu" "${PREFIX[@]}" "$BIN" run --db "$DB" -c "$c" -j "$j" \
+      "$how" "$n$([ "$how" = -T ] && echo s)" -M prepared --out "$work/run.json" >"$out" 2>&1
+    span=$(sed -n 's/.*"us_per_transaction": *\([0-9.e+-]*\).*/\1/p' "$work/run.json" | head -n1)
   else
-    /usr/bin/time -f "%U %S" -o "$cpu" "$PGBENCH" -n -M prepared -c "$c" -j "$j" -T "$SECS" \
-      "$DB" >"$out" 2>&1
+    cpu_time "$cpu" "${PREFIX[@]}" "$PGBENCH" -n -M prepared -c "$c" -j "$j" \
+      "$how" "$n" "$DB" >"$out" 2>&1
   fi
   local tps txns
   tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$out" | tail -n1)
   txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
-  awk -v t="$tps" -v n="$txns" '{printf "%s %.1f\n", t, ($1 + $2) * 1e6 / (n > 0 ? n : 1)}' "$cpu"
+  awk -v t="${tps:-0}" -v n="${txns:-0}" -v s="${span:-0}" '{print t, n, $1 + $2, s}' "$cpu"
+}
+
+# fixed_cost <tool> <clients> <threads>: median CPU seconds of one transaction per client.
+fixed_cost() {
+  for _ in $(seq "$FIXED_RUNS"); do run_one "$1" "$2" "$3" -t 1 | cut -d' ' -f3; done | median
 }
 
 echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-8s %12s %12s %8s %8s %14s %14s\n" clients ours_tps pgbench_tps ratio paired ours_cpu_us \
-  pgbench_cpu_us
+printf "%-7s %9s %9s %6s %6s %8s %8s %6s %5s %8s %8s %9s\n" clients ours_tps pgb_tps ratio \
+  paired ours_cpu pgb_cpu cpu_pr lower ours_net pgb_net ours_span
 for c in $CLIENTS; do
   j=$(( c < 2 ? 1 : 2 ))
   : >"$work/ours"; : >"$work/theirs"
   for r in $(seq "$RUNS"); do
     if [ $((r % 2)) -eq 1 ]; then
-      run_one ours "$c" "$j" >>"$work/ours"
-      run_one pgbench "$c" "$j" >>"$work/theirs"
+      run_one ours "$c" "$j" -T "$SECS" >>"$work/ours"
+      run_one pgbench "$c" "$j" -T "$SECS" >>"$work/theirs"
     else
-      run_one pgbench "$c" "$j" >>"$work/theirs"
-      run_one ours "$c" "$j" >>"$work/ours"
+      run_one pgbench "$c" "$j" -T "$SECS" >>"$work/theirs"
+      run_one ours "$c" "$j" -T "$SECS" >>"$work/ours"
     fi
   done
+  fo=$(fixed_cost ours "$c" "$j"); fp=$(fixed_cost pgbench "$c" "$j")
+  # Per run: cpu us/txn (whole process) and net of the tool's fixed cost.
+  per_txn() { awk -v f="$1" '{n = ($2 > 0) ? $2 : 1; print $3 * 1e6 / n, ($3 - f) * 1e6 / n}'; }
+  per_txn "$fo" <"$work/ours" >"$work/ours_cpu"; per_txn "$fp" <"$work/theirs" >"$work/theirs_cpu"
   ot=$(cut -d' ' -f1 "$work/ours" | median); pt=$(cut -d' ' -f1 "$work/theirs" | median)
-  oc=$(cut -d' ' -f2 "$work/ours" | median); pc=$(cut -d' ' -f2 "$work/theirs" | median)
+  oc=$(cut -d' ' -f1 "$work/ours_cpu" | median); pc=$(cut -d' ' -f1 "$work/theirs_cpu" | median)
+  on=$(cut -d' ' -f2 "$work/ours_cpu" | median); pn=$(cut -d' ' -f2 "$work/theirs_cpu" | median)
+  os=$(cut -d' ' -f4 "$work/ours" | median)
   # paired: median over runs of (ours / pgbench) of the two back-to-back runs.
-  pr=$(paste -d' ' "$work/ours" "$work/theirs" | awk '{print ($3 > 0) ? $1 / $3 : 0}' | median)
-  printf "%-8s %12.1f %12.1f %8.3f %8.3f %14.1f %14.1f\n" "$c" "$ot" "$pt" \
-    "$(awk -v a="$ot" -v b="$pt" 'BEGIN {print (b > 0) ? a / b : 0}')" "$pr" "$oc" "$pc"
+  pr=$(paste -d' ' "$work/ours" "$work/theirs" | awk '{print ($5 > 0) ? $1 / $5 : 0}' | median)
+  cr=$(paste -d' ' "$work/ours_cpu" "$work/theirs_cpu" | awk '{print ($3 > 0) ? $1 / $3 : 0}' |
+    median)
+  lw=$(paste -d' ' "$work/ours_cpu" "$work/theirs_cpu" | awk '$1 < $3 {n++} END {print n + 0}')
+  printf "%-7s %9.1f %9.1f %6.3f %6.3f %8.1f %8.1f %6.3f %5s %8.1f %8.1f %9.1f\n" "$c" "$ot" \
+    "$pt" "$(ratio "$ot" "$pt")" "$pr" "$oc" "$pc" "$cr" "$lw/$RUNS" "$on" "$pn" "$os"
 done
 echo "bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,18 +6,26 @@
 # 1 MiB stripe (alternating, several runs, medians). WAL goes to an unthrottled file,
 # the lab's stand-in for the seed's battery-backed controller cache that absorbs
 # commits. `pgstorsim simulate` and `pgstorsim predict` run the matching scenario
-# (same geometry, disks = the throttle, wal_on_data_volume = false). One TSV row per
-# stripe; lab_table.py prints the ratios.
+# (same geometry, disks.type = "throttled" with the throttle's read/write IOPS and
+# bandwidth, wal_on_data_volume = false). One TSV row per stripe; lab_table.py prints
+# the ratios.
 #
 #   lab-array.sh [TSV]      (default results/validation/lab-array.tsv)
+#
+# Saved next to TSV in ${TSV%.tsv}-runs/: conditions.env (the settings, the binary,
+# when it was built and the tree), array.toml (the scenario) and every replay's
+# results (replay-STRIPE-RUN.json.gz). LAB_ARRAY_PREDICT_ONLY=1 skips measuring: it
+# re-runs simulate and predict (scenario re-written from conditions.env) against the
+# saved replays and rewrites TSV; it needs no root, lab or loop device.
 #
 # Environment (defaults in brackets): PGSTORSIM_BINARY [build-lab/pgstorsim],
 # LAB_ARRAY_IOPS [150], LAB_ARRAY_MBPS [40], LAB_ARRAY_SCALE [20],
 # LAB_ARRAY_CLIENTS [4], LAB_ARRAY_SECONDS [15], LAB_ARRAY_RUNS [3],
 # LAB_ARRAY_SHARED_BUFFERS [16MiB], LAB_ARRAY_OS_CACHE [16MiB], LAB_ARRAY_OFFSET
 # [63s] (partition offset; 0 = aligned, where no 64 KiB block has two pieces on one
-# member, so the result does not depend on whether such pieces are merged),
-# PGSTORSIM_LAB_NAME [pgstorsim-lab-e2e-array]. Torn down on exit. Needs root.
+# member), LAB_ARRAY_ENGINE [psync] (replay --engine), LAB_ARRAY_PREDICT_ONLY [0],
+# PGSTORSIM_LAB_NAME [pgstorsim-lab-e2e-array]. Torn down on exit (also on failure or
+# Ctrl-C). Measuring needs root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -38,37 +46,31 @@ RUNS=${LAB_ARRAY_RUNS:-3}
 SHARED=${LAB_ARRAY_SHARED_BUFFERS:-16MiB}
 OS_CACHE=${LAB_ARRAY_OS_CACHE:-16MiB}
 OFFSET=${LAB_ARRAY_OFFSET:-63s}
+ENGINE=${LAB_ARRAY_ENGINE:-psync}
+DISK_SIZE=2G
 TSV=${1:-$root/results/validation/lab-array.tsv}
-# Trace, WAL file and results: a small tmpfs of our own (not under /dev/, where the
-# replayer refuses to create files; not the host disk, whose fsyncs are slow and shared).
+SAVED=${TSV%.tsv}-runs
+# Trace and WAL file: a small tmpfs of our own (not under /dev/, where the replayer
+# refuses to create files; not the host disk, whose fsyncs are slow and shared).
 WORK=/var/tmp/$LAB_NAME-work
 STRIPES="32KiB 1MiB"
+CONDITIONS="IOPS MBPS SCALE CLIENTS SECONDS_PER_RUN RUNS SHARED OS_CACHE OFFSET ENGINE DISK_SIZE"
 
 [[ -x $BIN ]] || lab_die "no pgstorsim binary at $BIN (set PGSTORSIM_BINARY)"
-lab_require_uint LAB_ARRAY_RUNS "$RUNS"
-lab_require_root
-lab_require_blkio
-lab_require_loop
 command -v python3 >/dev/null || lab_skip "python3 needed to read the results JSON"
-
-teardown() {
-  "$here/lab-disks.sh" down >/dev/null 2>&1 || true
-  if mountpoint -q "$WORK" 2>/dev/null; then umount "$WORK" || true; fi
-  rm -rf "$WORK"
-}
-trap teardown EXIT
-trap 'exit 130' INT TERM
 
 # The scenario the array is: what the simulator and the model are given.
 write_scenario() {  # path
-  local latency_us=$((1000000 / IOPS)) ram
+  local ram
   ram=$(($(lab_bytes "${SHARED%iB}") + $(lab_bytes "${OS_CACHE%iB}") + (1 << 30)))
   cat >"$1" <<EOF
 # Lab array (scripts/lab/lab-array.sh): 4 loop devices throttled by cgroup v1 blkio to
-# $IOPS IOPS and $MBPS MiB/s each way, as a RAID 10 replayed by pgstorsim itself (no
+# $IOPS IOPS and $MBPS MiB/s each way (independent read and write caps: disks.type =
+# "throttled", 30 us device latency), as a RAID 10 replayed by pgstorsim itself (no
 # controller cache); 64 KiB filesystem blocks and 8 KiB fragments as on the seed's UFS,
-# partition offset $OFFSET (63s = the seed's MBR); WAL on an unthrottled file. RAM = shared_buffers + the trace's OS
-# cache + the simulator's 1 GiB OS reserve (sim_config.h os_reserved_bytes).
+# partition offset $OFFSET (63s = the seed's MBR); WAL on an unthrottled file. RAM =
+# shared_buffers + the trace's OS cache + the simulator's 1 GiB OS reserve
+# (sim_config.h os_reserved_bytes).
 [scenario]
 name = "lab-array"
 [host]
@@ -88,12 +90,14 @@ level = "raid10"
 disks = 4
 stripe = "32KiB"
 [disks]
-type = "ssd"
-read_latency = "${latency_us}us"
-write_latency = "${latency_us}us"
-channels = 1
-transfer_rate = "${MBPS}MiB"
-capacity = "$LAB_DISK_SIZE_BYTES"
+type = "throttled"
+read_iops = $IOPS
+write_iops = $IOPS
+read_bandwidth = "${MBPS}MiB"
+write_bandwidth = "${MBPS}MiB"
+read_latency = "30us"
+write_latency = "30us"
+capacity = "$(lab_bytes "$DISK_SIZE")"
 [workload]
 scale = $SCALE
 clients = $CLIENTS
@@ -102,56 +106,112 @@ duration = "${SECONDS_PER_RUN}s"
 EOF
 }
 
+save_conditions() {
+  local v
+  {
+    for v in $CONDITIONS; do printf '%s=%q\n' "$v" "${!v}"; done
+    printf 'BINARY=%q\n' "$BIN"
+    printf 'BINARY_BUILT=%q\n' "$(date -u -r "$BIN" +%Y-%m-%dT%H:%M:%SZ)"
+    printf 'TREE=%q\n' "$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
+    printf 'MEASURED=%q\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    printf 'LOADAVG=%q\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  } >"$SAVED/conditions.env"
+}
+
 replay() {  # stripe run -> prints tps
-  local members allow=() dev json=$WORK/replay-$1-$2.json
+  local members allow=() dev json=$SAVED/replay-$1-$2.json
   members=${LAB_DISKS// /,}
   for dev in $LAB_DISKS; do allow+=(--allow-destroy "$dev"); done
   "$here/lab-disks.sh" exec "$BIN" replay --trace "$WORK/array.trace" --array raid10 \
     --members "$members" --stripe "$1" --fs-block 64k --fragment 8k --partition-offset "$OFFSET" \
-    --wal-target "$WORK/wal.img" "${allow[@]}" --workers "$CLIENTS" \
+    --wal-target "$WORK/wal.img" "${allow[@]}" --workers "$CLIENTS" --engine "$ENGINE" \
     --duration "${SECONDS_PER_RUN}s" --out "$json" >"$WORK/replay-$1-$2.txt" 2>&1 ||
     lab_die "replay failed: $(tail -3 "$WORK/replay-$1-$2.txt")"
   python3 -c 'import json, sys
 print("%.1f" % json.load(open(sys.argv[1]))["summary"]["tps"])' "$json"
+  gzip -9f "$json"
 }
 
-main() {
-  "$here/lab-disks.sh" up 4 2G "$IOPS" "$MBPS"
-  # shellcheck source=/dev/null
-  . "$LAB_DISKS_ENV"
-  mkdir -p "$WORK" "$(dirname "$TSV")"
-  mount -t tmpfs -o size=1G,mode=700 pgstorsim-lab-array "$WORK"
-  "$BIN" trace --scale "$SCALE" --transactions 50000 --clients "$CLIENTS" \
-    --shared-buffers "$SHARED" --os-cache "$OS_CACHE" --cache warm \
-    --out "$WORK/array.trace" | grep -E '^(records|hit ratio)'
-  write_scenario "$WORK/array.toml"
-  declare -A runs
-  local r stripe tps
-  for ((r = 1; r <= RUNS; r++)); do
-    for stripe in $STRIPES; do
-      tps=$(replay "$stripe" "$r")
-      lab_say "run $r stripe $stripe: $tps tps"
-      runs[$stripe]+="${runs[$stripe]:+ }$tps"
-    done
-  done
-  echo -e "array\tstripe\truns\tmedian_tps\tsimulate_tps\tpredict_tps" >"$TSV"
+# simulate and predict for every stripe against the saved replays; writes TSV.
+predict_rows() {
+  local stripe
+  write_scenario "$SAVED/array.toml"
+  printf '%s\t' array stripe runs median_tps simulate_tps predict_tps member_reads_txn >"$TSV"
+  echo member_writes_txn >>"$TSV"
   for stripe in $STRIPES; do
-    "$BIN" simulate --scenario "$WORK/array.toml" --set "array.stripe=$stripe" --seed 1 \
+    "$BIN" simulate --scenario "$SAVED/array.toml" --set "array.stripe=$stripe" --seed 1 \
       --out "$WORK/sim-$stripe.json" --quiet >/dev/null
-    "$BIN" predict --scenario "$WORK/array.toml" --set "array.stripe=$stripe" \
+    "$BIN" predict --scenario "$SAVED/array.toml" --set "array.stripe=$stripe" \
       --out "$WORK/predict-$stripe.json" >/dev/null
-    python3 - "$OFFSET" "$stripe" "${runs[$stripe]}" "$WORK/sim-$stripe.json" \
+    python3 - "$OFFSET" "$stripe" "$SAVED" "$WORK/sim-$stripe.json" \
       "$WORK/predict-$stripe.json" >>"$TSV" <<'EOF'
-import json, statistics, sys
-offset, stripe, runs, sim, pred = sys.argv[1:]
-tps = lambda p: json.load(open(p))["summary"]["tps"]
-values = [float(v) for v in runs.split()]
-print("raid10 x4, 64k fs blocks, offset %s\t%s\t%s\t%.1f\t%.1f\t%.1f" % (
-    offset, stripe, ", ".join("%.1f" % v for v in values), statistics.median(values), tps(sim),
-    tps(pred)))
+import glob, gzip, json, os, re, statistics, sys
+offset, stripe, saved, sim, pred = sys.argv[1:]
+load = lambda p: json.load(gzip.open(p) if p.endswith(".gz") else open(p))
+runs = sorted(glob.glob(os.path.join(saved, "replay-%s-*.json.gz" % stripe)),
+              key=lambda p: int(re.search(r"-(\d+)\.json\.gz$", p).group(1)))
+if not runs:
+    sys.exit("lab: error: no saved replays replay-%s-*.json.gz in %s" % (stripe, saved))
+replays = [load(p) for p in runs]
+values = [r["summary"]["tps"] for r in replays]
+def per_txn(key):  # Member ops of the array (not the WAL file) per transaction, all runs.
+    ops = sum(d[key] for r in replays for d in r["sections"]["devices"] if d["role"] != "wal")
+    return ops / max(1, sum(r["summary"]["transactions"] for r in replays))
+print("raid10 x4, 64k fs blocks, offset %s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f" % (
+    offset, stripe, ", ".join("%.1f" % v for v in values), statistics.median(values),
+    load(sim)["summary"]["tps"], load(pred)["summary"]["tps"], per_txn("reads"),
+    per_txn("writes")))
 EOF
   done
   cat "$TSV"
 }
 
-main
+predict_only() {
+  [[ -f $SAVED/conditions.env ]] ||
+    lab_die "no saved measurement at $SAVED (run lab-array.sh first)"
+  # shellcheck source=/dev/null
+  . "$SAVED/conditions.env"
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-array-predict.XXXXXX")
+  trap 'rm -rf "$WORK"' EXIT
+  lab_say "predictions for the replays measured $MEASURED (binary built $BINARY_BUILT, tree $TREE)"
+  predict_rows
+}
+
+teardown() {
+  "$here/lab-disks.sh" down >/dev/null 2>&1 || true
+  if mountpoint -q "$WORK" 2>/dev/null; then umount "$WORK" || true; fi
+  rm -rf "$WORK"
+}
+
+main() {
+  lab_require_uint LAB_ARRAY_RUNS "$RUNS"
+  lab_require_root
+  lab_require_blkio
+  lab_require_loop
+  trap teardown EXIT
+  trap 'exit 130' INT TERM
+  "$here/lab-disks.sh" up 4 "$DISK_SIZE" "$IOPS" "$MBPS"
+  # shellcheck source=/dev/null
+  . "$LAB_DISKS_ENV"
+  mkdir -p "$WORK" "$SAVED"
+  rm -f "$SAVED"/replay-*.json.gz
+  save_conditions
+  mount -t tmpfs -o size=1G,mode=700 pgstorsim-lab-array "$WORK"
+  "$BIN" trace --scale "$SCALE" --transactions 50000 --clients "$CLIENTS" \
+    --shared-buffers "$SHARED" --os-cache "$OS_CACHE" --cache warm \
+    --out "$WORK/array.trace" | grep -E '^(records|hit ratio)'
+  local r stripe tps
+  for ((r = 1; r <= RUNS; r++)); do
+    for stripe in $STRIPES; do
+      tps=$(replay "$stripe" "$r")
+      lab_say "run $r stripe $stripe: $tps tps"
+    done
+  done
+  predict_rows
+}
+
+if [[ ${LAB_ARRAY_PREDICT_ONLY:-0} == 1 ]]; then
+  predict_only
+else
+  main
+fi

@@ -74,6 +74,24 @@ lab_majmin() {
   cat "/sys/class/block/$(basename "$1")/dev"
 }
 
+# Creates cgroup directory $1 (cgroup v1: mkdir makes the group); skips the lab when
+# the kernel refuses.
+lab_make_cgroup() {
+  mkdir -p "$1" 2>/dev/null || lab_skip "cannot create cgroup $1"
+}
+
+# Moves the calling shell ($BASHPID: also right in a subshell) into each cgroup
+# directory of $1 (space-separated) and execs the command $2...: the command's I/O,
+# memory and children are accounted there. Dies naming the cgroup that refused.
+lab_exec_in_cgroups() {
+  local cg
+  for cg in $1; do
+    echo "$BASHPID" >"$cg/cgroup.procs" 2>/dev/null || lab_die "cannot join cgroup $cg"
+  done
+  shift
+  exec "$@"
+}
+
 # Moves every process of cgroup directory $1 to the hierarchy root $2, then removes $1.
 lab_remove_cgroup() {
   local cg=$1 root=$2 pid

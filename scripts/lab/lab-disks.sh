@@ -87,7 +87,7 @@ disks_up() {  # N SIZE IOPS MBPS
   trap 'exit 130' INT TERM
   mkdir -p "$LAB_STATE"
   : >"$LAB_DISKS_LIST"
-  mkdir -p "$LAB_BLKIO_CGROUP" || lab_skip "cannot create cgroup $LAB_BLKIO_CGROUP"
+  lab_make_cgroup "$LAB_BLKIO_CGROUP"
   for ((i = 0; i < n; i++)); do
     img=$LAB_STATE/disk$i.img
     truncate -s "$size_bytes" "$img"
@@ -127,8 +127,7 @@ disks_set_limits() {  # IOPS MBPS
 disks_exec() {
   [[ $# -ge 1 ]] || usage
   [[ -f $LAB_DISKS_ENV ]] || lab_die "lab disks are not up; run: $0 up N SIZE IOPS MBPS"
-  echo $$ >"$LAB_BLKIO_CGROUP/cgroup.procs"
-  exec "$@"
+  lab_exec_in_cgroups "$LAB_BLKIO_CGROUP" "$@"
 }
 
 disks_run() {
@@ -139,10 +138,7 @@ disks_run() {
   trap 'disks_down' EXIT
   trap 'exit 130' INT TERM
   local rc=0
-  (
-    echo $BASHPID >"$LAB_BLKIO_CGROUP/cgroup.procs"
-    exec "$@"
-  ) || rc=$?
+  (lab_exec_in_cgroups "$LAB_BLKIO_CGROUP" "$@") || rc=$?
   exit "$rc"
 }
 

@@ -149,15 +149,11 @@ EOF
 }
 
 start_server() {  # mem_bytes
-  mkdir -p "$LAB_MEMORY_CGROUP" || lab_skip "cannot create cgroup $LAB_MEMORY_CGROUP"
+  lab_make_cgroup "$LAB_MEMORY_CGROUP"
   echo "$1" >"$LAB_MEMORY_CGROUP/memory.limit_in_bytes" ||
     lab_skip "kernel refused memory.limit_in_bytes=$1"
-  (
-    echo $BASHPID >"$LAB_MEMORY_CGROUP/cgroup.procs"
-    echo $BASHPID >"$LAB_BLKIO_CGROUP/cgroup.procs"
-    exec runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$LAB_PG_DATA" -l "$LAB_PG_LOG" -w -t 120 \
-      start >/dev/null
-  ) || {
+  (lab_exec_in_cgroups "$LAB_MEMORY_CGROUP $LAB_BLKIO_CGROUP" runuser -u postgres -- \
+    "$PG_BIN/pg_ctl" -D "$LAB_PG_DATA" -l "$LAB_PG_LOG" -w -t 120 start >/dev/null) || {
     tail -n 20 "$LAB_PG_LOG" >&2 || true
     lab_die "PostgreSQL did not start (log above)"
   }
@@ -309,8 +305,7 @@ pg_scenario() {  # FILE [--scale S]
 pg_exec() {
   [[ $# -ge 1 ]] || usage
   pg_env
-  echo $$ >"$LAB_MEMORY_CGROUP/cgroup.procs"
-  exec "$@"
+  lab_exec_in_cgroups "$LAB_MEMORY_CGROUP" "$@"
 }
 
 pg_status() {

@@ -6,6 +6,9 @@
 #include <limits>
 #include <map>
 
+#include "cache/lru_cleaner.h"
+#include "cache/policies.h"
+
 namespace pgstorsim {
 namespace {
 
@@ -15,35 +18,31 @@ class BufferCacheImpl : public BufferCache {
  public:
   explicit BufferCacheImpl(const CacheConfig& config)
       : config_(config),
-        shared_(ClockSweep::Create(config.shared_buffers_pages, config.max_usage_count)),
-        os_(Lru::Create(config.os_cache_pages)) {}
+        shared_(config.shared_buffers_pages, config.max_usage_count, &table_),
+        os_(config.os_cache_pages, &table_),
+        cleaner_(config.bgwriter_lru_maxpages, config.bgwriter_lru_multiplier,
+                 config.bgwriter_delay_ms) {}
 
   CacheOutcome Touch(const PageId& page, bool dirty, std::vector<CacheIo>* ios) override {
-    bool evicted_valid = false, evicted_dirty = false;
-    PageId evicted;
-    if (shared_->Access(page, dirty, &evicted_valid, &evicted, &evicted_dirty)) {
+    if (SharedAccess(page, dirty, ios)) {
       ++stats_.shared_hits;
       return CacheOutcome::kSharedHit;
     }
-    WriteVictim(evicted_valid, evicted_dirty, evicted, ios);
-    if (os_->Access(page)) {
+    if (os_.Access(page)) {
       ++stats_.os_hits;
       return CacheOutcome::kOsHit;
     }
     ++stats_.misses;
     const int64_t pages = ReadaheadPages(page);
-    for (int64_t i = 1; i < pages; ++i) os_->Insert({page.file, page.block + i});
+    for (int64_t i = 1; i < pages; ++i) os_.Insert({page.file, page.block + i});
     stats_.readahead_pages += static_cast<uint64_t>(pages - 1);
     ios->push_back({CacheIo::kRead, page, pages});
     return CacheOutcome::kMiss;
   }
 
   void Extend(const PageId& page, bool dirty, std::vector<CacheIo>* ios) override {
-    bool evicted_valid = false, evicted_dirty = false;
-    PageId evicted;
     ++stats_.extends;
-    if (shared_->Access(page, dirty, &evicted_valid, &evicted, &evicted_dirty)) return;
-    WriteVictim(evicted_valid, evicted_dirty, evicted, ios);
+    SharedAccess(page, dirty, ios);
   }
 
   void Prewarm(const std::vector<PageId>& hottest_first) override {
@@ -52,30 +51,57 @@ class BufferCacheImpl : public BufferCache {
     bool evicted_valid = false, evicted_dirty = false;
     PageId evicted;
     for (size_t i = 0; i < shared; ++i) {
-      shared_->Access(hottest_first[i], false, &evicted_valid, &evicted, &evicted_dirty);
+      shared_.Access(hottest_first[i], false, &evicted_valid, &evicted, &evicted_dirty);
     }
     // The OS cache holds the hottest pages too (double buffering: every page in shared
     // buffers was read through it); coldest first, so the hottest ends most recent.
     const size_t os_end =
         std::min<size_t>(hottest_first.size(), static_cast<size_t>(config_.os_cache_pages));
-    for (size_t i = os_end; i-- > 0;) os_->Insert(hottest_first[i]);
+    for (size_t i = os_end; i-- > 0;) os_.Insert(hottest_first[i]);
   }
 
-  std::vector<PageId> Checkpoint() override { return shared_->TakeDirty(); }
+  std::vector<PageId> Checkpoint() override {
+    std::vector<PageId> dirty = shared_.TakeDirty();
+    stats_.buffers_checkpoint += dirty.size();
+    return dirty;
+  }
 
-  bool InSharedBuffers(const PageId& page) const override { return shared_->Contains(page); }
-  bool InOsCache(const PageId& page) const override { return os_->Contains(page); }
-  int64_t dirty_pages() const override { return shared_->dirty_pages(); }
+  void BackgroundWriterRound(std::vector<CacheIo>* ios) override {
+    cleaned_.clear();
+    const LruCleaner::Round round = cleaner_.Run(&shared_, &cleaned_);
+    stats_.buffers_clean += cleaned_.size();
+    stats_.maxwritten_clean += round.hit_maxpages ? 1 : 0;
+    for (const PageId& page : cleaned_) {
+      ios->push_back({CacheIo::kWrite, page, 1});
+      os_.Insert(page);
+    }
+  }
+
+  bool InSharedBuffers(const PageId& page) const override { return shared_.Contains(page); }
+  bool InOsCache(const PageId& page) const override { return os_.Contains(page); }
+  int64_t dirty_pages() const override { return shared_.dirty_pages(); }
   const CacheStats& stats() const override { return stats_; }
   void ResetStats() override { stats_ = CacheStats(); }
   const CacheConfig& config() const override { return config_; }
 
  private:
-  void WriteVictim(bool valid, bool dirty, const PageId& victim, std::vector<CacheIo>* ios) {
-    if (!valid || !dirty) return;
-    ios->push_back({CacheIo::kWrite, victim, 1});
-    os_->Insert(victim);
-    ++stats_.dirty_evictions;
+  // The shared-buffer access of Touch() and Extend(): true on a hit; on a miss the
+  // victim, if dirty, is written by the backend. Counts allocations and dirtied buffers.
+  bool SharedAccess(const PageId& page, bool dirty, std::vector<CacheIo>* ios) {
+    bool evicted_valid = false, evicted_dirty = false;
+    PageId evicted;
+    const int64_t dirty_before = shared_.dirty_pages();
+    const bool hit = shared_.Access(page, dirty, &evicted_valid, &evicted, &evicted_dirty);
+    const bool wrote = evicted_valid && evicted_dirty;
+    stats_.buffers_dirtied += static_cast<uint64_t>(shared_.dirty_pages() - dirty_before + wrote);
+    if (hit) return true;
+    ++stats_.buffers_alloc;
+    if (wrote) {
+      ios->push_back({CacheIo::kWrite, evicted, 1});
+      os_.Insert(evicted);
+      ++stats_.dirty_evictions;
+    }
+    return false;
   }
 
   struct Sequence {
@@ -95,9 +121,12 @@ class BufferCacheImpl : public BufferCache {
   }
 
   CacheConfig config_;
-  std::unique_ptr<ClockSweep> shared_;
-  std::unique_ptr<Lru> os_;
+  CacheTable table_;  // Shared by both policies: one lookup finds both states.
+  ClockSweepImpl shared_;
+  LruImpl os_;
   std::map<uint32_t, Sequence> sequences_;
+  LruCleaner cleaner_;
+  std::vector<PageId> cleaned_;  // Scratch for BackgroundWriterRound().
   CacheStats stats_;
 };
 
@@ -129,6 +158,14 @@ StatusOr<std::unique_ptr<BufferCache>> BufferCache::Create(const CacheConfig& co
     return Status::Error("max_usage_count must be in [1, 5]");
   }
   if (config.readahead_max_pages < 0) return Status::Error("readahead must be >= 0");
+  if (config.bgwriter_lru_maxpages < 0) {
+    return Status::Error("bgwriter_lru_maxpages must be >= 0, got " +
+                         std::to_string(config.bgwriter_lru_maxpages));
+  }
+  if (!(config.bgwriter_lru_multiplier >= 0 && config.bgwriter_lru_multiplier <= 10)) {
+    return Status::Error("bgwriter_lru_multiplier must be in [0, 10]");
+  }
+  if (config.bgwriter_delay_ms < 1) return Status::Error("bgwriter_delay must be >= 1 ms");
   return std::unique_ptr<BufferCache>(new BufferCacheImpl(config));
 }
 

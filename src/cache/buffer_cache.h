@@ -7,7 +7,10 @@
 // sequential miss reads a window of following pages too). Bringing a page into
 // shared buffers evicts a victim; evicting a dirty buffer is a write (it goes to the
 // OS cache, where it then lives, clean). Checkpoint() hands back every dirty buffer and
-// marks it clean (the caller spreads the writes). Like Linux under PostgreSQL, the OS
+// marks it clean (the caller spreads the writes). With the background writer on
+// (bgwriter_lru_maxpages > 0), BackgroundWriterRound() is PostgreSQL's BgBufferSync():
+// it writes dirty buffers the clock hand will reach soon, so backends find clean
+// victims (docs/workload-model.md, "Background writer"). Like Linux under PostgreSQL, the OS
 // cache is inclusive: a page read into shared buffers passes through it (double
 // buffering), so the combined capacity is about max(shared, os), not the sum.
 //
@@ -50,13 +53,29 @@ struct CacheConfig {
   // min(window, max) pages; the window starts at 4 pages and doubles per sequential
   // miss. 0 disables readahead.
   int64_t readahead_max_pages = 0;
+  // The background writer's LRU cleaning: bgwriter_lru_maxpages (writes per round at
+  // most; 0 = off, the default here; PostgreSQL's default is 100),
+  // bgwriter_lru_multiplier (the round cleans ahead for the recent allocations per
+  // round x this) and bgwriter_delay (ms between rounds: the caller calls
+  // BackgroundWriterRound() this often; it also sets how fast an idle round scans).
+  int64_t bgwriter_lru_maxpages = 0;
+  double bgwriter_lru_multiplier = 2.0;
+  int64_t bgwriter_delay_ms = 200;
 };
 
 struct CacheStats {
   uint64_t shared_hits = 0;
   uint64_t os_hits = 0;
   uint64_t misses = 0;
-  uint64_t dirty_evictions = 0;  // Writes caused by evicting dirty buffers.
+  // Writes of dirty buffers, by writer, as pg_stat_bgwriter counts them: a backend
+  // evicting a dirty victim (buffers_backend), Checkpoint() (buffers_checkpoint), the
+  // background writer (buffers_clean; maxwritten_clean = rounds stopped by maxpages).
+  uint64_t dirty_evictions = 0;  // buffers_backend.
+  uint64_t buffers_checkpoint = 0;
+  uint64_t buffers_clean = 0;
+  uint64_t maxwritten_clean = 0;
+  uint64_t buffers_alloc = 0;    // Shared-buffer misses (a buffer taken for a new page).
+  uint64_t buffers_dirtied = 0;  // Clean -> dirty transitions (shared_blks_dirtied).
   uint64_t readahead_pages = 0;  // Pages read ahead beyond the missed page.
   uint64_t extends = 0;          // Pages added by Extend().
   uint64_t touches() const { return shared_hits + os_hits + misses; }
@@ -87,6 +106,15 @@ class BufferCache {
   // checkpointer writes them; the pages stay cached).
   virtual std::vector<PageId> Checkpoint() = 0;
 
+  // One round of the background writer (call every bgwriter_delay_ms of simulated
+  // time): writes up to bgwriter_lru_maxpages dirty buffers with usage count 0 ahead of
+  // the clock hand, as many as the allocations expected before the next round need
+  // (PostgreSQL's estimate: recent allocations x multiplier, at least a slice of the
+  // pool so an idle pool is cleaned in 120 s). Each write is appended to *ios (one
+  // page each, in clock order); the buffers stay cached, clean, and the pages enter
+  // the OS cache. Does nothing when bgwriter_lru_maxpages is 0.
+  virtual void BackgroundWriterRound(std::vector<CacheIo>* ios) = 0;
+
   virtual bool InSharedBuffers(const PageId& page) const = 0;
   virtual bool InOsCache(const PageId& page) const = 0;
   virtual int64_t dirty_pages() const = 0;
@@ -113,6 +141,23 @@ class ClockSweep {
   virtual int64_t size() const = 0;                      // Resident pages.
   virtual std::vector<PageId> TakeDirty() = 0;           // Sorted; marks clean.
   virtual int64_t dirty_pages() const = 0;
+
+  // For the background writer. SyncStart() is PostgreSQL's StrategySyncStart(): the
+  // frame the clock hand will look at next, the hand's complete passes over the pool,
+  // and the frames allocated since the previous call (the count is then reset).
+  struct SyncPoint {
+    int64_t frame = 0;
+    uint64_t passes = 0;
+    uint64_t recent_allocs = 0;
+  };
+  virtual SyncPoint SyncStart() = 0;
+  // SyncOneBuffer(skip_recently_used): a frame with usage count 0 is reusable
+  // (kReusable); if it also holds a dirty page, the page is marked clean, stored in
+  // *written and kWritten is set too. REQUIRES: 0 <= frame < frames().
+  static constexpr int kReusable = 1;
+  static constexpr int kWritten = 2;
+  virtual int CleanIfReusable(int64_t frame, PageId* written) = 0;
+  virtual int64_t frames() const = 0;  // The pool's size in buffers.
 };
 
 // Lru: the OS page cache. Access returns true on a hit and makes the page most

@@ -1,14 +1,18 @@
-// PageIndex: an internal map from PageId to a slot number (int32_t) for the cache
-// policies. Relations are identified by small file numbers and addressed by dense
-// block numbers, so the index is a vector of slots per file, grown on demand (-1 =
-// absent): O(1) with no hashing and no per-entry allocation. Pages outside the dense
-// range (file >= kMaxDenseFiles, block < 0 or block >= kMaxDenseBlocks) fall back to a
-// hash map, so any PageId works. Thread safety: none.
+// PageTable<Entry> and PageIndex: internal maps from PageId for the cache policies.
+// Relations are identified by small file numbers and addressed by dense block
+// numbers, so the table is a vector of entries per file, grown on demand: O(1) with
+// no hashing and no per-entry allocation. Pages outside the dense range
+// (file >= kMaxDenseFiles, block < 0 or block >= kMaxDenseBlocks) fall back to a hash
+// map, so any PageId works. A default-constructed Entry means "absent".
+// BufferCache keeps one PageTable whose entry holds both the page's shared-buffer
+// frame and its OS-cache recency stamp, so a shared-buffer miss finds the page's OS
+// cache state in the cache line it already loaded. Thread safety: none.
 #ifndef PGSTORSIM_CACHE_PAGE_INDEX_H_
 #define PGSTORSIM_CACHE_PAGE_INDEX_H_
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -16,61 +20,92 @@
 
 namespace pgstorsim {
 
-class PageIndex {
+struct PageIdHash {
+  size_t operator()(const PageId& p) const {
+    return std::hash<uint64_t>()((static_cast<uint64_t>(p.file) * 0x9E3779B97F4A7C15ULL) ^
+                                 static_cast<uint64_t>(p.block));
+  }
+};
+
+template <typename Entry>
+class PageTable {
  public:
   static constexpr uint32_t kMaxDenseFiles = 4096;
   static constexpr int64_t kMaxDenseBlocks = int64_t{1} << 28;  // 2 TiB of 8 KiB pages.
 
-  // The slot of `page`, or -1 if absent.
-  int32_t Find(const PageId& page) const {
+  // The entry of `page`, or nullptr where none was ever created. The pointer is valid
+  // until the next Get() or Forget().
+  const Entry* Find(const PageId& page) const {
     if (!Dense(page)) {
-      auto it = sparse_.find(Key(page));
-      return it == sparse_.end() ? -1 : it->second;
+      auto it = sparse_.find(page);
+      return it == sparse_.end() ? nullptr : &it->second;
     }
-    if (page.file >= files_.size()) return -1;
-    const std::vector<int32_t>& slots = files_[page.file];
+    if (page.file >= files_.size()) return nullptr;
+    const std::vector<Entry>& entries = files_[page.file];
     const size_t block = static_cast<size_t>(page.block);
-    return block < slots.size() ? slots[block] : -1;
+    return block < entries.size() ? &entries[block] : nullptr;
+  }
+  Entry* Find(const PageId& page) {
+    return const_cast<Entry*>(static_cast<const PageTable*>(this)->Find(page));
   }
 
-  // Maps `page` (absent) to `slot` (>= 0).
-  void Insert(const PageId& page, int32_t slot) {
-    ++size_;
-    if (!Dense(page)) {
-      sparse_[Key(page)] = slot;
-      return;
-    }
+  // The entry of `page`, created absent if needed. Valid until the next Get() or Forget().
+  Entry* Get(const PageId& page) {
+    if (!Dense(page)) return &sparse_[page];
     if (page.file >= files_.size()) files_.resize(page.file + 1);
-    std::vector<int32_t>& slots = files_[page.file];
+    std::vector<Entry>& entries = files_[page.file];
     const size_t block = static_cast<size_t>(page.block);
-    if (block >= slots.size()) {
-      slots.resize(std::max<size_t>(block + 1, std::max<size_t>(1024, slots.size() * 2)), -1);
+    if (block >= entries.size()) {
+      entries.resize(std::max<size_t>(block + 1, std::max<size_t>(1024, entries.size() * 2)));
     }
-    slots[block] = slot;
+    return &entries[block];
   }
 
-  // Removes `page` (present).
-  void Erase(const PageId& page) {
-    --size_;
-    if (!Dense(page)) {
-      sparse_.erase(Key(page));
-      return;
-    }
-    files_[page.file][static_cast<size_t>(page.block)] = -1;
+  // Drops the storage of a sparse page's entry once it is absent again (dense
+  // entries stay). REQUIRES: *Find(page) == Entry().
+  void Forget(const PageId& page) {
+    if (!Dense(page)) sparse_.erase(page);
   }
-
-  int64_t size() const { return size_; }
 
  private:
   static bool Dense(const PageId& page) {
     return page.file < kMaxDenseFiles && page.block >= 0 && page.block < kMaxDenseBlocks;
   }
-  static uint64_t Key(const PageId& page) {
-    return (static_cast<uint64_t>(page.file) << 48) ^ static_cast<uint64_t>(page.block);
-  }
 
-  std::vector<std::vector<int32_t>> files_;
-  std::unordered_map<uint64_t, int32_t> sparse_;
+  std::vector<std::vector<Entry>> files_;
+  std::unordered_map<PageId, Entry, PageIdHash> sparse_;
+};
+
+// PageId -> slot number (int32_t >= 0), for tests and simple users.
+class PageIndex {
+ public:
+  static constexpr uint32_t kMaxDenseFiles = PageTable<int>::kMaxDenseFiles;
+  static constexpr int64_t kMaxDenseBlocks = PageTable<int>::kMaxDenseBlocks;
+
+  // The slot of `page`, or -1 if absent.
+  int32_t Find(const PageId& page) const {
+    const Slot* s = table_.Find(page);
+    return s == nullptr ? -1 : s->slot;
+  }
+  // Maps `page` (absent) to `slot` (>= 0).
+  void Insert(const PageId& page, int32_t slot) {
+    ++size_;
+    table_.Get(page)->slot = slot;
+  }
+  // Removes `page` (present).
+  void Erase(const PageId& page) {
+    --size_;
+    table_.Find(page)->slot = -1;
+    table_.Forget(page);
+  }
+  int64_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    int32_t slot = -1;
+    bool operator==(const Slot& o) const { return slot == o.slot; }
+  };
+  PageTable<Slot> table_;
   int64_t size_ = 0;
 };
 

@@ -1,8 +1,11 @@
 #include "driver/engine.h"
 
+#include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "common/units.h"
@@ -25,6 +28,7 @@ void MergeOutput(const EngineOutput& t, EngineOutput* out) {
   out->reconnects += t.reconnects;
   out->measured_s = std::max(out->measured_s, t.measured_s);
   out->interrupted = out->interrupted || t.interrupted;
+  out->unmeasured_committed += t.unmeasured_committed;
   out->txn_latency.Merge(t.txn_latency);
   out->schedule_lag.Merge(t.schedule_lag);
   if (out->stmt_latency.size() < t.stmt_latency.size()) {
@@ -84,6 +88,29 @@ void ReportProgress(const EngineInput& in, EngineShared* shared, uint64_t* last_
   *last_ns = now;
 }
 
+// Counts finished engine threads; the caller sleeps on it between progress lines, so
+// it wakes only to print one or when the last thread ends (no polling).
+class ThreadsDone {
+ public:
+  explicit ThreadsDone(int threads) : running_(threads) {}
+  void OneFinished() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (--running_ == 0) cv_.notify_all();
+  }
+  // Sleeps until every thread has finished (true) or the monotonic time deadline_ns
+  // (false).
+  bool WaitUntil(int64_t deadline_ns) {
+    std::unique_lock<std::mutex> lock(mu_);
+    std::chrono::steady_clock::time_point deadline{std::chrono::nanoseconds(deadline_ns)};
+    return cv_.wait_until(lock, deadline, [this] { return running_ == 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int running_;
+};
+
 }  // namespace
 
 StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
@@ -93,6 +120,7 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   if (!seeds.ok()) return seeds.status();
   EngineShared shared;
   shared.input = &in;
+  ClientCpu cpu_start = ProcessCpuNow();
   shared.run_start_ns = MonotonicNs();
   shared.window_start_ns = shared.run_start_ns + cfg.warmup_ns;
   shared.window_end_ns = cfg.duration_ns > 0 ? shared.window_start_ns + cfg.duration_ns : INT64_MAX;
@@ -104,10 +132,10 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   std::vector<EngineOutput> outs(cfg.threads);
   std::vector<Status> statuses(cfg.threads);
   std::vector<std::thread> threads;
-  std::atomic<int> running{cfg.threads};
+  ThreadsDone done(cfg.threads);
   auto drive = [&](int t, std::vector<ClientSeed> mine) {
     statuses[t] = RunEngineThread(&shared, std::move(mine), &outs[t]);
-    running.fetch_sub(1);
+    done.OneFinished();
   };
   for (int t = 0; t < cfg.threads; ++t) {
     std::vector<ClientSeed> mine = ShareOf(t, cfg, &seeds.value());
@@ -117,21 +145,23 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
       threads.emplace_back(drive, t, std::move(mine));
     }
   }
-  uint64_t last_txns = 0, last_lat = 0;
-  int64_t last_ns = shared.run_start_ns;
-  while (!caller_drives && running.load() > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (cfg.progress_ns > 0 && in.progress && MonotonicNs() - last_ns >= cfg.progress_ns) {
+  if (!caller_drives && cfg.progress_ns > 0 && in.progress) {
+    uint64_t last_txns = 0, last_lat = 0;
+    int64_t last_ns = shared.run_start_ns;
+    while (!done.WaitUntil(last_ns + cfg.progress_ns)) {
       ReportProgress(in, &shared, &last_txns, &last_lat, &last_ns);
     }
   }
   for (std::thread& th : threads) th.join();
+  ClientCpu cpu_end = ProcessCpuNow();
   EngineOutput out;
   out.connect_s = NsToSec(shared.run_start_ns - connect_start);
   for (int t = 0; t < cfg.threads; ++t) {
     if (!statuses[t].ok()) return statuses[t];
     MergeOutput(outs[t], &out);
   }
+  out.cpu = CpuDelta(cpu_start, cpu_end);
+  out.cpu.committed = out.transactions + out.unmeasured_committed;
   return out;
 }
 

@@ -3,6 +3,9 @@
 // libpq connections asynchronously (one epoll wait loop per thread, like pgbench's -j
 // threads), each client running the workload's statements one at a time (no
 // pipelining: each statement waits for the previous one's result, as in pgbench).
+// Otherwise the calling thread sleeps until the threads end, waking only to print a
+// progress line. Waits arm no timer unless a client has a deadline (--rate schedule,
+// reconnect backoff); stop flags are checked at least every 50 ms (socket_waiter.h).
 //
 // Timing: the run starts when all connections are open; the measured window starts
 // warmup_ns later and lasts duration_ns (or until each client has run
@@ -41,6 +44,22 @@ struct EngineInput {
   std::function<void(const std::string&)> progress;
 };
 
+// CPU time of this whole process (every thread: engine threads, the waiting caller,
+// libpq) from the moment all clients are connected until the last engine thread ends,
+// i.e. warm-up and measured window, without connection set-up, server statistics or
+// results (getrusage RUSAGE_SELF differences).
+struct ClientCpu {
+  double user_s = 0;
+  double sys_s = 0;
+  int64_t voluntary_switches = 0;    // Waits that slept (one per wake-up).
+  int64_t involuntary_switches = 0;  // Preemptions.
+  int64_t minor_faults = 0;
+  uint64_t committed = 0;  // Committed transactions in that span (warm-up included).
+
+  // (user + sys) / committed in microseconds; 0 when nothing committed.
+  double UsPerTransaction() const;
+};
+
 struct EngineOutput {
   uint64_t transactions = 0;  // Committed, measured.
   uint64_t failed = 0;        // Measured transactions that did not commit.
@@ -58,6 +77,8 @@ struct EngineOutput {
   std::vector<uint64_t> per_second_txns;      // Committed, by completion second.
   std::vector<double> per_second_latency_ns;  // Sum of latencies, same buckets.
   std::string first_error;                    // First non-fatal error text seen (for the report).
+  uint64_t unmeasured_committed = 0;          // Committed outside the window (warm-up).
+  ClientCpu cpu;
 };
 
 StatusOr<EngineOutput> RunEngine(const EngineInput& input);

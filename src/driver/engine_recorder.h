@@ -34,6 +34,8 @@ class EngineRecorder {
   // origin_ns (start, or schedule under --rate). Also writes its keys-log line.
   void Transaction(const EngineClient& c, uint64_t seq, int64_t origin_ns, int64_t now_ns,
                    bool committed);
+  // A transaction outside the window (warm-up) ended; only counted for ClientCpu.
+  void Unmeasured(bool committed) { out_->unmeasured_committed += committed ? 1 : 0; }
   void ConnectionLost(const std::string& why);
   void Reconnected() { ++out_->reconnects; }
   // Keeps the first non-fatal error for the report.

@@ -16,7 +16,9 @@
 namespace pgstorsim {
 namespace {
 
-constexpr int64_t kMaxWaitNs = 10 * kNsPerMs;  // Stop flags are checked this often.
+// Stop flags (Ctrl-C with several threads, another thread's fatal error) are checked at
+// least this often; a lone thread also wakes at once on the signal (EINTR).
+constexpr int64_t kTickNs = 50 * kNsPerMs;
 constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
 constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 
@@ -68,14 +70,16 @@ class ThreadLoop {
       int64_t now = MonotonicNs();
       stopping_ = now >= shared_->window_end_ns;
       bool all_done = true;
-      int64_t wake_ns = now + kMaxWaitNs;
+      int64_t wake_ns = INT64_MAX;  // No deadline: the waiter's tick bounds the wait.
       for (size_t i = 0; i < clients_.size(); ++i) {
         Status s = Step(i, now, &wake_ns);
         if (!s.ok()) return s;
         if (clients_[i].state != ClientState::kDone) all_done = false;
       }
       if (all_done) return Status::Ok();
-      Status s = WaitAndHandle(std::max<int64_t>(0, wake_ns - MonotonicNs()));
+      Status s =
+          WaitAndHandle(wake_ns == INT64_MAX ? SocketWaiter::kNoDeadline
+                                             : std::max<int64_t>(0, wake_ns - MonotonicNs()));
       if (!s.ok()) return s;
     }
   }
@@ -226,7 +230,10 @@ class ThreadLoop {
   void TransactionDone(EngineClient* c, int64_t now, bool committed) {
     c->state = ClientState::kIdle;
     uint64_t seq = c->seq++;
-    if (!c->measured) return;
+    if (!c->measured) {
+      recorder_.Unmeasured(committed);
+      return;
+    }
     ++c->measured_done;
     int64_t origin = cfg_.rate_tps > 0 ? c->sched_ns : c->txn_start_ns;
     recorder_.Transaction(*c, seq, origin, now, committed);
@@ -279,7 +286,7 @@ class ThreadLoop {
 }  // namespace
 
 Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, EngineOutput* out) {
-  auto waiter = NewSocketWaiter();
+  auto waiter = NewSocketWaiter(kTickNs);
   if (!waiter.ok()) {
     shared->fatal.store(true);
     return waiter.status();

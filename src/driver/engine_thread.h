@@ -47,6 +47,11 @@ Status PrepareStatements(PGconn* conn, WorkloadKind kind);
 // Monotonic clock (steady_clock) in nanoseconds.
 int64_t MonotonicNs();
 
+// This process's CPU usage so far (getrusage RUSAGE_SELF; `committed` left 0).
+ClientCpu ProcessCpuNow();
+// after - before, field by field.
+ClientCpu CpuDelta(const ClientCpu& before, const ClientCpu& after);
+
 // Serialization failure (40001) or deadlock (40P01): the transaction may be retried.
 bool SqlStateIsRetryable(const std::string& sqlstate);
 // Admin/crash shutdown (57P01-57P03) or connection exception (class 08): reconnect.

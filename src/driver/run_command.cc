@@ -157,6 +157,7 @@ class RunCommand : public Command {
     r->sections["connections"] = {{"initial_connection_s", out.connect_s},
                                   {"connection_losses", out.connection_losses},
                                   {"reconnects", out.reconnects}};
+    r->sections["client_cpu"] = ClientCpuJson(out.cpu);
     if (c.rate_tps > 0) r->sections["schedule_lag"] = out.schedule_lag.ToJson();
     if (!out.first_error.empty()) r->sections["first_error"] = OneLine(out.first_error);
     std::cout << FormatRunSummary(c, scale, out);

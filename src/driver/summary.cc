@@ -79,7 +79,29 @@ std::string FormatRunSummary(const RunConfig& c, int scale, const EngineOutput& 
   const LatencyHistogram& t = out.txn_latency;
   Line(&s, "  %-16s %9.3f %9.3f %9.3f %9.3f", "transaction", NsToMs(t.PercentileNs(0.50)),
        NsToMs(t.PercentileNs(0.95)), NsToMs(t.PercentileNs(0.99)), NsToMs(t.max_ns()));
+  const ClientCpu& cpu = out.cpu;
+  if (cpu.committed > 0) {
+    double n = static_cast<double>(cpu.committed);
+    Line(&s,
+         "client CPU per transaction: %.1f us (user %.1f, sys %.1f), %.2f sleeps, over %llu "
+         "committed, connections and reports excluded",
+         cpu.UsPerTransaction(), cpu.user_s * 1e6 / n, cpu.sys_s * 1e6 / n,
+         cpu.voluntary_switches / n, static_cast<unsigned long long>(cpu.committed));
+  }
   return s;
+}
+
+nlohmann::json ClientCpuJson(const ClientCpu& cpu) {
+  return {{"scope",
+           "this process, all threads, from all clients connected to the last engine thread's "
+           "end (warm-up included; connection set-up, server statistics and results excluded)"},
+          {"user_s", cpu.user_s},
+          {"sys_s", cpu.sys_s},
+          {"committed", cpu.committed},
+          {"us_per_transaction", cpu.UsPerTransaction()},
+          {"voluntary_switches", cpu.voluntary_switches},
+          {"involuntary_switches", cpu.involuntary_switches},
+          {"minor_faults", cpu.minor_faults}};
 }
 
 std::vector<StatementResult> StatementResults(const RunConfig& c, const EngineOutput& out) {

@@ -18,8 +18,13 @@ double SummaryTps(const EngineOutput& out);
 // The text printed at the end of `pgstorsim run`: pgbench's summary lines
 // (transaction type ... tps = N (without initial connection time)), the
 // "statement latencies in milliseconds and failures:" block, and a
-// "statement latency percentiles in milliseconds" block (p50 p95 p99 max).
+// "statement latency percentiles in milliseconds" block (p50 p95 p99 max), then one
+// "client CPU per transaction: ..." line (see ClientCpu) when anything committed.
 std::string FormatRunSummary(const RunConfig& config, int scale, const EngineOutput& out);
+
+// sections.client_cpu of the results: the ClientCpu fields, us_per_transaction, and a
+// "scope" sentence saying what the span covers.
+nlohmann::json ClientCpuJson(const ClientCpu& cpu);
 
 // Statement results (names from workload.h) with their SQL text.
 std::vector<StatementResult> StatementResults(const RunConfig& config, const EngineOutput& out);

@@ -9,6 +9,8 @@
 #ifndef PGSTORSIM_IO_IO_ENGINE_H_
 #define PGSTORSIM_IO_IO_ENGINE_H_
 
+#include <sys/uio.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,7 +36,15 @@ struct IoRequest {
   int64_t complete_ns = 0;  // CLOCK_MONOTONIC when the completion was seen.
   // Filled by the engine: bytes transferred (0 for fsync) or -errno.
   int64_t result = 0;
+  // Scatter/gather (preadv/pwritev): when segment_count > 0 the request transfers
+  // `length_bytes` (= the sum of the segments' lengths) at `offset_bytes` from/to
+  // these segments in order, and `buffer` is ignored. Same ownership and alignment
+  // rules as `buffer`; at most kMaxIoSegments.
+  const iovec* segments = nullptr;
+  int segment_count = 0;
 };
+
+inline constexpr int kMaxIoSegments = 64;
 
 struct IoTargetSpec {
   std::string path;

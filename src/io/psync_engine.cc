@@ -1,6 +1,8 @@
-// The psync engine: pread/pwrite/fdatasync on the calling thread, one request at a
+// The psync engine: pread/pwrite (preadv/pwritev for scattered buffers)/fdatasync on
+// the calling thread, one request at a
 // time (PostgreSQL's own pattern: one backend, one synchronous I/O). Short transfers
 // are reported as such (result < length), not retried, so the core can count them.
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,10 +30,14 @@ class PsyncEngine : public IoEngine {
     ssize_t n = 0;
     switch (r->direction) {
       case IoDirection::kRead:
-        n = pread(fd, r->buffer, static_cast<size_t>(r->length_bytes), r->offset_bytes);
+        n = r->segment_count > 0
+                ? preadv(fd, r->segments, r->segment_count, r->offset_bytes)
+                : pread(fd, r->buffer, static_cast<size_t>(r->length_bytes), r->offset_bytes);
         break;
       case IoDirection::kWrite:
-        n = pwrite(fd, r->buffer, static_cast<size_t>(r->length_bytes), r->offset_bytes);
+        n = r->segment_count > 0
+                ? pwritev(fd, r->segments, r->segment_count, r->offset_bytes)
+                : pwrite(fd, r->buffer, static_cast<size_t>(r->length_bytes), r->offset_bytes);
         break;
       case IoDirection::kFsync:
         n = fdatasync(fd);

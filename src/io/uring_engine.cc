@@ -1,4 +1,5 @@
-// The io_uring engine (liburing): requests are prepared as SQEs by Queue(), handed to
+// The io_uring engine (liburing): requests (readv/writev for scattered buffers) are
+// prepared as SQEs by Queue(), handed to
 // the kernel by Submit() and collected by Reap(). Files are registered with the ring
 // (IOSQE_FIXED_FILE). fsync uses IORING_FSYNC_DATASYNC (fdatasync semantics).
 #include <liburing.h>
@@ -47,12 +48,22 @@ class UringEngine : public IoEngine {
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
     if (sqe == nullptr) return QueueOutcome::kBusy;
     const unsigned len = static_cast<unsigned>(r->length_bytes);
+    const auto offset = static_cast<__u64>(r->offset_bytes);
+    const auto segments = static_cast<unsigned>(r->segment_count);
     switch (r->direction) {
       case IoDirection::kRead:
-        io_uring_prep_read(sqe, r->target, r->buffer, len, static_cast<__u64>(r->offset_bytes));
+        if (segments > 0) {
+          io_uring_prep_readv(sqe, r->target, r->segments, segments, offset);
+        } else {
+          io_uring_prep_read(sqe, r->target, r->buffer, len, offset);
+        }
         break;
       case IoDirection::kWrite:
-        io_uring_prep_write(sqe, r->target, r->buffer, len, static_cast<__u64>(r->offset_bytes));
+        if (segments > 0) {
+          io_uring_prep_writev(sqe, r->target, r->segments, segments, offset);
+        } else {
+          io_uring_prep_write(sqe, r->target, r->buffer, len, offset);
+        }
         break;
       case IoDirection::kFsync:
         io_uring_prep_fsync(sqe, r->target, IORING_FSYNC_DATASYNC);

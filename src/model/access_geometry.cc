@@ -57,15 +57,28 @@ void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g) {
   g->read_forks += forks.size();
 }
 
+// True when an extent before `i` ends on the same member where extent i begins.
+bool ContinuesEarlierExtent(const std::vector<MemberExtent>& extents, size_t i) {
+  for (size_t j = 0; j < i; ++j) {
+    const MemberExtent& a = extents[j];
+    if (a.member == extents[i].member && a.offset_bytes + a.length_bytes == extents[i].offset_bytes)
+      return true;
+  }
+  return false;
+}
+
 void AddWrite(const WritePlan& plan, AccessGeometry* g) {
   for (const MemberExtent& e : plan.pre_reads) {
     g->members[e.member].pre_read_commands += 1;
     g->members[e.member].pre_read_bytes += e.length_bytes;
     g->write_commands += 1;
   }
-  for (const MemberExtent& e : plan.writes) {
-    g->members[e.member].write_commands += 1;
-    g->members[e.member].write_bytes += e.length_bytes;
+  for (size_t i = 0; i < plan.writes.size(); ++i) {
+    const MemberExtent& e = plan.writes[i];
+    MemberWork& w = g->members[e.member];
+    w.write_commands += 1;
+    w.write_bytes += e.length_bytes;
+    if (!ContinuesEarlierExtent(plan.writes, i)) w.host_write_commands += 1;
     g->write_commands += 1;
   }
 }
@@ -95,7 +108,7 @@ StatusOr<AccessGeometry> Compute(const Scenario& s) {
   const double n = kSampledBlocks;
   for (MemberWork& w : g.members) {
     for (double* v : {&w.read_commands, &w.read_bytes, &w.write_commands, &w.write_bytes,
-                      &w.pre_read_commands, &w.pre_read_bytes}) {
+                      &w.host_write_commands, &w.pre_read_commands, &w.pre_read_bytes}) {
       *v /= n;
     }
   }

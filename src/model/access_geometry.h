@@ -22,8 +22,12 @@ struct DiskCosts {
 
 // Per member, per block access (averaged over positions); cost-independent.
 struct MemberWork {
-  double read_commands = 0, read_bytes = 0;          // Share of balanced reads.
-  double write_commands = 0, write_bytes = 0;        // Destage writes.
+  double read_commands = 0, read_bytes = 0;    // Share of balanced reads.
+  double write_commands = 0, write_bytes = 0;  // Destage writes.
+  // Write commands when the host issues the block write itself (md, the replayer, the
+  // block layer): pieces of one request contiguous on a member are one command. A
+  // controller destages each stripe-unit piece as its own command (write_commands).
+  double host_write_commands = 0;
   double pre_read_commands = 0, pre_read_bytes = 0;  // RAID 5/6 read-modify-write.
 };
 

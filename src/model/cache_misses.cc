@@ -15,7 +15,7 @@ namespace pgstorsim {
 MissModel::MissModel(const Scenario& s, double cache_fraction, double database_bytes,
                      double heap_pages, double leaf_pages, double warm_misses)
     : cold_(s.workload.cache == CacheState::kCold),
-      select_only_(s.workload.type == WorkloadType::kSelectOnly),
+      select_only_(s.workload.type == WorkloadKind::kSelectOnly),
       cache_pages_(cache_fraction * static_cast<double>(s.host.ram_bytes) / kPageBytes),
       pages_per_block_(1),  // Page-level warming: docs/model.md, "Honesty".
       database_bytes_(database_bytes),
@@ -36,9 +36,6 @@ double MissModel::ReadsAfter(double transactions) const {
   return (1 - leaf_cached) + (1 - heap_cached);
 }
 
-namespace {
-
-// Layouts are costly to build at large scales and immutable: one per scale, shared.
 StatusOr<std::shared_ptr<const DatabaseLayout>> LayoutForScale(int64_t scale) {
   static std::mutex mu;
   static std::map<int64_t, std::shared_ptr<const DatabaseLayout>> cache;
@@ -53,6 +50,8 @@ StatusOr<std::shared_ptr<const DatabaseLayout>> LayoutForScale(int64_t scale) {
   cache[scale] = shared;
   return shared;
 }
+
+namespace {
 
 // Misses per transaction with a warm cache of `cache_pages`; memoised (WarmOrder is
 // costly at large scales and sweeps repeat the same sizes).

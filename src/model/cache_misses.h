@@ -10,9 +10,11 @@
 #define PGSTORSIM_MODEL_CACHE_MISSES_H_
 
 #include <cstdint>
+#include <memory>
 
 #include "common/status.h"
 #include "scenario/scenario.h"
+#include "workload/database_layout.h"
 
 namespace pgstorsim {
 
@@ -37,6 +39,9 @@ class MissModel {
 };
 
 StatusOr<MissModel> MakeMissModel(const Scenario& s, double cache_fraction);
+
+// The pgbench database at `scale` (built once per scale, shared, immutable).
+StatusOr<std::shared_ptr<const DatabaseLayout>> LayoutForScale(int64_t scale);
 
 }  // namespace pgstorsim
 

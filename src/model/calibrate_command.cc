@@ -49,8 +49,10 @@ class CalibrateCommand : public Command {
         ->required();
     app->add_option("--set", sets_, "Override key=value on the base scenario (repeatable)");
     app->add_option("--fit", fit_,
-                    "Comma-separated parameters to fit (default: "
-                    "read_seek_scale,destage_position_ms,cpu_ms)");
+                    "Comma-separated parameters to fit (default: read_seek_scale, "
+                    "destage_position_ms, cpu_ms unless the scenario's [calibration] fixes "
+                    "them, and update_residence_share when the measurements have UPDATE "
+                    "accounts and END latencies)");
     app->add_option("--out", out_, "Calibrated scenario TOML to write")->required();
   }
 
@@ -63,7 +65,12 @@ class CalibrateCommand : public Command {
       if (!m.ok()) return ReportError("calibrate", m.status());
       inputs.push_back({*m, {}});
     }
-    std::vector<std::string> params = fit_.empty() ? DefaultFittedParameters() : SplitCommas(fit_);
+    std::vector<std::string> params =
+        fit_.empty() ? DefaultFitFor(*base, inputs) : SplitCommas(fit_);
+    if (params.empty()) {
+      return ReportError("calibrate", Status::Error("--fit: no parameter left to fit (the "
+                                                    "scenario's [calibration] fixes them all)"));
+    }
     auto report = Calibrate(*base, inputs, params);
     if (!report.ok()) return ReportError("calibrate", report.status());
     Print(*report);

@@ -75,6 +75,23 @@ const std::vector<std::string>& DefaultFittedParameters() {
   return names;
 }
 
+std::vector<std::string> DefaultFitFor(const Scenario& base,
+                                       const std::vector<CalibrationInput>& inputs) {
+  std::vector<std::string> out;
+  auto fixed = [&](const std::string& name) { return base.calibration.values.count(name) > 0; };
+  for (const std::string& name : DefaultFittedParameters()) {
+    if (!fixed(name)) out.push_back(name);
+  }
+  bool split_measured = base.controller.EffectiveWriteBack();
+  for (const CalibrationInput& in : inputs) {
+    if (in.measured.tps <= 0) continue;
+    const auto& lat = in.measured.statement_latency_ms;
+    split_measured = split_measured && lat.count("UPDATE accounts") && lat.count("END");
+  }
+  if (split_measured && !fixed("update_residence_share")) out.push_back("update_residence_share");
+  return out;
+}
+
 StatusOr<CalibrationReport> Calibrate(const Scenario& base,
                                       const std::vector<CalibrationInput>& inputs,
                                       const std::vector<std::string>& parameters) {
@@ -104,7 +121,10 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
       return Status::Error("calibrate: unknown parameter '" + name + "'");
     }
     const Bounds b = BoundsFor(name);
-    initial.push_back(std::clamp(GetParam(start, name), b.lower, b.upper));
+    double value = GetParam(start, name);
+    // A share of 0 switches the split off (a different formula): start mid-range.
+    if (name == "update_residence_share" && !(value > 0)) value = 0.5;
+    initial.push_back(std::clamp(value, b.lower, b.upper));
     lower.push_back(b.lower);
     upper.push_back(b.upper);
   }

@@ -36,8 +36,15 @@ struct CalibrationReport {
   double rms_relative_error = 0;
 };
 
-// Default fitted parameters: read_seek_scale, destage_position_ms, cpu_ms.
+// The candidate parameters: read_seek_scale, destage_position_ms, cpu_ms.
 const std::vector<std::string>& DefaultFittedParameters();
+// What `calibrate` fits when not told (--fit): the candidates the scenario does not fix
+// in its [calibration] table (a value there is a DBA's or datasheet's, not fitted), plus
+// update_residence_share when it is not fixed, the controller is write-back and every
+// measurement with a tps has UPDATE accounts and END latencies (their ratio identifies
+// it). For scenarios/m5110e.toml: destage_position_ms, cpu_ms, update_residence_share.
+std::vector<std::string> DefaultFitFor(const Scenario& base,
+                                       const std::vector<CalibrationInput>& inputs);
 
 StatusOr<CalibrationReport> Calibrate(const Scenario& base,
                                       const std::vector<CalibrationInput>& inputs,

@@ -42,23 +42,43 @@ ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
   return r;
 }
 
+// On rate caps (paced stations) an I/O arriving below the rate is not delayed, so the
+// residences can add up to less than the cycle N / X when a cap binds: the client then
+// waits for the cap's next slot. That wait goes to the statement whose I/O the binding
+// cap serves: UPDATE accounts for a read cap, END for a write cap.
+void AddPacingWait(int clients, const Demands& d, double delay_ms, RegimeSolution* r) {
+  if (!d.paced || r->x_per_ms <= 0) return;
+  const double gap_ms = clients / r->x_per_ms - delay_ms - r->update_ms - r->end_ms;
+  if (gap_ms <= 0) return;
+  size_t k = 0;
+  for (size_t m = 1; m < d.read_ms.size(); ++m) {
+    if (d.read_ms[m] + d.write_ms[m] > d.read_ms[k] + d.write_ms[k]) k = m;
+  }
+  (d.read_ms[k] >= d.write_ms[k] ? r->update_ms : r->end_ms) += gap_ms;
+}
+
 }  // namespace
 
-// Reads bound: destage is an open background class that slows reads by 1/(1 - U_w).
-// The throughput x solves x = X_mva(reads inflated at x); X_mva falls as x rises, so the
-// root is bracketed by [0, X_mva(0)] and found by regula falsi (Illinois variant).
+// Reads bound: destage is an open background class that slows the closed demands (reads,
+// and the WAL write without a write-back cache) by 1/(1 - U_w). The throughput x solves
+// x = X_mva(demands inflated at x); X_mva falls as x rises, so the root is bracketed by
+// [0, X_mva(0)] and found by regula falsi (Illinois variant).
 RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
   RegimeSolution r;
+  const bool wal = !d.wal_ms.empty();
   double sync_ms = 0;            // Fork-join wait of the last evaluation (a warm start).
-  auto excess = [&](double x) {  // X_mva(x) - x; records the read residence.
-    std::vector<double> inflated(d.read_ms.size());
-    for (size_t m = 0; m < inflated.size(); ++m) {
-      inflated[m] = d.read_ms[m] / (1 - std::min(0.99, x * d.write_ms[m]));
+  auto excess = [&](double x) {  // X_mva(x) - x; records the residences.
+    std::vector<double> reads(d.read_ms.size()), closed(d.read_ms.size());
+    for (size_t m = 0; m < reads.size(); ++m) {
+      const double slow = 1 / (1 - std::min(0.99, x * d.write_ms[m]));
+      reads[m] = d.read_ms[m] * slow;
+      closed[m] = reads[m] + (wal ? d.wal_ms[m] * slow : 0);
     }
     const ForkJoinMva f =
-        SolveForkJoinMva(clients, inflated, inflated, delay_ms, d.fork, d.paced, sync_ms);
+        SolveForkJoinMva(clients, closed, reads, delay_ms, d.fork, d.paced, sync_ms);
     sync_ms = f.sync_ms;
     r.update_ms = f.read_residence_ms + f.sync_ms;
+    r.end_ms = f.write_residence_ms;
     return f.mva.throughput_per_ms - x;
   };
   double lo = 0, hi = excess(0), f_lo = hi, f_hi = excess(hi), x = hi;
@@ -77,12 +97,34 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
       side = 1;
     }
   }
-  excess(x);  // Leave update_ms at the root.
+  excess(x);  // Leave the residences at the root.
   r.x_per_ms = x;
   for (size_t m = 0; m < d.read_ms.size(); ++m) {
-    const double left = std::max(1e-6, 1 - x * d.read_ms[m]);
+    const double closed = d.read_ms[m] + (wal ? d.wal_ms[m] : 0);
+    const double left = std::max(1e-6, 1 - x * closed);
     r.rho = std::max(r.rho, x * d.write_ms[m] / left);
   }
+  AddPacingWait(clients, d, delay_ms, &r);
+  return r;
+}
+
+RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
+                              const RegimeSolution& free) {
+  double busiest_ms = 0;  // The bottleneck's demand per transaction.
+  for (size_t m = 0; m < d.read_ms.size(); ++m) {
+    const double wal = d.wal_ms.empty() ? 0 : d.wal_ms[m];
+    busiest_ms = std::max(busiest_ms, d.read_ms[m] + d.write_ms[m] + wal);
+  }
+  RegimeSolution r;
+  r.x_per_ms = busiest_ms > 0 ? std::min(free.x_per_ms, 1 / busiest_ms) : free.x_per_ms;
+  const double disks_ms = std::max(0.0, clients / r.x_per_ms - delay_ms);
+  if (d.update_residence_share > 0) {
+    // Reads and commits wait on the same saturated queues: the residence is split.
+    r.update_ms = std::min(1.0, d.update_residence_share) * disks_ms;
+  } else {
+    r.update_ms = std::min(free.update_ms, disks_ms);
+  }
+  r.end_ms = disks_ms - r.update_ms;
   return r;
 }
 
@@ -103,6 +145,7 @@ RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms)
     r.update_ms = f.sync_ms + share * disks_ms;
     r.end_ms = (1 - share) * disks_ms;
   }
+  AddPacingWait(clients, d, delay_ms, &r);
   return r;
 }
 

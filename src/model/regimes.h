@@ -4,8 +4,15 @@
 // slowest piece, a fork-join wait charged as a delay (`fork`), not as busy time.
 //   - Read-bound: the write-back cache absorbs commits; destage is an open background
 //     class that slows reads by 1 / (1 - U_destage).
-//   - Destage-bound: the cache is full, so each commit waits for the destage of the
-//     transaction's writes: reads and writes are both on the transaction's path.
+//   - Cache full (write-back, `SolveCacheFull`): the destage stream saturates the
+//     disks; the controller frees a line whenever any destage completes, so a commit
+//     waits for room, not for its own writes: throughput is the disks' capacity
+//     1 / max_m (read + destage + WAL demand), or what the clients drive if lower.
+//   - Destage-bound (closed, `SolveDestageBound`): each commit waits for the writes of
+//     its own transaction: reads and writes are both on the transaction's path (a
+//     throttled write-through device, where that write stands for the WAL write).
+// Without a write-back cache the WAL write is a closed demand (`wal_ms`) on the commit
+// path, while the data writes stay an open background class (OS write-back).
 // Units: ms, transactions per ms. Thread safety: pure functions.
 #ifndef PGSTORSIM_MODEL_REGIMES_H_
 #define PGSTORSIM_MODEL_REGIMES_H_
@@ -17,6 +24,8 @@ namespace pgstorsim {
 struct Demands {
   std::vector<double> read_ms;        // Per member, per transaction (busy time).
   std::vector<double> write_ms;       // Per member, per transaction (destage).
+  std::vector<double> wal_ms;         // Per member: WAL write on the commit path (no
+                                      // write-back cache); empty = none.
   double fork = 1;                    // Read residence multiplier: 1 + fork-join wait share.
   double update_residence_share = 0;  // Destage-bound: > 0: UPDATE's share of the disk
                                       // residence (reads + destage); 0: UPDATE = reads.
@@ -26,13 +35,19 @@ struct Demands {
 struct RegimeSolution {
   double x_per_ms = 0;
   double update_ms = 0;  // Disk residence of the reads, fork-join wait included.
-  double end_ms = 0;     // Disk residence attributed to the commit.
+  double end_ms = 0;     // Disk residence attributed to the commit (WAL, wait for room).
   double rho = 0;        // Destage load / capacity left by reads (read-bound only).
 };
 
 // REQUIRES: clients >= 1, demands >= 0 of equal sizes, delay_ms >= 0.
 RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms);
 RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms);
+// The write-back cache is full. `free` is the read-bound solution (commits absorbed):
+// X = min(free.x, 1 / max_m (read + write + WAL demand)); the cycle N / X minus
+// `delay_ms` is the disk residence, split between UPDATE accounts (its reads, or
+// update_residence_share of it) and END (the commit's wait for room).
+RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
+                              const RegimeSolution& free);
 
 }  // namespace pgstorsim
 

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "common/units.h"
 #include "model/access_geometry.h"
 #include "model/cache_misses.h"
+#include "model/checkpoint_burst.h"
 #include "model/mva.h"
 #include "model/regimes.h"
 
@@ -45,6 +47,23 @@ int DataMembers(const ArrayConfig& a) {
   return 1;
 }
 
+// Copies of each block a write goes to in parallel (mirrors).
+double MirrorCopies(const ArrayConfig& a) {
+  if (a.level == RaidLevel::kRaid10) return 2;
+  if (a.level == RaidLevel::kRaid1) return a.disks;
+  return 1;
+}
+
+// Channels of an SSD that serve I/Os in parallel (at most the queue depth).
+double SsdLanes(const Scenario& s) {
+  return s.disks.type == DiskType::kSsd ? std::max(1, std::min(s.disks.channels, s.io.queue_depth))
+                                        : 1;
+}
+
+// An SSD's c channels each serve one I/O in S = latency + bytes / transfer_rate (the
+// per-channel rate): a multi-server station, split as usual for MVA (Seidmann) into a
+// queue of demand S / c (CostsFor) and a delay of S x (1 - 1 / c) on the I/O's path,
+// so a lone I/O costs S and a saturated device serves c / S I/Os per unit time.
 DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fraction) {
   const DiskConfig& d = s.disks;
   DiskCosts c;
@@ -56,9 +75,14 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fra
     return c;
   }
   if (d.type == DiskType::kSsd) {
-    const double lanes = std::max(1, std::min(d.channels, s.io.queue_depth));
+    const double lanes = SsdLanes(s);
     c.read_position_ms = d.read_latency_ns / 1e6 / lanes;
     c.destage_position_ms = d.write_latency_ns / 1e6 / lanes;
+    // Pieces of a block that does not start on a flash page read the page first.
+    const int64_t page = std::max<int64_t>(1, d.page_size_bytes);
+    if (s.filesystem.partition_offset_bytes % page != 0 ||
+        s.filesystem.block_size_bytes % page != 0)
+      c.destage_position_ms += d.read_latency_ns / 1e6 / lanes;
     c.bytes_per_ms *= lanes;
     return c;
   }
@@ -129,6 +153,7 @@ struct OpLoad {
   double writes_per_op = 0;    // Filesystem-block writes.
   double delay_ms = 0;         // CPU / client time.
   double footprint_bytes = 0;  // Data the reads spread over.
+  bool checkpoints = false;    // PostgreSQL checkpoints (not randomio).
 };
 
 // The network at one read load: both regimes and their blend.
@@ -158,7 +183,35 @@ struct Network {
   bool throttled = false;          // disks.type = throttled: ThrottledDemands.
   double latency_per_read_ms = 0;  // Throttled: device latency, a delay per block I/O.
   double latency_per_write_ms = 0;
+  double ssd_flush_ms = 0;  // SSD: a block write's time on the commit path (its slowest
+                            // piece; pieces on other members or channels overlap).
+  std::optional<CheckpointCycle> checkpoint;  // Set: checkpoint bursts stall commits.
 };
+
+// The checkpoint's fsync burst (checkpoint_burst.h). A share u of the data writes
+// (at throughput `free.x`) is written while the commits wait: it leaves the background
+// class that slows the clients' own I/O (`solve` runs on the demands with the data
+// writes x (1 - u)), and the bottleneck member's time for it is added to every
+// client's cycle: N / X' = N / X + N x stall, the wait counted in END. *d keeps the
+// full busy time (`solve` may add to it, as SolveWalOnCommitPath does).
+template <typename Solve>
+RegimeSolution WithCheckpointStall(const Network& net, int clients, const RegimeSolution& free,
+                                   Demands* d, Solve solve) {
+  if (!net.checkpoint || !(free.x_per_ms > 0)) return free;
+  const double u = net.checkpoint->UnabsorbedShare(free.x_per_ms);
+  const std::vector<double> data_ms = d->write_ms;
+  double busiest_ms = 0;
+  for (double& ms : d->write_ms) {
+    busiest_ms = std::max(busiest_ms, ms);
+    ms *= 1 - u;
+  }
+  RegimeSolution r = solve(d);
+  for (size_t m = 0; m < data_ms.size(); ++m) d->write_ms[m] += u * data_ms[m];
+  const double stall_ms = u * busiest_ms;
+  r.x_per_ms = 1 / (1 / r.x_per_ms + stall_ms);
+  r.end_ms += clients * stall_ms;
+  return r;
+}
 
 // Busy ms of `commands` I/Os moving `bytes` under a cap of `iops` and `bytes_per_s`
 // (0 = none): the caps are independent, so the slower one sets the pace.
@@ -170,7 +223,8 @@ double CapMs(double commands, double bytes, double iops, int64_t bytes_per_s) {
 
 // A throttled member is two independent stations, its read cap (stations 0..M-1) and
 // its write cap (M..2M-1), so reads never queue behind writes. RAID 5/6 pre-reads
-// spend the read cap.
+// spend the read cap. The host issues the writes (no controller between): pieces of a
+// block contiguous on a member are one I/O, which the throttle counts once.
 void ThrottledDemands(const Network& net, double reads, double writes, Demands* d) {
   const DiskConfig& disk = net.s->disks;
   const size_t members = net.geometry.members.size();
@@ -182,9 +236,47 @@ void ThrottledDemands(const Network& net, double reads, double writes, Demands* 
                                   disk.read_bandwidth_bytes_per_s) +
                     writes * CapMs(w.pre_read_commands, w.pre_read_bytes, disk.read_iops,
                                    disk.read_bandwidth_bytes_per_s);
-    d->write_ms[members + m] = writes * CapMs(w.write_commands, w.write_bytes, disk.write_iops,
+    d->write_ms[members + m] = writes * CapMs(w.host_write_commands, w.write_bytes, disk.write_iops,
                                               disk.write_bandwidth_bytes_per_s);
   }
+}
+
+// No write-back cache: the WAL write (one filesystem block per commit) is on the commit
+// path; data writes go to the disks in the background (OS write-back). The mirror
+// copies of the WAL write run in parallel: one copy's time is on the path (the network
+// visits stations in turn), the others' busy time is background load. Group commit: a
+// flush covers the commits waiting when it starts, g = 1 + (N - 1) x (share of a
+// client's cycle spent waiting for the WAL); each commit keeps the disks busy for 1 / g
+// of a flush and waits the rest of it as a delay. Fills d->wal_ms.
+RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double writes, double delay_ms,
+                                    Demands* d) {
+  const double copies = MirrorCopies(net.s->array);
+  const size_t members = d->read_ms.size();
+  std::vector<double> path_ms(members), other_ms(members);
+  double flush_ms = 0;
+  for (size_t m = 0; m < members; ++m) {
+    const double wal_ms = writes > 0 ? net.geometry.WriteMs(m, net.costs) : 0;
+    path_ms[m] = wal_ms / copies;
+    other_ms[m] = wal_ms - path_ms[m];
+    flush_ms += path_ms[m];
+  }
+  const std::vector<double> data_ms = d->write_ms;
+  double group = 1;
+  RegimeSolution r;
+  for (int it = 0; it < 40; ++it) {
+    d->wal_ms.resize(members);
+    for (size_t m = 0; m < members; ++m) {
+      d->wal_ms[m] = path_ms[m] / group;
+      d->write_ms[m] = data_ms[m] + other_ms[m] / group;
+    }
+    const double wait_ms = std::max(flush_ms, net.ssd_flush_ms) - flush_ms / group;
+    r = SolveReadBound(clients, *d, delay_ms + wait_ms);
+    r.end_ms += wait_ms;
+    const double next = 1 + (clients - 1) * r.end_ms * r.x_per_ms / clients;
+    if (std::fabs(next - group) <= 1e-6 * group) break;
+    group = (group + next) / 2;
+  }
+  return r;
 }
 
 Point SolvePoint(const Network& net, const OpLoad& load, double reads) {
@@ -206,11 +298,37 @@ Point SolvePoint(const Network& net, const OpLoad& load, double reads) {
   const int n = net.s->workload.clients;
   const double delay_ms = load.delay_ms + reads * net.latency_per_read_ms +
                           load.writes_per_op * net.latency_per_write_ms;
-  pt.a = SolveReadBound(n, pt.d, delay_ms + net.commit_ms * load.writes_per_op);
-  pt.b = SolveDestageBound(n, pt.d, delay_ms);
-  pt.weight = net.write_back
-                  ? 1 / (1 + std::exp(-(pt.a.rho - net.p->destage_threshold) / kRegimeWidth))
-                  : 1;
+  if (net.write_back) {
+    // Commits absorbed until the destage stream fills the cache; then they wait for
+    // room and the disks' capacity bounds the throughput (docs/model.md).
+    const double free_delay_ms = delay_ms + net.commit_ms * load.writes_per_op;
+    pt.a = SolveReadBound(n, pt.d, free_delay_ms);
+    pt.weight = 1 / (1 + std::exp(-(pt.a.rho - net.p->destage_threshold) / kRegimeWidth));
+    Demands full = pt.d;
+    pt.a = WithCheckpointStall(net, n, pt.a, &full, [&](const Demands* run) {
+      return SolveReadBound(n, *run, free_delay_ms);
+    });
+    pt.b = SolveCacheFull(n, pt.d, delay_ms, pt.a);
+  } else if (net.throttled) {
+    // A throttled write-through device: the commit waits for its write at the cap.
+    pt.a = pt.b = SolveDestageBound(n, pt.d, delay_ms);
+    pt.weight = 1;
+  } else {
+    // No write-back cache: the WAL write (one filesystem block per commit) is on the
+    // commit path; data writes go to the disks in the background (OS write-back). The
+    // mirror copies of the WAL write run in parallel: one copy's time is on the path
+    // (the network visits stations in turn), the others' busy time is background load.
+    Demands data = pt.d;
+    pt.a = SolveWalOnCommitPath(net, n, load.writes_per_op, delay_ms, &pt.d);
+    if (net.checkpoint) {
+      pt.a = WithCheckpointStall(net, n, pt.a, &data, [&](Demands* run) {
+        return SolveWalOnCommitPath(net, n, load.writes_per_op, delay_ms, run);
+      });
+      pt.d = data;
+    }
+    pt.b = pt.a;
+    pt.weight = 0;
+  }
   // Blend the regimes' cycle times, so that N / X stays the sum of the latencies.
   pt.x_per_ms = 1 / ((1 - pt.weight) / pt.a.x_per_ms + pt.weight / pt.b.x_per_ms);
   return pt;
@@ -229,12 +347,13 @@ void Accumulate(const Point& pt, double reads, double done, double time_ms, RunT
   t->reads += done * reads;
   t->weight += done * pt.weight;
   t->update_ms += done * ((1 - pt.weight) * pt.a.update_ms + pt.weight * pt.b.update_ms);
-  t->end_ms += done * pt.weight * pt.b.end_ms;
+  t->end_ms += done * ((1 - pt.weight) * pt.a.end_ms + pt.weight * pt.b.end_ms);
   t->read_busy_ms.resize(pt.d.read_ms.size());
   t->write_busy_ms.resize(pt.d.read_ms.size());
   for (size_t m = 0; m < pt.d.read_ms.size(); ++m) {
     t->read_busy_ms[m] += done * pt.d.read_ms[m];
-    t->write_busy_ms[m] += done * pt.d.write_ms[m];
+    const double wal_ms = pt.d.wal_ms.empty() ? 0 : pt.d.wal_ms[m];
+    t->write_busy_ms[m] += done * (pt.d.write_ms[m] + wal_ms);
   }
 }
 
@@ -284,11 +403,30 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
         static_cast<double>(s.filesystem.block_size_bytes) / net.costs.bytes_per_ms;
     net.fork = 1;
   }
+  if (s.disks.type == DiskType::kSsd) {  // The channels' delay (Seidmann, CostsFor).
+    const double lanes = SsdLanes(s);
+    for (const MemberWork& w : geometry->members) {
+      if (w.write_commands <= 0) continue;
+      net.ssd_flush_ms = std::max(
+          net.ssd_flush_ms, lanes * (net.costs.destage_position_ms +
+                                     w.write_bytes / w.write_commands / net.costs.bytes_per_ms));
+    }
+    double read_ms = net.whole_block_read_ms;  // A block read's queueing demand.
+    if (read_ms <= 0) {
+      for (size_t m = 0; m < geometry->members.size(); ++m)
+        read_ms += geometry->ReadMs(m, net.costs);
+    }
+    net.latency_per_read_ms = (lanes - 1) * read_ms;
+  }
   // Write-through: a commit waits for its write (a throttled device's own latency;
-  // the wait for the cap is the write station's residence).
-  net.commit_ms = net.write_back  ? p.commit_ms
-                  : net.throttled ? net.latency_per_write_ms
-                                  : net.costs.destage_position_ms;
+  // the wait for the cap is the write station's residence; on other disks the WAL
+  // write is a closed demand, SolvePoint).
+  net.commit_ms = net.write_back ? p.commit_ms : net.throttled ? net.latency_per_write_ms : 0;
+  if (load.checkpoints && !net.throttled && load.writes_per_op > 0) {
+    auto cycle = MakeCheckpointCycle(s, load.writes_per_op);
+    if (!cycle.ok()) return cycle.status();
+    net.checkpoint = *cycle;
+  }
   const RunTotals t = Integrate(net, load);
   Solved r;
   r.commit_ms = net.commit_ms;
@@ -332,9 +470,10 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   load.reads_after = [model](double done) { return model.ReadsAfter(done); };
   load.warming = s.workload.cache == CacheState::kCold;
   load.duration_s = NsToSec(s.workload.duration_ns);
-  load.writes_per_op = s.workload.type == WorkloadType::kSelectOnly ? 0.0 : 1.0;
+  load.writes_per_op = s.workload.type == WorkloadKind::kSelectOnly ? 0.0 : 1.0;
   load.delay_ms = p.cpu_ms;
   load.footprint_bytes = misses->database_bytes();
+  load.checkpoints = true;
   auto solved = Solve(s, p, load);
   if (!solved.ok()) return solved.status();
   const Solved& r = *solved;
@@ -345,7 +484,7 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   for (const auto& [name, share] : kCpuShares) lat[name] = share * p.cpu_ms;
   lat["UPDATE accounts"] = r.update_ms;
   lat["END"] = (1 - w) * r.commit_ms * writes + r.end_ms + (write_back ? 0 : w * r.commit_ms);
-  if (s.workload.type == WorkloadType::kSelectOnly) {
+  if (s.workload.type == WorkloadKind::kSelectOnly) {
     lat = {{"SELECT accounts", lat["UPDATE accounts"] + p.cpu_ms}};
   }
   for (const auto& [name, ms] : lat) out.transaction_latency_ms += ms;

@@ -9,12 +9,6 @@
 
 namespace pgstorsim {
 
-const std::vector<std::string>& M5110eFittedParameters() {
-  static const std::vector<std::string> names = {"destage_position_ms", "cpu_ms",
-                                                 "update_residence_share"};
-  return names;
-}
-
 const std::vector<ValidationRow>& M5110eRows() {
   // Benchmarks #2 (warm), #3 (cold, scale 2000), #4 (cold, scale 6000) of the seed file.
   static const std::vector<ValidationRow> rows = {
@@ -146,11 +140,13 @@ std::string ValidationMarkdown(const Scenario& calibrated, const ValidationSumma
          "cpu_ms, update_residence_share) are fitted to the four residuals of the "
          "calibration run; every numeric constant keeps the model default "
          "(read_seek_scale 1 = datasheet seeks, cache_fraction 0.75, destage_threshold "
-         "0.75). Two structural choices were made while looking at these rows: "
+         "0.75). Structural choices were made while looking at these rows: "
          "whole_block_reads (a block read costs one positioning whatever the stripe, "
-         "suggested by 1/tps being additive in stripe and cache state) and counting "
-         "cold-cache warming in 8 KiB pages rather than 64 KiB blocks (docs/model.md), so "
-         "this is not a fully out-of-sample test. The parameter standard errors are tiny "
+         "suggested by 1/tps being additive in stripe and cache state), UPDATE accounts "
+         "sharing the disk residence with END, counting cold-cache warming in 8 KiB pages "
+         "rather than 64 KiB blocks, and one destage command per stripe-unit piece "
+         "(docs/model.md, \"Honesty\"), so this is not a fully out-of-sample test. The "
+         "parameter standard errors are tiny "
          "because three parameters meet four residuals almost exactly; the band does not "
          "capture model error.\n"
       << "\n## randomio (benchmark #5; not in the figures above)\n\n"

@@ -45,9 +45,6 @@ struct ValidationSummary {
   double max_abs_randomio_error = 0;
 };
 
-// The parameters calibrate fits on the M5110e 32 KiB warm row (scenarios/m5110e.toml
-// fixes the others).
-const std::vector<std::string>& M5110eFittedParameters();
 // pgbench rows then randomio rows.
 const std::vector<ValidationRow>& M5110eRows();
 StatusOr<ValidationSummary> RunValidation(const Scenario& calibrated,

@@ -36,6 +36,7 @@ ArrayIo::ArrayIo(IoCore* core, const DeviceStats* stats, StripeLocks* locks, uin
 
 AccessOutcome ArrayIo::Run(std::vector<IoRequest>* requests) {
   AccessOutcome o;
+  merger_.Merge(requests);
   batch_.clear();
   for (IoRequest& r : *requests) batch_.push_back(&r);
   const int64_t before_ns = MonotonicNowNs();
@@ -84,6 +85,22 @@ const MemberExtent& ArrayIo::PickCopy(const ReadPiece& piece, const std::vector<
   return piece.copies[best];
 }
 
+// A copy of `piece` that starts where a read already planned for this access ends on
+// the same member: reading it there lets the two merge into one I/O.
+const MemberExtent* ArrayIo::ContinuingCopy(const ReadPiece& piece,
+                                            const std::vector<int>& targets) const {
+  if (piece.copies.size() < 2) return nullptr;
+  for (const MemberExtent& copy : piece.copies) {
+    for (const IoRequest& r : requests_) {
+      if (r.target == targets[copy.member] &&
+          r.offset_bytes + r.length_bytes == copy.offset_bytes) {
+        return &copy;
+      }
+    }
+  }
+  return nullptr;
+}
+
 AccessOutcome ArrayIo::Read(const Volume& volume, int64_t volume_offset, int64_t length) {
   const DeviceRequest dev = volume.fs().MapRead(volume_offset, length);
   data_.Reserve(dev.length_bytes);
@@ -99,7 +116,8 @@ AccessOutcome ArrayIo::Read(const Volume& volume, int64_t volume_offset, int64_t
     return AccessOutcome{MonotonicNowNs(), MonotonicNowNs(), 0, 1};
   }
   for (const ReadPiece& piece : layout->MapRead(dev.offset_bytes, dev.length_bytes)) {
-    const MemberExtent& copy = PickCopy(piece, targets);
+    const MemberExtent* continuing = ContinuingCopy(piece, targets);
+    const MemberExtent& copy = continuing != nullptr ? *continuing : PickCopy(piece, targets);
     requests_.push_back({targets[copy.member], IoDirection::kRead, copy.offset_bytes,
                          piece.length_bytes,
                          data_.data() + (piece.logical_offset_bytes - dev.offset_bytes)});

@@ -1,7 +1,10 @@
 // ArrayIo: turns one logical access on a Volume (a page read, a page write, a flush)
 // into member I/O and runs it through the worker's IoCore. Pieces of one access that
-// land on different members are issued together (fork-join); mirror reads go to the
-// copy with fewer requests in flight; writes to an array hold per-stripe locks (so
+// are contiguous on one member are merged into one I/O (replay/member_merge.h), as a
+// controller or md does; the I/Os of one access on different members are issued
+// together and the access completes with the slowest (fork-join); mirror reads go to
+// the copy that continues a piece already read from a member, else to the copy with
+// fewer requests in flight; writes to an array hold per-stripe locks (so
 // mirror copies never diverge); RAID 5/6 writes pre-read old data and parity,
 // compute the new parity (replay/parity.h) and write data and parity under the same
 // locks, so concurrent workers cannot interleave read-modify-writes.
@@ -18,6 +21,7 @@
 
 #include "common/random.h"
 #include "io/io_core.h"
+#include "replay/member_merge.h"
 #include "replay/volume.h"
 
 namespace pgstorsim {
@@ -32,8 +36,8 @@ class StripeLocks {
   std::array<std::mutex, kSlots> slots_;
 };
 
-// One logical access: wall-clock span of its member I/O and how many member requests
-// failed (error or short transfer).
+// One logical access: wall-clock span of its member I/O, how many member requests it
+// issued (after merging) and how many failed (error or short transfer).
 struct AccessOutcome {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
@@ -51,11 +55,16 @@ class ArrayIo {
   AccessOutcome Write(const Volume& volume, int64_t volume_offset_bytes, int64_t length_bytes);
   // fdatasync on every member of the volume.
   AccessOutcome Flush(const Volume& volume);
+  // The device-level bytes of the last Read (what was read) or Write (what was
+  // written), in device-offset order from the request's first byte; valid until the
+  // next call.
+  const uint8_t* data() const { return data_.data(); }
 
  private:
   AccessOutcome Run(std::vector<IoRequest>* requests);
   void FillWriteData(int64_t length_bytes);
   const MemberExtent& PickCopy(const ReadPiece& piece, const std::vector<int>& targets);
+  const MemberExtent* ContinuingCopy(const ReadPiece& piece, const std::vector<int>& targets) const;
   AccessOutcome WriteWithParity(const Volume& volume, const DeviceRequest& dev,
                                 const WritePlan& plan);
   void ComputeParity(const Volume& volume, const DeviceRequest& dev, const WritePlan& plan,
@@ -71,6 +80,7 @@ class ArrayIo {
   AlignedBuffer scratch_;  // Pre-reads and parity.
   std::vector<IoRequest> requests_;
   std::vector<IoRequest*> batch_;
+  MemberMerger merger_;
 };
 
 }  // namespace pgstorsim

@@ -15,6 +15,8 @@ namespace pgstorsim {
 namespace report {
 namespace {
 
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
 std::string MeanMs(const LatencyHistogram& h) {
   return h.count() ? FormatNumber(h.mean_ns() / kNsPerMs, 3) : "-";
 }
@@ -84,9 +86,8 @@ Section ThroughputSection(const Inputs& inputs) {
   for (const ReportInput& in : inputs) {
     chart.categories.push_back(in.label);
     // Other kinds (calibrate) carry no throughput of their own: no bar.
-    double nan = std::numeric_limits<double>::quiet_NaN();
-    measured.values.push_back(IsMeasured(in.results) ? in.results.tps : nan);
-    model.values.push_back(IsModel(in.results) ? in.results.tps : nan);
+    measured.values.push_back(IsMeasured(in.results) ? in.results.tps : kNaN);
+    model.values.push_back(IsModel(in.results) ? in.results.tps : kNaN);
   }
   chart.series = {measured, model};
   s.svgs.push_back(BarChartSvg(chart));
@@ -130,37 +131,55 @@ std::optional<Section> ClientsSection(const Inputs& inputs) {
   return s;
 }
 
-std::optional<Section> StatementsSection(const Inputs& inputs) {
-  std::vector<std::string> names;
+ValueGrid BuildValueGrid(const Inputs& inputs,
+                         const std::function<NamedValues(const ReportInput&)>& entries_of) {
+  ValueGrid grid;
+  std::vector<NamedValues> entries;
   for (const ReportInput& in : inputs) {
-    for (const StatementResult& st : in.results.statements) {
-      if (std::find(names.begin(), names.end(), st.name) == names.end()) names.push_back(st.name);
+    entries.push_back(entries_of(in));
+    for (const auto& [name, value] : entries.back()) {
+      if (std::find(grid.names.begin(), grid.names.end(), name) == grid.names.end()) {
+        grid.names.push_back(name);
+      }
     }
   }
-  if (names.empty()) return std::nullopt;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (entries[i].empty()) continue;
+    ValueGrid::Row row{&inputs[i], std::vector<double>(grid.names.size(), kNaN)};
+    for (const auto& [name, value] : entries[i]) {
+      auto at = std::find(grid.names.begin(), grid.names.end(), name) - grid.names.begin();
+      row.values[at] = value;
+    }
+    grid.rows.push_back(std::move(row));
+  }
+  return grid;
+}
+
+std::optional<Section> StatementsSection(const Inputs& inputs) {
+  ValueGrid grid = BuildValueGrid(inputs, [](const ReportInput& in) {
+    NamedValues out;
+    for (const StatementResult& st : in.results.statements) {
+      out.emplace_back(st.name, st.latency.count() ? st.latency.mean_ns() / kNsPerMs : kNaN);
+    }
+    return out;
+  });
+  if (grid.names.empty()) return std::nullopt;
   Section s("statements", "Where the time goes: per-statement mean latency");
   ChartSpec chart = MakeChart("Mean latency per transaction, by statement", "", "ms");
   s.table.header = {"statement"};
-  std::vector<const ReportInput*> with;
-  for (const ReportInput& in : inputs) {
-    if (in.results.statements.empty()) continue;
-    with.push_back(&in);
-    chart.categories.push_back(in.label);
-    s.table.header.push_back(in.label + " (ms)");
+  for (const ValueGrid::Row& row : grid.rows) {
+    chart.categories.push_back(row.input->label);
+    s.table.header.push_back(row.input->label + " (ms)");
   }
-  for (const std::string& name : names) {
-    ChartSeries series = MakeSeries(name);
-    std::vector<std::string> row = {name};
-    for (const ReportInput* in : with) {
-      double v = std::numeric_limits<double>::quiet_NaN();
-      for (const StatementResult& st : in->results.statements) {
-        if (st.name == name && st.latency.count()) v = st.latency.mean_ns() / kNsPerMs;
-      }
-      series.values.push_back(v);
-      row.push_back(FormatNumber(v, 3));
+  for (size_t n = 0; n < grid.names.size(); ++n) {
+    ChartSeries series = MakeSeries(grid.names[n]);
+    std::vector<std::string> cells = {grid.names[n]};
+    for (const ValueGrid::Row& row : grid.rows) {
+      series.values.push_back(row.values[n]);
+      cells.push_back(FormatNumber(row.values[n], 3));
     }
     chart.series.push_back(series);
-    s.table.rows.push_back(std::move(row));
+    s.table.rows.push_back(std::move(cells));
   }
   s.svgs.push_back(StackedBarChartSvg(chart));
   s.paragraphs.push_back(

@@ -3,7 +3,10 @@
 #ifndef PGSTORSIM_REPORT_REPORT_SECTIONS_H_
 #define PGSTORSIM_REPORT_REPORT_SECTIONS_H_
 
+#include <functional>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "report/report.h"
@@ -13,6 +16,21 @@ namespace pgstorsim {
 namespace report {
 
 using Inputs = std::vector<ReportInput>;
+
+// A names-by-inputs table of values: `names` in order of first appearance over all
+// inputs, `rows` one per input that has any entry (inputs without entries are left
+// out), each row's `values` aligned with `names` (NaN where that input lacks the name).
+struct ValueGrid {
+  struct Row {
+    const ReportInput* input;
+    std::vector<double> values;
+  };
+  std::vector<std::string> names;
+  std::vector<Row> rows;
+};
+using NamedValues = std::vector<std::pair<std::string, double>>;
+ValueGrid BuildValueGrid(const Inputs& inputs,
+                         const std::function<NamedValues(const ReportInput&)>& entries_of);
 
 Section RecommendationSection(const Inputs& inputs);
 Section InputsSection(const Inputs& inputs);

@@ -111,31 +111,24 @@ std::optional<Section> PredictionSection(const Inputs& inputs) {
 }
 
 std::optional<Section> DevicesSection(const Inputs& inputs) {
-  std::vector<std::string> names;
-  for (const ReportInput& in : inputs) {
-    for (const DeviceUse& d : DevicesOf(in.results)) {
-      if (std::find(names.begin(), names.end(), d.name) == names.end()) names.push_back(d.name);
-    }
-  }
-  if (names.empty()) return std::nullopt;
+  ValueGrid grid = BuildValueGrid(inputs, [](const ReportInput& in) {
+    NamedValues out;
+    for (const DeviceUse& d : DevicesOf(in.results)) out.emplace_back(d.name, d.utilisation * 100);
+    return out;
+  });
+  if (grid.names.empty()) return std::nullopt;
   Section s("devices", "Device utilisation");
   ChartSpec chart = MakeChart("Device utilisation", "", "% busy");
-  chart.categories = names;
+  chart.categories = grid.names;
   s.table.header = {"result"};
-  for (const std::string& n : names) s.table.header.push_back(n + " (% busy)");
-  for (const ReportInput& in : inputs) {
-    std::vector<DeviceUse> devices = DevicesOf(in.results);
-    if (devices.empty()) continue;
-    ChartSeries series = MakeSeries(in.label);
-    std::vector<std::string> row = {in.label};
-    for (const std::string& n : names) {
-      double v = kNaN;
-      for (const DeviceUse& d : devices) v = d.name == n ? d.utilisation * 100 : v;
-      series.values.push_back(v);
-      row.push_back(FormatNumber(v, 1));
-    }
+  for (const std::string& n : grid.names) s.table.header.push_back(n + " (% busy)");
+  for (const ValueGrid::Row& row : grid.rows) {
+    ChartSeries series = MakeSeries(row.input->label);
+    series.values = row.values;
+    std::vector<std::string> cells = {row.input->label};
+    for (double v : row.values) cells.push_back(FormatNumber(v, 1));
     chart.series.push_back(series);
-    s.table.rows.push_back(std::move(row));
+    s.table.rows.push_back(std::move(cells));
   }
   s.svgs.push_back(BarChartSvg(chart));
   s.paragraphs.push_back(

@@ -201,4 +201,20 @@ StatusOr<Scenario> DefaultScenario(const std::vector<std::string>& overrides) {
   return s;
 }
 
+int PostgresMajorVersion(const PostgresConfig& pg) {
+  int major = 0;
+  return std::sscanf(pg.version.c_str(), "%d", &major) == 1 ? major : 0;
+}
+
+bool HasCheckpointSegments(const PostgresConfig& pg) {
+  int major = 0, minor = 0;
+  if (std::sscanf(pg.version.c_str(), "%d.%d", &major, &minor) < 1) return false;
+  return major < 9 || (major == 9 && minor < 5);
+}
+
+double DefaultCheckpointCompletionTarget(const PostgresConfig& pg) {
+  const int major = PostgresMajorVersion(pg);
+  return major > 0 && major < 14 ? 0.5 : 0.9;
+}
+
 }  // namespace pgstorsim

@@ -19,6 +19,7 @@
 
 #include "common/status.h"
 #include "layout/raid_layout.h"
+#include "workload/workload_kind.h"
 
 namespace pgstorsim {
 
@@ -36,6 +37,14 @@ struct PostgresConfig {
   int64_t max_wal_size_bytes = 1LL << 30;
   bool wal_on_data_volume = true;  // false: WAL on its own (ideal) device.
 };
+
+// The major version of `pg.version`: "9.1" -> 9, "15" -> 15; 0 when unparsable.
+int PostgresMajorVersion(const PostgresConfig& pg);
+// True before 9.5, whose checkpoints are triggered by checkpoint_segments (default 3,
+// 48 MiB of WAL) instead of max_wal_size.
+bool HasCheckpointSegments(const PostgresConfig& pg);
+// checkpoint_completion_target's default: 0.5 until PostgreSQL 13, 0.9 since 14.
+double DefaultCheckpointCompletionTarget(const PostgresConfig& pg);
 
 struct FilesystemConfig {
   std::string type = "ext4";        // Informational: "ufs2", "ext4", "xfs", ...
@@ -104,11 +113,10 @@ struct DiskConfig {
   int64_t write_bandwidth_bytes_per_s = 0;
 };
 
-enum class WorkloadType { kTpcbLike, kSimpleUpdate, kSelectOnly };
 enum class CacheState { kCold, kWarm };
 
 struct WorkloadConfig {
-  WorkloadType type = WorkloadType::kTpcbLike;
+  WorkloadKind type = WorkloadKind::kTpcbLike;
   int scale = 100;
   int clients = 10;
   int64_t duration_ns = 60LL * 1000 * 1000 * 1000;

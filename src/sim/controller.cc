@@ -135,8 +135,12 @@ class RaidController : public Controller {
   void SubmitExtents(uint32_t slot, IoOp op, const std::vector<MemberExtent>& extents,
                      int64_t position_ns = -1) {
     pending_[slot].remaining = static_cast<int>(extents.size());
+    const int64_t unit = layout_->geometry().stripe_unit_bytes;
     for (const MemberExtent& e : extents) {
-      disks_[e.member]->Submit({op, e.offset_bytes, e.length_bytes, position_ns}, this, slot);
+      // A line that does not start its stripe unit continues the unit's destage run.
+      const bool continues = position_ns >= 0 && e.offset_bytes % unit != 0;
+      disks_[e.member]->Submit({op, e.offset_bytes, e.length_bytes, position_ns, continues}, this,
+                               slot);
     }
   }
   int64_t WritePositionNs(Kind kind) const {

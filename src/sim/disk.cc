@@ -157,9 +157,13 @@ class HddDisk : public QueuedDisk {
     const int64_t transfer_ns =
         static_cast<int64_t>(op.length_bytes * 1e9 / config_.sustained_bytes_per_s);
     int64_t position_ns = 0;
-    if (op.offset_bytes == head_bytes_ && (op.op == IoOp::kRead || op.position_ns >= 0)) {
-      position_ns = 0;  // Sequential: the drive's look-ahead buffer, or a streaming write.
+    if (op.offset_bytes == head_bytes_ &&
+        (op.op == IoOp::kRead || (op.position_ns >= 0 && op.continues_command))) {
+      position_ns = 0;  // Sequential: the drive's look-ahead buffer, or one destage run.
     } else if (op.position_ns >= 0) {
+      // A calibrated destage command pays its fitted cost even when it is contiguous
+      // with the previous one in another stripe unit: destage_position_ms is fitted per
+      // stripe-unit command (docs/simulator.md).
       position_ns = op.position_ns;
     } else if (config_.scheduler == DiskScheduler::kSatf ||
                std::llabs(op.offset_bytes - head_bytes_) <= track_bytes_) {
@@ -275,7 +279,9 @@ class SsdDisk : public QueuedDisk {
     int64_t ns = op.op == IoOp::kRead ? config_.ssd_read_ns : config_.ssd_write_ns;
     const bool partial = op.offset_bytes % page != 0 || op.length_bytes % page != 0;
     if (op.op == IoOp::kWrite && partial) ns += config_.ssd_read_ns;  // Read-modify-write.
-    return ns + static_cast<int64_t>(bytes * 1e9 / config_.interface_bytes_per_s);
+    // A channel moves its pages at the flash channel's rate (disks.transfer_rate, per
+    // channel), the same device as the model's (docs/model.md, "SSD").
+    return ns + static_cast<int64_t>(bytes * 1e9 / config_.sustained_bytes_per_s);
   }
 };
 

@@ -5,12 +5,12 @@
 // on the same track and under SATF, which serves the request reachable first among
 // the drive's queue_depth window), transfer at the sustained rate, optional drive
 // write cache), "ssd" (fixed
-// read/write latency + transfer of whole flash pages, `channels` requests in
-// parallel, a write that does not cover whole pages pays a read first) and "exponential"
-// (exponentially distributed service time with a given mean: the textbook server,
-// used to check the kernel against queueing formulas) and "throttled" (a rate-limited
-// device, e.g. a loop device under cgroup blkio: reads and writes pass two independent
-// limiters, each I/O dispatched no sooner than its direction's previous one plus
+// read/write latency + transfer of whole flash pages at the per-channel rate
+// `sustained_bytes_per_s`, `channels` requests in parallel, one per channel, a write that does not
+// cover whole pages pays a read first) and "exponential" (exponentially distributed service time
+// with a given mean: the textbook server, used to check the kernel against queueing formulas) and
+// "throttled" (a rate-limited device, e.g. a loop device under cgroup blkio: reads and writes pass
+// two independent limiters, each I/O dispatched no sooner than its direction's previous one plus
 // max(1 / iops, bytes / bandwidth), then served in the device latency; an I/O below
 // the rate is not delayed). Units: bytes, ns.
 // Thread safety: none (belongs to one Simulator).
@@ -77,9 +77,12 @@ struct DiskOp {
   int64_t offset_bytes = 0;
   int64_t length_bytes = 0;
   // >= 0: the positioning (seek + rotation) this command costs, fixed by the
-  // submitter (a calibrated destage cost), instead of the HDD mechanics; a command
-  // that continues where the head is still costs none.
+  // submitter (a calibrated destage cost), instead of the HDD mechanics.
   int64_t position_ns = -1;
+  // With position_ns >= 0: the submitter would have merged this write with a
+  // contiguous predecessor (a cache line continuing its stripe unit), so it costs no
+  // positioning when it starts where the head is. Reads that continue always stream.
+  bool continues_command = false;
 };
 
 // Receives completions. `token` is whatever the submitter passed to Submit().

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <string>
 
 #include "common/units.h"
@@ -19,18 +18,6 @@ std::string KeySuffix(const char* statement_name) {
     out += *p == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
   }
   return out;
-}
-
-WorkloadKind ToWorkloadKind(WorkloadType t) {
-  switch (t) {
-    case WorkloadType::kSimpleUpdate:
-      return WorkloadKind::kSimpleUpdate;
-    case WorkloadType::kSelectOnly:
-      return WorkloadKind::kSelectOnly;
-    case WorkloadType::kTpcbLike:
-    default:
-      return WorkloadKind::kTpcbLike;
-  }
 }
 
 ReadAhead ToReadAhead(ReadAheadPolicy p) {
@@ -145,13 +132,6 @@ void ApplyCalibration(const CalibrationValues& values, SimConfig* c) {
     c->controller.destage_outstanding = static_cast<int>(v + 0.5);
 }
 
-// "9.1" -> true: checkpoint_segments, not max_wal_size (PostgreSQL < 9.5).
-bool HasCheckpointSegments(const std::string& version) {
-  int major = 0, minor = 0;
-  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) < 1) return false;
-  return major < 9 || (major == 9 && minor < 5);
-}
-
 }  // namespace
 
 int64_t CheckpointWalBytes(const SimConfig& c) {
@@ -192,7 +172,7 @@ Status ValidateSimConfig(const SimConfig& c) {
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   SimConfig c;
   c.seed = s.workload.seed;
-  c.workload = ToWorkloadKind(s.workload.type);
+  c.workload = s.workload.type;
   c.scale = s.workload.scale;
   c.clients = s.workload.clients;
   c.duration_ns = s.workload.duration_ns;
@@ -207,7 +187,8 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
   c.max_wal_size_bytes = s.postgres.max_wal_size_bytes;
   // PostgreSQL 9.1's default: checkpoint_segments = 3 (48 MiB of WAL).
-  if (HasCheckpointSegments(s.postgres.version)) c.checkpoint_segments = 3;
+  if (HasCheckpointSegments(s.postgres)) c.checkpoint_segments = 3;
+  c.checkpoint_completion_target = DefaultCheckpointCompletionTarget(s.postgres);
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
   c.fs.partition_offset_bytes = s.filesystem.partition_offset_bytes;
   c.fs.fs_block_bytes = s.filesystem.block_size_bytes;

@@ -5,8 +5,9 @@
 // to its physical meaning):
 //   the analytic model's keys (model/storage_model.h ModelParamNames):
 //     read_seek_scale      -> disk seek curve x scale (and FIFO drives, see below)
-//     destage_position_ms  -> fixed positioning of every destage member write (and
-//                             FIFO drives: the fitted costs already hold the reordering)
+//     destage_position_ms  -> fixed positioning of every destage command, one per
+//                             stripe-unit piece per copy (and FIFO drives: the fitted
+//                             costs already hold the reordering)
 //     cpu_ms               -> non-I/O time per transaction, split over the statements
 //                             in the model's pgbench -r shares; no separate client RTT
 //     commit_ms            -> controller write-back acknowledgement (+ flush overhead)
@@ -61,7 +62,7 @@ struct SimConfig {
   // > 0: PostgreSQL before 9.5 (postgres.version): a checkpoint every this many
   // 16 MiB WAL segments (checkpoint_segments, default 3); max_wal_size is not used.
   int checkpoint_segments = 0;
-  double checkpoint_completion_target = 0.9;
+  double checkpoint_completion_target = 0.9;  // Set from the version by SimConfigFromScenario.
   bool wal_on_data_volume = true;
   int64_t wal_writer_delay_ns = 200'000'000;
   // Filesystem and OS.

@@ -91,6 +91,11 @@ class Core {
     summary_->misses = cs.misses;
     summary_->non_hot_updates = churn_.stats().non_hot_updates;
     summary_->prunes = churn_.stats().prunes;
+    summary_->buffers_checkpoint = cs.buffers_checkpoint;
+    summary_->buffers_clean = cs.buffers_clean;
+    summary_->maxwritten_clean = cs.maxwritten_clean;
+    summary_->buffers_backend = cs.dirty_evictions + cs.extends;
+    summary_->buffers_alloc = cs.buffers_alloc;
     return s;
   }
 
@@ -107,6 +112,10 @@ class Core {
     config.shared_buffers_pages = o_.shared_buffers_bytes / kPageBytes;
     config.os_cache_pages = o_.os_cache_bytes / kPageBytes;
     config.readahead_max_pages = o_.readahead_max_bytes / kPageBytes;
+    config.bgwriter_lru_maxpages = o_.bgwriter_lru_maxpages;
+    config.bgwriter_lru_multiplier = o_.bgwriter_lru_multiplier;
+    config.bgwriter_delay_ms = std::max<int64_t>(1, o_.bgwriter_delay_ns / 1000000);
+    next_bgwriter_ns_ = o_.bgwriter_delay_ns;
     StatusOr<std::unique_ptr<BufferCache>> cache = BufferCache::Create(config);
     if (!cache.ok()) return cache.status().WithContext("--shared-buffers/--os-cache");
     cache_ = std::move(cache).value();
@@ -141,6 +150,7 @@ class Core {
   }
 
   Status Statement(const StatementEffects& e, const Stamp& stamp) {
+    bgwriter_until_ns_ = std::max(bgwriter_until_ns_, stamp.time_ns);
     Status s = AdvanceTo(stamp.time_ns);
     bool refetched = false;
     for (const PageTouch& t : e.touches) {
@@ -285,17 +295,23 @@ class Core {
     return Status::Ok();
   }
 
-  // Emits queued checkpoint writes and closes a commit group whose window ended, in
-  // time order, up to `time_ns`.
+  // Emits queued checkpoint writes, closes a commit group whose window ended and runs
+  // background-writer rounds (up to the last statement's time), in time order, up to
+  // `time_ns`.
   Status AdvanceTo(int64_t time_ns) {
     while (true) {
       const int64_t write_t = pending_.empty() ? INT64_MAX : pending_.front().time_ns;
       const int64_t group_t = group_.open ? group_.deadline_ns : INT64_MAX;
-      if (std::min(write_t, group_t) > time_ns || std::min(write_t, group_t) == INT64_MAX) {
-        return Status::Ok();
-      }
+      const int64_t round_t =
+          o_.bgwriter_lru_maxpages > 0 && next_bgwriter_ns_ <= std::min(time_ns, bgwriter_until_ns_)
+              ? next_bgwriter_ns_
+              : INT64_MAX;
+      const int64_t next_t = std::min({write_t, group_t, round_t});
+      if (next_t > time_ns || next_t == INT64_MAX) return Status::Ok();
       Status s;
-      if (group_t <= write_t) {
+      if (round_t < std::min(write_t, group_t)) {
+        s = BackgroundWriterRound(round_t);
+      } else if (group_t <= write_t) {
         s = FlushGroup(std::max(group_t, last_time_ns_));
       } else {
         s = EmitBackgroundWrite(pending_.front());
@@ -303,6 +319,17 @@ class Core {
       }
       if (!s.ok()) return s;
     }
+  }
+
+  Status BackgroundWriterRound(int64_t time_ns) {
+    next_bgwriter_ns_ += o_.bgwriter_delay_ns;
+    ios_.clear();
+    cache_->BackgroundWriterRound(&ios_);
+    for (const CacheIo& io : ios_) {
+      Status s = EmitBackgroundWrite({time_ns, io.first});
+      if (!s.ok()) return s;
+    }
+    return Status::Ok();
   }
 
   Status EmitBackgroundWrite(const PendingWrite& w) {
@@ -353,6 +380,8 @@ class Core {
   HeapChurn churn_;
   int64_t relation_pages_[kRelationCount];
   int64_t last_time_ns_ = 0;
+  int64_t next_bgwriter_ns_ = 0;   // Time of the next background-writer round.
+  int64_t bgwriter_until_ns_ = 0;  // Rounds run up to the last statement's time.
 };
 
 }  // namespace

@@ -52,6 +52,15 @@ class TraceCommand : public Command {
         ->check(SizeValidator());
     app->add_option("--relations", relations_path_,
                     "`pgstorsim init` results whose sections.relations override page counts");
+    app->add_option("--bgwriter-lru-maxpages", o_.bgwriter_lru_maxpages,
+                    "Background writer: most buffers written per round (0 = off; "
+                    "PostgreSQL's default is 100)")
+        ->check(CLI::NonNegativeNumber);
+    app->add_option("--bgwriter-lru-multiplier", o_.bgwriter_lru_multiplier,
+                    "Background writer: clean ahead for recent allocations x this")
+        ->check(CLI::Range(0.0, 10.0));
+    app->add_option("--bgwriter-delay", bgwriter_delay_, "Background writer: time between rounds")
+        ->check(DurationValidator());
     app->add_option("--out", out_path_, "Trace file to write")->required();
     app->add_flag("--text", text_, "Write the readable text form");
     app->add_flag("--hot-only", hot_only_,
@@ -99,7 +108,8 @@ class TraceCommand : public Command {
     }
     for (auto [text, out, name] :
          {std::tuple{&checkpoint_interval_, &o_.checkpoint_interval_ns, "--checkpoint-interval"},
-          std::tuple{&group_commit_, &o_.group_commit_window_ns, "--group-commit"}}) {
+          std::tuple{&group_commit_, &o_.group_commit_window_ns, "--group-commit"},
+          std::tuple{&bgwriter_delay_, &o_.bgwriter_delay_ns, "--bgwriter-delay"}}) {
       if (text->empty()) continue;
       StatusOr<int64_t> v = ParseDurationNs(*text);
       if (!v.ok()) return v.status().WithContext(name);
@@ -137,12 +147,20 @@ class TraceCommand : public Command {
                 static_cast<unsigned long long>(s.full_page_images),
                 static_cast<unsigned long long>(s.non_hot_updates),
                 static_cast<unsigned long long>(s.prunes));
+    std::printf(
+        "buffers written (pg_stat_bgwriter): checkpoint %llu, clean %llu (maxwritten %llu), "
+        "backend %llu; alloc %llu\n",
+        static_cast<unsigned long long>(s.buffers_checkpoint),
+        static_cast<unsigned long long>(s.buffers_clean),
+        static_cast<unsigned long long>(s.maxwritten_clean),
+        static_cast<unsigned long long>(s.buffers_backend),
+        static_cast<unsigned long long>(s.buffers_alloc));
   }
 
   GeneratorOptions o_;
   int64_t scale_ = 1;
   std::string shared_buffers_, os_cache_, readahead_, checkpoint_wal_, wal_size_;
-  std::string checkpoint_interval_, group_commit_;
+  std::string checkpoint_interval_, group_commit_, bgwriter_delay_;
   std::string cache_state_ = "cold";
   std::string relations_path_;
   std::string out_path_;

@@ -38,6 +38,11 @@ Status ValidateOptions(const GeneratorOptions& o) {
   if (o.checkpoint_interval_ns <= 0) return Status::Error("--checkpoint-interval must be > 0");
   if (o.checkpoint_wal_bytes <= 0) return Status::Error("--checkpoint-wal must be > 0");
   if (o.group_commit_window_ns < 0) return Status::Error("--group-commit must be >= 0");
+  if (o.bgwriter_lru_maxpages < 0) return Status::Error("--bgwriter-lru-maxpages must be >= 0");
+  if (!(o.bgwriter_lru_multiplier >= 0 && o.bgwriter_lru_multiplier <= 10)) {
+    return Status::Error("--bgwriter-lru-multiplier must be in [0, 10]");
+  }
+  if (o.bgwriter_delay_ns < 1000000) return Status::Error("--bgwriter-delay must be >= 1ms");
   if (o.wal_file_bytes < kWalSegmentBytes) return Status::Error("--wal-size must be >= 16MiB");
   if (o.os_cache_bytes < 0 || o.readahead_max_bytes < 0) {
     return Status::Error("--os-cache and --readahead must be >= 0");
@@ -141,6 +146,11 @@ nlohmann::json GeneratorSummary::ToJson() const {
           {"misses", misses},
           {"non_hot_updates", non_hot_updates},
           {"prunes", prunes},
+          {"buffers_checkpoint", buffers_checkpoint},
+          {"buffers_clean", buffers_clean},
+          {"maxwritten_clean", maxwritten_clean},
+          {"buffers_backend", buffers_backend},
+          {"buffers_alloc", buffers_alloc},
           {"shared_hit_ratio", shared_hit_ratio()},
           {"os_hit_ratio", os_hit_ratio()},
           {"overall_hit_ratio", overall_hit_ratio()},
@@ -193,6 +203,11 @@ TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
             {"background_client", o.clients},
             {"no_statement", kNoStatement},
             {"database_bytes", layout->total_bytes()}};
+  if (o.bgwriter_lru_maxpages > 0) {  // Absent when off: older traces keep their header.
+    h.meta["bgwriter_lru_maxpages"] = o.bgwriter_lru_maxpages;
+    h.meta["bgwriter_lru_multiplier"] = o.bgwriter_lru_multiplier;
+    h.meta["bgwriter_delay_ns"] = o.bgwriter_delay_ns;
+  }
   return h;
 }
 

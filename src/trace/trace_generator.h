@@ -65,6 +65,13 @@ struct GeneratorOptions {
   // Model non-HOT accounts updates and pruning (workload/heap_churn.h); false = every
   // update HOT in place (TpcbModel alone).
   bool heap_churn = true;
+  // The background writer (BufferCache::BackgroundWriterRound, PostgreSQL's
+  // bgwriter_lru_maxpages / bgwriter_lru_multiplier / bgwriter_delay): a round every
+  // delay of trace time writes dirty buffers ahead of the clock hand, as data writes
+  // of the background client. 0 = off (the default; PostgreSQL's default is 100).
+  int64_t bgwriter_lru_maxpages = 0;
+  double bgwriter_lru_multiplier = 2.0;
+  int64_t bgwriter_delay_ns = 200LL * 1000 * 1000;
 };
 
 // Buffer accesses of one relation, counted like pg_statio: every page touch is one
@@ -97,6 +104,13 @@ struct GeneratorSummary {
   uint64_t misses = 0;
   uint64_t non_hot_updates = 0;  // With heap_churn.
   uint64_t prunes = 0;
+  // Data-page writes by writer, as pg_stat_bgwriter counts them (PostgreSQL 15 counts
+  // relation extensions in buffers_backend too): backend = dirty evictions + extends.
+  uint64_t buffers_checkpoint = 0;
+  uint64_t buffers_clean = 0;
+  uint64_t maxwritten_clean = 0;
+  uint64_t buffers_backend = 0;
+  uint64_t buffers_alloc = 0;
   double shared_hit_ratio() const;   // shared_hits / touches.
   double os_hit_ratio() const;       // os_hits / touches.
   double overall_hit_ratio() const;  // (shared_hits + os_hits) / touches.

@@ -27,6 +27,7 @@
 #include "common/random.h"
 #include "common/status.h"
 #include "workload/database_layout.h"
+#include "workload/workload_kind.h"
 
 namespace pgstorsim {
 
@@ -47,7 +48,6 @@ StatusOr<Statement> ParseStatementName(const std::string& name);
 const char* StatementSql(Statement s);
 
 // pgbench builtin script names: "tpcb-like", "simple-update", "select-only".
-enum class WorkloadKind { kTpcbLike, kSimpleUpdate, kSelectOnly };
 StatusOr<WorkloadKind> ParseWorkloadKind(const std::string& name);
 const char* WorkloadKindName(WorkloadKind kind);
 // Statements of one transaction, in order. select-only is a single

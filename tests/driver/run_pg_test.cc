@@ -74,6 +74,14 @@ TEST(RunPgTest, CommittedTransactionsMatchTheDatabase) {
   EXPECT_GT((*doc)["sections"]["server_stats"]["delta"]["wal"]["wal_records"].get<double>(), 0);
   EXPECT_EQ((*doc)["sections"]["settings"]["block_size"], "8192");
   EXPECT_GE((*doc)["series"].size(), 3u);
+  // Client CPU: without warm-up it covers exactly the measured transactions; each one
+  // waits for the server at least once per statement, so the process slept.
+  const auto& cpu = (*doc)["sections"]["client_cpu"];
+  EXPECT_EQ(cpu["committed"].get<uint64_t>(), txns);
+  EXPECT_GT(cpu["user_s"].get<double>() + cpu["sys_s"].get<double>(), 0.0);
+  EXPECT_GT(cpu["us_per_transaction"].get<double>(), 0.0);
+  EXPECT_GE(cpu["voluntary_switches"].get<int64_t>(), static_cast<int64_t>(txns));
+  EXPECT_NE(r.output.find("client CPU per transaction: "), std::string::npos) << r.output;
   unlink(out.c_str());
   unlink(keys.c_str());
   testing_util::DropDatabase("pgst_drv_run_invariant");
@@ -96,6 +104,10 @@ TEST(RunPgTest, TransactionsModeRunsExactlyThatMany) {
   unlink(keys.c_str());
   EXPECT_NE(r.output.find("number of transactions actually processed: 120\n"), std::string::npos)
       << r.output;
+  // The client CPU span includes the warm-up: it counts every committed transaction.
+  auto doc = ReadJsonFile(out);
+  ASSERT_TRUE(doc.ok()) << doc.status().message();
+  EXPECT_EQ((*doc)["sections"]["client_cpu"]["committed"].get<int64_t>(), history);
   unlink(out.c_str());
   testing_util::DropDatabase("pgst_drv_run_count");
 }

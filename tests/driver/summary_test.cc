@@ -86,5 +86,24 @@ TEST(SummaryTest, SeriesAggregatesSeconds) {
   EXPECT_DOUBLE_EQ(two[0].mean_latency_ms, (100 * 1.0 + 200 * 2.0) / 300);
 }
 
+TEST(SummaryTest, ClientCpuLineOnlyWhenSomethingCommitted) {
+  RunConfig c;
+  EngineOutput out = SampleOutput();
+  EXPECT_EQ(FormatRunSummary(c, 1, out).find("client CPU"), std::string::npos);
+  out.cpu.user_s = 0.01;
+  out.cpu.sys_s = 0.03;
+  out.cpu.voluntary_switches = 7000;
+  out.cpu.committed = 1000;
+  EXPECT_NE(FormatRunSummary(c, 1, out).find(
+                "client CPU per transaction: 40.0 us (user 10.0, sys 30.0), 7.00 sleeps, "
+                "over 1000 committed"),
+            std::string::npos)
+      << FormatRunSummary(c, 1, out);
+  nlohmann::json j = ClientCpuJson(out.cpu);
+  EXPECT_DOUBLE_EQ(j["us_per_transaction"].get<double>(), 40.0);
+  EXPECT_EQ(j["voluntary_switches"].get<int64_t>(), 7000);
+  EXPECT_EQ(j["committed"].get<uint64_t>(), 1000u);
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/measured.h"
 #include "model/storage_model.h"
 
 namespace pgstorsim {
@@ -53,6 +54,31 @@ TEST(Calibration, RefusesUnknownParameterAndNoTps) {
   Measured none;
   none.source = "y";
   EXPECT_FALSE(Calibrate(*base, {{none, {}}}, DefaultFittedParameters()).ok());
+}
+
+TEST(Calibration, DefaultFitIsWhatTheScenarioAndMeasurementsLeaveOpen) {
+  // scenarios/m5110e.toml fixes read_seek_scale; a pgbench -r run has UPDATE accounts
+  // and END latencies, which identify update_residence_share: the fit validate uses.
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok());
+  auto m = ParseMeasuredFile(std::string(PGSTORSIM_SOURCE_DIR) +
+                             "/results/validation/m5110e-32k-warm.pgbench.txt");
+  ASSERT_TRUE(m.ok());
+  const std::vector<CalibrationInput> pgbench = {{*m, {}}};
+  EXPECT_EQ(DefaultFitFor(*base, pgbench),
+            (std::vector<std::string>{"destage_position_ms", "cpu_ms", "update_residence_share"}));
+  // Without the fixed keys and with a tps-only measurement: the three candidates.
+  Scenario open = *base;
+  open.calibration.values.clear();
+  Measured tps_only;
+  tps_only.source = "t";
+  tps_only.tps = 250;
+  EXPECT_EQ(DefaultFitFor(open, {{tps_only, {}}}), DefaultFittedParameters());
+  // And the default fit reproduces the published calibration.
+  auto report = Calibrate(*base, pgbench, DefaultFitFor(*base, pgbench));
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_LT(report->rms_relative_error, 0.01);
+  EXPECT_GT(report->calibrated.calibration.values.at("update_residence_share"), 0.1);
 }
 
 }  // namespace

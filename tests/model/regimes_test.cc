@@ -50,5 +50,45 @@ TEST(Regimes, ForkJoinWaitIsADelayOnTheReads) {
   EXPECT_NEAR(mva.throughput_per_ms, forked.x_per_ms, 1e-5 * forked.x_per_ms);
 }
 
+TEST(Regimes, FullCacheRunsAtTheBottleneckCapacityNotTheSumOfTheDisks) {
+  // No reads (everything cached), one client: the destage stream keeps all four disks
+  // busy in parallel, so the throughput is 1 / (busiest disk's demand), not
+  // 1 / (delay + sum of the demands) as a closed queue of the client's own writes.
+  Demands d;
+  d.read_ms = {0, 0, 0, 0};
+  d.write_ms = {1.0, 0.5, 1.0, 0.5};
+  const RegimeSolution free = SolveReadBound(1, d, 0.5);
+  EXPECT_NEAR(free.x_per_ms, 2.0, 1e-9);  // Commits absorbed: only the delay.
+  const RegimeSolution full = SolveCacheFull(1, d, 0.5, free);
+  EXPECT_NEAR(full.x_per_ms, 1.0, 1e-12);
+  EXPECT_GT(full.x_per_ms, SolveDestageBound(1, d, 0.5).x_per_ms * 3);
+  // The cycle is the delay plus the commit's wait for room.
+  EXPECT_NEAR(0.5 + full.update_ms + full.end_ms, 1 / full.x_per_ms, 1e-12);
+  EXPECT_NEAR(full.update_ms, 0, 1e-12);
+  // When the clients cannot fill the disks, the free throughput stands.
+  d.write_ms = {0.1, 0.1, 0.1, 0.1};
+  const RegimeSolution light = SolveCacheFull(1, d, 0.5, SolveReadBound(1, d, 0.5));
+  EXPECT_NEAR(light.x_per_ms, 2.0, 1e-9);
+  // update_residence_share splits the disk residence.
+  d.write_ms = {1.0, 0.5, 1.0, 0.5};
+  d.update_residence_share = 0.25;
+  const RegimeSolution split = SolveCacheFull(10, d, 0.5, SolveReadBound(10, d, 0.5));
+  EXPECT_NEAR(split.update_ms / split.end_ms, 1.0 / 3, 1e-9);
+}
+
+TEST(Regimes, WalWriteWithoutWriteBackCacheIsOnTheCommitPath) {
+  // The WAL write is a closed demand (END); data writes only slow it down.
+  Demands d;
+  d.read_ms = {1.0, 1.0};
+  d.write_ms = {0, 0};
+  d.wal_ms = {2.0, 0};
+  const RegimeSolution r = SolveReadBound(1, d, 0.5);
+  EXPECT_NEAR(r.x_per_ms, 1 / 4.5, 1e-9);
+  EXPECT_NEAR(r.update_ms, 2.0, 1e-9);
+  EXPECT_NEAR(r.end_ms, 2.0, 1e-9);
+  d.write_ms = {0.5, 0.5};
+  EXPECT_GT(SolveReadBound(1, d, 0.5).end_ms, 2.0);
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -25,11 +25,19 @@ TEST(AccessGeometry, MisalignedUfsBlocksSplitOverStripeUnits) {
   ASSERT_TRUE(g32.ok());
   EXPECT_NEAR(g32->read_forks, 2.0, 1e-9);
   EXPECT_NEAR(g32->write_commands, 6.0, 1e-9);  // 3 unit pieces x 2 mirror copies.
+  // Issued by the host, pieces 1 and 3 (units k and k+2, contiguous on their pair) are
+  // one command per copy: one command on each of the four members.
+  double host_commands = 0;
+  for (const MemberWork& w : g32->members) host_commands += w.host_write_commands;
+  EXPECT_NEAR(host_commands, 4.0, 1e-9);
   // 1 MiB units: 1 block in 16 crosses a boundary.
   auto g1m = ComputeAccessGeometry(Base({"array.stripe=1MiB"}));
   ASSERT_TRUE(g1m.ok());
   EXPECT_NEAR(g1m->read_forks, 1.0625, 1e-9);
   EXPECT_NEAR(g1m->write_commands, 2.125, 1e-9);
+  double host_1m = 0;
+  for (const MemberWork& w : g1m->members) host_1m += w.host_write_commands;
+  EXPECT_NEAR(host_1m, 2.125, 1e-9);  // Pieces on different pairs never merge.
   // Aligned partition: a 64 KiB block never crosses a 64 KiB unit.
   auto aligned =
       ComputeAccessGeometry(Base({"array.stripe=64k", "filesystem.partition_offset=1MiB"}));
@@ -229,6 +237,30 @@ TEST(StorageModel, UpdateResidenceShareSplitsTheDiskWaitBetweenUpdateAndEnd) {
     EXPECT_NEAR(lat.at("UPDATE accounts") / lat.at("END"), 1.0 / 3, 0.01) << stripe;
     EXPECT_NEAR(p->tps, q->tps, 1e-6 * p->tps) << stripe;
   }
+}
+
+// Busy ms of the disks' write parts per transaction, summed over the members.
+double WriteBusyPerTxn(const Prediction& p) {
+  double ms = 0;
+  for (size_t m = 0; m + 1 < p.devices.size(); ++m) ms += p.devices[m].destage_utilization;
+  return ms / (p.tps / 1000);
+}
+
+TEST(StorageModel, WithoutWriteBackTheCommitWaitsForItsWalWriteInGroups) {
+  // Write-through, everything cached (scale 200): a commit waits for its WAL block
+  // write at the disks (END), one positioning at least; with ten clients a flush covers
+  // several commits, so the WAL's disk time per transaction falls and tps grows.
+  auto one = Predict(Base({"controller.write_policy=write-through", "workload.scale=200",
+                           "workload.clients=1", "array.stripe=1MiB"}));
+  auto ten = Predict(Base({"controller.write_policy=write-through", "workload.scale=200",
+                           "workload.clients=10", "array.stripe=1MiB"}));
+  ASSERT_TRUE(one.ok() && ten.ok());
+  EXPECT_EQ(one->regime, "read-bound");
+  EXPECT_GT(one->statement_latency_ms.at("END"), one->destage_service_ms);
+  EXPECT_NEAR(10 * 1000.0 / ten->tps, ten->transaction_latency_ms,
+              1e-6 * ten->transaction_latency_ms);
+  EXPECT_LT(WriteBusyPerTxn(*ten), 0.8 * WriteBusyPerTxn(*one));
+  EXPECT_GT(ten->tps, 2 * one->tps);
 }
 
 }  // namespace

@@ -70,6 +70,17 @@ TEST(ThrottledModel, TpcbOnTheLabDiskReportsBothCaps) {
   EXPECT_LE(p->tps, 100.01 / p->writes_per_transaction);
 }
 
+TEST(ThrottledModel, StatementLatenciesAddUpToTheCycleWhenACapBinds) {
+  // One client, warm, small scale: the 100/s write cap binds (tps = 100 / writes), and
+  // the client waits for its slot in the commit: the statements add up to 1 / tps.
+  auto p = Predict(Lab({"workload.clients=1", "workload.cache=warm", "workload.scale=5"}));
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  double sum_ms = 0;
+  for (const auto& [name, ms] : p->statement_latency_ms) sum_ms += ms;
+  EXPECT_NEAR(sum_ms, 1000 / p->tps, 0.05 * 1000 / p->tps);
+  EXPECT_GT(p->statement_latency_ms.at("END"), 0.5 * 1000 / p->tps);
+}
+
 TEST(StorageModelJbod, PredictAcceptsJbodLikeOneDiskRaid0) {
   auto jbod = Predict(Lab({"disks.type=ssd"}));
   ASSERT_TRUE(jbod.ok()) << jbod.status().message();

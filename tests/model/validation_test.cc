@@ -22,7 +22,10 @@ StatusOr<Scenario> CalibratedM5110e() {
   if (!base.ok()) return base.status();
   auto m = ParseMeasuredFile(kRoot + "/results/validation/m5110e-32k-warm.pgbench.txt");
   if (!m.ok()) return m.status();
-  auto report = Calibrate(*base, {{*m, {}}}, M5110eFittedParameters());
+  // What `pgstorsim calibrate` fits without --fit (destage_position_ms, cpu_ms,
+  // update_residence_share: the scenario fixes read_seek_scale).
+  const std::vector<CalibrationInput> inputs = {{*m, {}}};
+  auto report = Calibrate(*base, inputs, DefaultFitFor(*base, inputs));
   if (!report.ok()) return report.status();
   return report->calibrated;
 }

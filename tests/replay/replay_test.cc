@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cstring>
 
-#include "replay/parity.h"
 #include "replay/pattern.h"
 #include "replay/session.h"
 #include "replay_test_util.h"
@@ -86,32 +85,6 @@ TEST_P(ReplayEngineTest, ReplaysOnTempFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, ReplayEngineTest, ::testing::Values("null", "psync", "io_uring"));
-
-// XOR of the data units of every stripe equals the parity unit (RAID 5), and the
-// RAID 6 Q unit equals sum g^k D_k.
-void CheckParity(const std::vector<std::vector<uint8_t>>& m, int64_t unit, bool raid6) {
-  const int n = static_cast<int>(m.size());
-  const int64_t rows = static_cast<int64_t>(m[0].size()) / unit;
-  int64_t nonzero_rows = 0;
-  for (int64_t row = 0; row < rows; ++row) {
-    const int p = n - 1 - static_cast<int>(row % n);
-    const int q = raid6 ? (p + 1) % n : -1;
-    const int data = raid6 ? n - 2 : n - 1;
-    std::vector<uint8_t> xp(unit, 0), xq(unit, 0);
-    for (int k = 0; k < data; ++k) {
-      const int member = (p + (raid6 ? 2 : 1) + k) % n;
-      const uint8_t* d = m[member].data() + row * unit;
-      XorInto(xp.data(), d, unit);
-      if (raid6) GfMulXorInto(xq.data(), d, unit, GfPow2(k));
-    }
-    ASSERT_EQ(0, memcmp(xp.data(), m[p].data() + row * unit, unit)) << "P of row " << row;
-    if (raid6) {
-      ASSERT_EQ(0, memcmp(xq.data(), m[q].data() + row * unit, unit)) << "Q of row " << row;
-    }
-    nonzero_rows += m[p][row * unit] != 0;
-  }
-  EXPECT_GT(nonzero_rows, 0);
-}
 
 void ReplayOnParityArray(RaidLevel level, const std::string& engine) {
   TempDir dir;

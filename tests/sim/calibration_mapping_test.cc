@@ -74,7 +74,9 @@ class Recorder : public IoListener {
 };
 
 // A destage write with a fixed positioning costs exactly that (plus overhead and
-// transfer); the next one, continuing where the head stopped, streams.
+// transfer); the next one, continuing where the head stopped within its stripe unit
+// (continues_command), streams; a contiguous one that starts another stripe unit is
+// another controller command and pays the positioning again.
 TEST(CalibrationMappingTest, FixedDestagePositioningAtTheDisk) {
   Simulator sim(5);
   SimDiskConfig config;
@@ -83,11 +85,14 @@ TEST(CalibrationMappingTest, FixedDestagePositioningAtTheDisk) {
   Recorder recorder(&sim);
   const int64_t offset = 40LL << 30;
   disk->Submit({IoOp::kWrite, offset, 32768, 1'500'000}, &recorder, 0);
-  disk->Submit({IoOp::kWrite, offset + 32768, 32768, 1'500'000}, &recorder, 1);
+  disk->Submit({IoOp::kWrite, offset + 32768, 32768, 1'500'000, true}, &recorder, 1);
+  disk->Submit({IoOp::kWrite, offset + 65536, 32768, 1'500'000, false}, &recorder, 2);
   sim.RunUntil(INT64_MAX);
   const int64_t transfer_ns = static_cast<int64_t>(32768 * 1e9 / 100e6);
   EXPECT_EQ(recorder.done_ns[0], config.command_overhead_ns + 1'500'000 + transfer_ns);
   EXPECT_EQ(recorder.done_ns[1] - recorder.done_ns[0], config.command_overhead_ns + transfer_ns);
+  EXPECT_EQ(recorder.done_ns[2] - recorder.done_ns[1],
+            config.command_overhead_ns + 1'500'000 + transfer_ns);
 }
 
 }  // namespace

@@ -220,5 +220,39 @@ TEST(ControllerTest, RejectsBadGeometryNamingArray) {
   EXPECT_EQ(c.status().message().rfind("array", 0), 0u) << c.status().message();
 }
 
+// Calibrated destage (DiskOp::position_ns) costs one positioning per stripe-unit piece
+// per copy: a misaligned 64 KiB block (63-sector offset) inside a 1 MiB stripe unit is
+// two 64 KiB cache lines but one destage run (the second line streams), while on a
+// 32 KiB stripe its three pieces are three commands per copy, although the first and
+// third are contiguous on their pair's disks (units k and k+2).
+double PositioningsPerBlockCopy(int64_t stripe) {
+  auto busy_ms = [&](int64_t position_ns) {
+    SimControllerConfig cc;
+    cc.write_cache_bytes = 8 << 20;
+    cc.destage_start_fraction = 0;
+    cc.destage_position_ns = position_ns;
+    cc.read_ahead = ReadAhead::kNone;
+    SimDiskConfig disk;
+    disk.scheduler = DiskScheduler::kFifo;
+    DriveRun run = Drive(
+        cc, Geometry(RaidLevel::kRaid10, 4, stripe), 4, 2000,
+        [](Random& r) {
+          return VolumeOp{IoOp::kWrite, r.UniformInt(0, 100000) * 65536 + 32256, 65536};
+        },
+        disk);
+    double ms = 0;
+    for (int m = 0; m < run.controller->members(); ++m)
+      ms += run.controller->member(m).stats().busy_ns / 1e6;
+    return ms;
+  };
+  const double position_ms = 2;
+  return (busy_ms(MsToNs(position_ms)) - busy_ms(0)) / position_ms / (2000 * 2);
+}
+
+TEST(ControllerTest, CalibratedDestagePaysOnePositioningPerStripeUnitPiece) {
+  EXPECT_NEAR(PositioningsPerBlockCopy(1 << 20), 1 + 1.0 / 16, 0.05);  // 1/16 straddle.
+  EXPECT_NEAR(PositioningsPerBlockCopy(32 << 10), 3, 0.1);
+}
+
 }  // namespace
 }  // namespace pgstorsim::sim

@@ -161,8 +161,9 @@ TEST(DiskTest, SsdChannelsServeInParallel) {
   SimDiskConfig c;
   c.kind = DiskKind::kSsd;
   c.ssd_channels = 1;
+  c.sustained_bytes_per_s = 200e6;  // disks.transfer_rate: each channel's rate.
   const double one = ClosedRate(c, IoOp::kRead, false, 1000);
-  EXPECT_NEAR(one, 1e9 / (90'000 + 8192 * 1e9 / 600e6), 50);
+  EXPECT_NEAR(one, 1e9 / (90'000 + 8192 * 1e9 / 200e6), 50);
 }
 
 TEST(DiskTest, SsdWriteSmallerThanFlashPageReadsFirst) {
@@ -173,8 +174,8 @@ TEST(DiskTest, SsdWriteSmallerThanFlashPageReadsFirst) {
   const double partial = ClosedRate(c, IoOp::kWrite, false, 1000);
   c.ssd_page_bytes = 8192;
   const double whole = ClosedRate(c, IoOp::kWrite, false, 1000);
-  EXPECT_NEAR(whole, 1e9 / (30'000 + 8192 * 1e9 / 600e6), 50);
-  EXPECT_NEAR(partial, 1e9 / (30'000 + 90'000 + 16384 * 1e9 / 600e6), 50);
+  EXPECT_NEAR(whole, 1e9 / (30'000 + 8192 * 1e9 / c.sustained_bytes_per_s), 50);
+  EXPECT_NEAR(partial, 1e9 / (30'000 + 90'000 + 16384 * 1e9 / c.sustained_bytes_per_s), 50);
 }
 
 TEST(DiskTest, ValidationNamesTheField) {

@@ -22,10 +22,12 @@ namespace {
 
 const std::string kCalibrated =
     std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml";
-// Long enough to average over several checkpoint cycles (9.1: one per 48 MiB of WAL,
-// each ending in an fsync burst that stalls commits).
-constexpr int64_t kSimulatedNs = 240LL * kNsPerSec;
-constexpr double kWarmupFraction = 0.25;  // Series intervals skipped at the start.
+// As long as the field runs (pgbench -T 900): the simulated tps comes in bursts (each
+// 9.1 checkpoint ends in an fsync that fills the controller cache and stalls commits
+// for seconds), so a shorter run samples a few cycles at a random phase (240 s gave
+// 197 tps where 900 s gives 238 at the 32 KiB point).
+constexpr int64_t kSimulatedNs = 900LL * kNsPerSec;
+constexpr double kWarmupFraction = 0.1;  // Series intervals skipped at the start.
 
 // Mean tps over the series after the warm-up.
 double SteadyTps(const Results& r) {
@@ -122,37 +124,38 @@ void ExpectAgreement(const std::vector<Point>& points, const std::vector<std::st
   }
 }
 
-// Tolerances are what the two reach (docs/simulator.md, "Against the analytic model"):
-// the disk work per transaction agrees within 10 % where the stripe is large and the
-// database exceeds the cache; tps differs because the model puts a transaction's own
-// destage on its path as a closed queue of `clients` customers, whereas the
-// controller's cache decouples destage from the clients and keeps the disks near
-// 100 % busy (the larger misses, at 1 client and at scale 200, come from that), and at
-// 32 KiB because the model charges one positioning per stripe-unit piece of a block
-// while the two pieces on one mirrored pair are contiguous on its disks.
+// The target, 10 % on tps, is asserted where it is met (10 of the 12 points,
+// the one-client points included since the model has the checkpoint burst stall). The
+// two misses are the 32 KiB stripe at scale 2000 (sim/model 0.88-0.89): the simulator
+// splits a misaligned 64 KiB block read over two stripe units (two positionings and a
+// fork-join wait) where the model's whole_block_reads charges one; its disk work there
+// is 12-13 % above the model's (docs/simulator.md, "Against the analytic model").
 TEST(ModelAgreementTest, CalibratedM5110eSweep) {
-  ExpectAgreement({{"32k", 10, 2000, 0.65, 0.32},
-                   {"128k", 10, 2000, 0.30, 0.15},
-                   {"1MiB", 10, 2000, 0.35, 0.12},
-                   {"32k", 10, 200, 1.50, 0.48},
-                   {"128k", 10, 200, 0.65, 0.25},
-                   {"1MiB", 10, 200, 0.50, 0.20},
-                   {"32k", 1, 2000, 1.60, 0.40},
-                   {"128k", 1, 2000, 0.15, 0.17},
-                   {"1MiB", 1, 2000, 0.15, 0.22},
-                   {"32k", 1, 200, 4.60, 0.50},
-                   {"128k", 1, 200, 2.80, 0.22},
-                   {"1MiB", 1, 200, 2.40, 0.22}},
+  ExpectAgreement({{"32k", 10, 2000, 0.12, 0.15},
+                   {"128k", 10, 2000, 0.10, 0.14},
+                   {"1MiB", 10, 2000, 0.10, 0.10},
+                   {"32k", 10, 200, 0.10, 0.10},
+                   {"128k", 10, 200, 0.10, 0.10},
+                   {"1MiB", 10, 200, 0.10, 0.12},
+                   {"32k", 1, 2000, 0.13, 0.14},
+                   {"128k", 1, 2000, 0.10, 0.12},
+                   {"1MiB", 1, 2000, 0.10, 0.10},
+                   {"32k", 1, 200, 0.10, 0.10},
+                   {"128k", 1, 200, 0.10, 0.10},
+                   {"1MiB", 1, 200, 0.10, 0.12}},
                   {}, kSimulatedNs);
 }
 
 // A plain HBA and two SSDs in RAID 0 (no controller cache: commits wait for the WAL
-// write at the SSD). The model leaves WAL writes out (a commit costs one SSD write
-// latency / channels), so the simulator's disk work per transaction is 7-12x the
-// model's and only tps is compared.
+// write at the SSD, in both, with group commit in both). Both describe an SSD as
+// `channels` servers, one I/O each for its latency + its pages at the per-channel
+// transfer rate (+ a page read for a write that does not cover whole flash pages);
+// the model as a queue of demand S / channels plus a delay S x (1 - 1 / channels).
+// Only tps is compared (the simulator's busy time counts every channel's). Within
+// 10 % at scale 200; 12 % at scale 2000, where reads join (not resolved).
 TEST(ModelAgreementTest, HbaSsdSweep) {
   ExpectAgreement(
-      {{"32k", 10, 200, 0.45, -1}, {"32k", 1, 200, 0.30, -1}, {"32k", 10, 2000, 0.45, -1}},
+      {{"32k", 10, 200, 0.10, -1}, {"32k", 1, 200, 0.10, -1}, {"32k", 10, 2000, 0.14, -1}},
       {"controller.kind=hba", "array.level=raid0", "array.disks=2", "disks.type=ssd",
        "disks.capacity=400GiB"},
       30 * kNsPerSec);
