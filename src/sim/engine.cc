@@ -15,6 +15,7 @@ enum EngineEvent : int32_t {
   kSeriesTick = 4,
   kCheckpointTimer = 5,
   kWalWriterTick = 6,
+  kLockGranted = 7,
 };
 
 // Random stream ids (forked from the seed).
@@ -67,6 +68,7 @@ Status Engine::Init() {
   writer_ = std::make_unique<BackgroundWriter>(sim_, controller_.get(), &*map_,
                                                config_.background_writes_outstanding,
                                                config_.os_dirty_expire_ns);
+  if (config_.row_locks) row_locks_ = std::make_unique<RowLocks>(config_.clients);
   core_free_ns_.assign(config_.cpu_cores, 0);
   for (int i = 0; i < config_.clients; ++i) {
     clients_.emplace_back(KeyGenerator(config_.scale, sim_.ForkRandom(kKeyStream + i).Next()),
@@ -122,8 +124,11 @@ void Engine::HandleEvent(const Event& e) {
     case kStatementDone:
       return StatementDone(c);
     case kCommitCpuDone:
+      if (!config_.synchronous_commit) return OnWalFlushed(c);  // Ends without a flush.
       if (wal_->WaitFlushed(clients_[c].commit_lsn, c)) OnWalFlushed(c);
       return;
+    case kLockGranted:
+      return LockGranted(c);
     case kSeriesTick:
       return SeriesTick();
     case kCheckpointTimer:
@@ -140,7 +145,8 @@ void Engine::HandleEvent(const Event& e) {
 void Engine::StartTransaction(uint32_t c) {
   Client& client = clients_[c];
   if (config_.rate_tps <= 0) client.txn_start_ns = sim_.now_ns();
-  model_->Transaction(client.keys.Next(), history_rows_, &client.txn);
+  client.txn_keys = client.keys.Next();
+  model_->Transaction(client.txn_keys, history_rows_, &client.txn);
   client.transaction = transactions_started_++;
   ++history_rows_;
   client.statement = 0;
@@ -187,7 +193,7 @@ void Engine::ContinueTouches(uint32_t c) {
       return;  // Resumes in OnIoDone.
     }
   }
-  FinishStatementWork(c);
+  if (LockStatementRow(c)) FinishStatementWork(c);
 }
 
 void Engine::OnIoDone(uint64_t token) { ContinueTouches(static_cast<uint32_t>(token)); }
@@ -218,15 +224,25 @@ void Engine::FinishStatementWork(uint32_t c) {
   const StatementEffects& s = client.txn[client.statement];
   client.commit_lsn = wal_->Append(s.wal_bytes + client.pending_fpi_bytes);
   const int64_t cpu_done_ns = RunOnCpu(config_.cpu_ns[static_cast<int>(s.statement)]);
-  if (s.commit && config_.synchronous_commit) {
+  if (s.commit) {
     sim_.ScheduleAt(cpu_done_ns, this, kCommitCpuDone, c);
   } else {
     sim_.ScheduleAt(cpu_done_ns + config_.client_rtt_ns, this, kStatementDone, c);
   }
 }
 
+// The commit is durable (or, without synchronous commit, recorded): the
+// transaction ends and its rows pass to their waiters.
 void Engine::OnWalFlushed(uint32_t c) {
+  EndTransactionLocks(c);
   sim_.Schedule(config_.client_rtt_ns, this, kStatementDone, c);
+}
+
+void Engine::EndTransactionLocks(uint32_t c) {
+  if (!row_locks_) return;
+  granted_.clear();
+  row_locks_->ReleaseAll(c, &granted_);
+  for (uint32_t waiter : granted_) sim_.Schedule(0, this, kLockGranted, waiter);
 }
 
 // FCFS over identical cores: the job takes the core that frees first.

@@ -3,7 +3,9 @@
 // statement touches its pages through the BufferCache (a miss blocks the client on a
 // filesystem-block read through the controller), then takes its CPU cost on a FCFS
 // multi-core CPU, appends WAL (plus full-page images for the first change of a page
-// after a checkpoint); a commit waits for the WAL flush (group commit). Periodic
+// after a checkpoint); a commit waits for the WAL flush (group commit). An UPDATE of
+// a row another open transaction updated waits (RowLocks) until that transaction's
+// commit is durable; the wait counts in the UPDATE's latency. Periodic
 // checkpoints hand dirty pages to the BackgroundWriter. Thread safety: none.
 #ifndef PGSTORSIM_SIM_ENGINE_H_
 #define PGSTORSIM_SIM_ENGINE_H_
@@ -19,6 +21,7 @@
 #include "common/results.h"
 #include "sim/background_writer.h"
 #include "sim/controller.h"
+#include "sim/row_locks.h"
 #include "sim/sim_config.h"
 #include "sim/simulator.h"
 #include "sim/volume_map.h"
@@ -49,6 +52,7 @@ class Engine : public Component, public IoListener, public WalWaiter {
     Client(KeyGenerator k, Random a) : keys(k), arrivals(a) {}
     KeyGenerator keys;
     Random arrivals;
+    TxnKeys txn_keys;  // Keys of the running transaction (rows it locks).
     std::vector<StatementEffects> txn;
     size_t statement = 0;
     size_t touch = 0;
@@ -57,8 +61,13 @@ class Engine : public Component, public IoListener, public WalWaiter {
     int64_t next_arrival_ns = 0;
     int64_t done = 0;
     int64_t pending_fpi_bytes = 0;
-    uint64_t transaction = 0;  // Global number of the running transaction.
-    int64_t commit_lsn = 0;    // WAL position after the statement's records.
+    uint64_t transaction = 0;         // Global number of the running transaction.
+    int64_t commit_lsn = 0;           // WAL position after the statement's records.
+    int64_t lock_wait_start_ns = -1;  // >= 0 while queued for a row lock.
+  };
+  struct LockWaits {
+    uint64_t waits = 0;
+    int64_t wait_ns = 0;
   };
   struct Interval {
     uint64_t transactions = 0;
@@ -68,6 +77,10 @@ class Engine : public Component, public IoListener, public WalWaiter {
   void StartTransaction(uint32_t c);
   void StartStatement(uint32_t c);
   void ContinueTouches(uint32_t c);
+  bool LockStatementRow(uint32_t c);
+  void LockGranted(uint32_t c);
+  void EndTransactionLocks(uint32_t c);
+  nlohmann::json RowLockReport() const;
   void FinishStatementWork(uint32_t c);
   void StatementDone(uint32_t c);
   void NextTransaction(uint32_t c);
@@ -88,6 +101,8 @@ class Engine : public Component, public IoListener, public WalWaiter {
   std::optional<VolumeMap> map_;
   std::unique_ptr<WalLog> wal_;
   std::unique_ptr<BackgroundWriter> writer_;
+  std::unique_ptr<RowLocks> row_locks_;  // Null when config_.row_locks is off.
+  std::vector<uint32_t> granted_;        // Scratch for RowLocks::ReleaseAll.
   std::vector<Client> clients_;
   std::vector<int64_t> core_free_ns_;
   int64_t cpu_busy_ns_ = 0;
@@ -108,6 +123,7 @@ class Engine : public Component, public IoListener, public WalWaiter {
   int64_t last_commit_ns_ = 0;
   LatencyHistogram txn_latency_;
   std::array<LatencyHistogram, kStatementCount> statement_latency_;
+  std::array<LockWaits, kStatementCount> lock_waits_;
   std::vector<IntervalSample> series_;
   Interval interval_;
   uint64_t checkpoints_ = 0;

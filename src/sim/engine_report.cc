@@ -53,6 +53,7 @@ Results Engine::BuildResults() const {
   wal["full_page_images"] = fpi_count_;
   wal["full_page_image_bytes"] = fpi_bytes_;
   r.sections["wal"] = wal;
+  r.sections["row_locks"] = RowLockReport();
   nlohmann::json writer = writer_->Report();
   writer["checkpoints_started"] = checkpoints_;
   r.sections["background_writes"] = writer;

@@ -130,6 +130,7 @@ void ApplyCalibration(const CalibrationValues& values, SimConfig* c) {
   if (get("controller_destage_start", &v)) c->controller.destage_start_fraction = v;
   if (get("controller_destage_outstanding", &v))
     c->controller.destage_outstanding = static_cast<int>(v + 0.5);
+  if (get("row_locks", &v)) c->row_locks = v != 0;
 }
 
 }  // namespace
@@ -217,6 +218,7 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"ram_bytes", c.ram_bytes},
           {"shared_buffers_bytes", c.shared_buffers_bytes},
           {"synchronous_commit", c.synchronous_commit},
+          {"row_locks", c.row_locks},
           {"full_page_writes", c.full_page_writes},
           {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
           {"checkpoint_wal_bytes", CheckpointWalBytes(c)},

@@ -18,6 +18,7 @@
 //   client_rtt_ms        client round trip per statement (network + protocol)
 //   controller_write_ack_ms, controller_read_hit_ms, controller_destage_outstanding,
 //   controller_destage_start (fraction of the write cache dirty before destaging)
+//   row_locks            0 = UPDATEs never wait for each other's row locks (default 1)
 #ifndef PGSTORSIM_SIM_SIM_CONFIG_H_
 #define PGSTORSIM_SIM_SIM_CONFIG_H_
 
@@ -56,6 +57,8 @@ struct SimConfig {
   // PostgreSQL.
   int64_t shared_buffers_bytes = 128LL << 20;
   bool synchronous_commit = true;
+  // UPDATEs wait for row locks held by other open transactions (sim/row_locks.h).
+  bool row_locks = true;
   bool full_page_writes = true;
   int64_t checkpoint_timeout_ns = 300LL * 1000 * 1000 * 1000;
   int64_t max_wal_size_bytes = 1LL << 30;

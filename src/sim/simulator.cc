@@ -66,20 +66,44 @@ void Simulator::ScheduleAt(int64_t time_ns, EventHandler* target, int32_t kind, 
   e.target = target;
   e.kind = kind;
   e.payload = payload;
+  if (e.time_ns == now_ns_) {
+    now_queue_.push_back(e);
+    return;
+  }
   heap_.push_back(e);
   SiftUp(&heap_, heap_.size() - 1);
+}
+
+// An event scheduled for time T while the clock is before T goes to the heap; one
+// scheduled while the clock is at T goes to now_queue_ and so has a larger sequence.
+// Hence (time, sequence) order is: the heap's events at now_ns_, then now_queue_ in
+// order, then the heap. The clock cannot move while now_queue_ holds events.
+bool Simulator::PopNext(int64_t end_ns, Event* e) {
+  const bool heap_now = !heap_.empty() && heap_.front().time_ns == now_ns_;
+  if (!heap_now && now_head_ < now_queue_.size()) {
+    if (now_ns_ > end_ns) return false;
+    *e = now_queue_[now_head_++];
+    if (now_head_ == now_queue_.size()) {
+      now_queue_.clear();
+      now_head_ = 0;
+    }
+    return true;
+  }
+  if (heap_.empty()) return false;
+  if (heap_.front().time_ns > end_ns) {
+    now_ns_ = std::max(now_ns_, end_ns);
+    return false;
+  }
+  *e = heap_.front();
+  PopRoot(&heap_);
+  return true;
 }
 
 uint64_t Simulator::RunUntil(int64_t end_ns) {
   uint64_t ran = 0;
   stopped_ = false;
-  while (!heap_.empty() && !stopped_) {
-    if (heap_.front().time_ns > end_ns) {
-      now_ns_ = std::max(now_ns_, end_ns);
-      break;
-    }
-    const Event e = heap_.front();
-    PopRoot(&heap_);
+  Event e;
+  while (!stopped_ && PopNext(end_ns, &e)) {
     now_ns_ = e.time_ns;
     ++ran;
     ++events_processed_;

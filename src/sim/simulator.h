@@ -65,12 +65,16 @@ class Simulator {
   uint64_t RunUntil(int64_t end_ns);
   void Stop() { stopped_ = true; }
   bool stopped() const { return stopped_; }
-  size_t pending_events() const { return heap_.size(); }
+  size_t pending_events() const { return heap_.size() + (now_queue_.size() - now_head_); }
 
   // An independent random stream for `stream_id`, derived from the seed.
   Random ForkRandom(uint64_t stream_id) const { return root_.Fork(stream_id); }
 
  private:
+  // The next event in (time, sequence) order if it is due by end_ns (removed from
+  // its queue); else false, with the clock advanced to end_ns if the heap runs past it.
+  bool PopNext(int64_t end_ns, Event* e);
+
   uint64_t seed_;
   Random root_;
   int64_t now_ns_ = 0;
@@ -78,6 +82,11 @@ class Simulator {
   uint64_t events_processed_ = 0;
   bool stopped_ = false;
   std::vector<Event> heap_;  // 4-ary min-heap on (time, sequence), simulator.cc.
+  // Events scheduled for the current time, in sequence order from now_head_: every
+  // one of them runs after the heap's events at now_ns_ and before any later event,
+  // so they skip the heap (simulator.cc). All have time_ns == now_ns_.
+  std::vector<Event> now_queue_;
+  size_t now_head_ = 0;
 };
 
 }  // namespace sim

@@ -14,9 +14,51 @@ const WriteLine* WriteLineTable::Find(int64_t line) const {
     auto it = sparse_.find(line);
     return it == sparse_.end() ? nullptr : &it->second;
   }
-  const size_t i = static_cast<size_t>(line);
-  if (i >= index_.size() || index_[i] < 0) return nullptr;
-  return &pool_[static_cast<size_t>(index_[i])];
+  if (used_ == 0) return nullptr;
+  const Slot& s = slots_[Probe(line)];
+  return s.line == line ? &pool_[static_cast<size_t>(s.pool)] : nullptr;
+}
+
+size_t WriteLineTable::Probe(int64_t line) const {
+  const size_t mask = slots_.size() - 1;
+  size_t i = Home(line);
+  while (slots_[i].line != line && slots_[i].line >= 0) i = (i + 1) & mask;
+  return i;
+}
+
+void WriteLineTable::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  const size_t size = std::max<size_t>(1024, old.size() * 2);
+  slots_.assign(size, Slot{});
+  shift_ = 64 - __builtin_ctzll(size);
+  for (const Slot& s : old) {
+    if (s.line >= 0) slots_[Probe(s.line)] = s;
+  }
+}
+
+void WriteLineTable::RemoveSlot(size_t i) {
+  const size_t mask = slots_.size() - 1;
+  size_t hole = i;
+  for (size_t j = (i + 1) & mask; slots_[j].line >= 0; j = (j + 1) & mask) {
+    // Move j into the hole unless its home lies cyclically in (hole, j].
+    const size_t home = Home(slots_[j].line);
+    const bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+    if (stays) continue;
+    slots_[hole] = slots_[j];
+    hole = j;
+  }
+  slots_[hole] = Slot{};
+  --used_;
+}
+
+void WriteLineTable::EnsureBitmap(int64_t line) {
+  const size_t word = static_cast<size_t>(line) / 64;
+  if (word < idle_.size()) return;
+  // Whole 64 x 64 blocks so the bitmaps line up.
+  size_t words = std::max<size_t>(word + 1, std::max<size_t>(64, idle_.size() * 2));
+  words = (words + 63) / 64 * 64;
+  idle_.resize(words, 0);
+  idle_words_.resize(words / 64, 0);
 }
 
 WriteLine* WriteLineTable::Insert(int64_t line, bool* inserted) {
@@ -25,30 +67,23 @@ WriteLine* WriteLineTable::Insert(int64_t line, bool* inserted) {
     *inserted = added;
     return &it->second;
   }
-  const size_t i = static_cast<size_t>(line);
-  if (i >= index_.size()) {
-    // Whole 64 x 64 blocks so the bitmaps line up.
-    size_t size = std::max<size_t>(i + 1, std::max<size_t>(4096, index_.size() * 2));
-    size = (size + 4095) / 4096 * 4096;
-    index_.resize(size, -1);
-    idle_.resize(size / 64, 0);
-    idle_words_.resize(size / 4096, 0);
-  }
-  *inserted = index_[i] < 0;
+  if (2 * (used_ + 1) > slots_.size()) Grow();
+  const size_t i = Probe(line);
+  *inserted = slots_[i].line < 0;
   if (*inserted) {
-    int32_t slot;
-    if (!free_.empty()) {
-      slot = free_.back();
-      free_.pop_back();
-    } else {
-      slot = static_cast<int32_t>(pool_.size());
+    if (free_.empty()) {
+      free_.push_back(static_cast<int32_t>(pool_.size()));
       pool_.emplace_back();
     }
-    pool_[static_cast<size_t>(slot)] = WriteLine{};
-    index_[i] = slot;
+    slots_[i].line = static_cast<int32_t>(line);
+    slots_[i].pool = free_.back();
+    free_.pop_back();
+    pool_[static_cast<size_t>(slots_[i].pool)] = WriteLine{};
+    ++used_;
+    EnsureBitmap(line);
     SetIdleBit(line, true);
   }
-  return &pool_[static_cast<size_t>(index_[i])];
+  return &pool_[static_cast<size_t>(slots_[i].pool)];
 }
 
 void WriteLineTable::Erase(int64_t line) {
@@ -56,10 +91,11 @@ void WriteLineTable::Erase(int64_t line) {
     sparse_.erase(line);
     return;
   }
-  const size_t i = static_cast<size_t>(line);
-  if (i >= index_.size() || index_[i] < 0) return;
-  free_.push_back(index_[i]);
-  index_[i] = -1;
+  if (used_ == 0) return;
+  const size_t i = Probe(line);
+  if (slots_[i].line != line) return;
+  free_.push_back(slots_[i].pool);
+  RemoveSlot(i);
   SetIdleBit(line, false);
 }
 

@@ -1,11 +1,14 @@
 // Internal to the controller's WriteCache: its dirty lines, keyed by line number,
 // with O(1) lookup and an ordered "next destageable line" search. Lines in
-// [0, kMaxDenseLines) live in a dense index (grown on demand) with a two-level
-// bitmap of the lines not in flight; other line numbers go to an ordered map. Same
-// order and results as one std::map over all lines. Thread safety: none.
+// [0, kMaxDenseLines) are found through an open-addressing hash table (linear
+// probing, 8-byte slots, sized by the lines present, not by the volume, so it stays
+// in the CPU caches) pointing into a pool of line data, with a two-level bitmap over line numbers
+// of the lines not in flight; other line numbers go to an ordered map. Same order and results as
+// one std::map over all lines (nothing iterates the hash table). Thread safety: none.
 #ifndef PGSTORSIM_SIM_WRITE_LINE_TABLE_H_
 #define PGSTORSIM_SIM_WRITE_LINE_TABLE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -35,13 +38,29 @@ class WriteLineTable {
   bool NextIdle(int64_t from, int64_t* line) const;
 
  private:
+  // A hash slot: a dense line number (< 2^25) and its pool_ index; line -1 = empty.
+  struct Slot {
+    int32_t line = -1;
+    int32_t pool = 0;
+  };
+
   static bool Dense(int64_t line) { return line >= 0 && line < kMaxDenseLines; }
+  size_t Home(int64_t line) const {
+    return static_cast<size_t>((static_cast<uint64_t>(line) * 0x9E3779B97F4A7C15ULL) >> shift_);
+  }
+  // The slot holding dense `line`, or the empty slot where it would go.
+  size_t Probe(int64_t line) const;
+  void Grow();
+  void RemoveSlot(size_t i);  // Backward-shift deletion: no tombstones.
+  void EnsureBitmap(int64_t line);
   void SetIdleBit(int64_t line, bool idle);
   bool NextIdleDense(int64_t from, int64_t* line) const;
 
-  std::vector<int32_t> index_;        // Dense line -> pool_ slot, -1 if absent.
-  std::vector<WriteLine> pool_;       // Slots of dense lines.
-  std::vector<int32_t> free_;         // Free pool_ slots.
+  std::vector<Slot> slots_;           // Power-of-two size, at most half full.
+  std::vector<WriteLine> pool_;       // Line data, addressed by Slot::pool.
+  std::vector<int32_t> free_;         // Free pool_ entries.
+  int shift_ = 64;                    // 64 - log2(slots_.size()).
+  size_t used_ = 0;                   // Lines in slots_.
   std::vector<uint64_t> idle_;        // Bit per dense line: present and not in flight.
   std::vector<uint64_t> idle_words_;  // Bit per idle_ word: word non-zero.
   int64_t idle_count_ = 0;            // Bits set in idle_.

@@ -52,6 +52,10 @@ int64_t BtreeItemsBeforeSplit(bool leaf) {
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Index blocks are stored as int32_t (half the cache footprint of the leaf level for
+// the per-lookup path): 2^37 int4 keys need about 2^29 leaves, well below 2^31 pages.
+constexpr int64_t kMaxIndexKeys = int64_t{1} << 37;
+
 }  // namespace
 
 int64_t HeapTuplesPerPage(int64_t tuple_bytes, int fillfactor) {
@@ -112,12 +116,12 @@ class BtreeBuilder {
   BtreeBuilder()
       : leaf_cap_(BtreeItemsBeforeSplit(true)), inner_cap_(BtreeItemsBeforeSplit(false)) {}
 
-  void Build(int64_t keys, BtreeShape* shape, std::vector<std::vector<int64_t>>* blocks) {
-    blocks_.assign(1, {next_block_++});
+  void Build(int64_t keys, BtreeShape* shape, std::vector<std::vector<int32_t>>* blocks) {
+    blocks_.assign(1, {NewBlock()});
     items_.assign(1, 0);
     const int64_t leaves = PagesFor(keys, leaf_cap_);
     for (int64_t j = 1; j < leaves; ++j) {
-      blocks_[0].push_back(next_block_++);
+      blocks_[0].push_back(NewBlock());
       AddDownlink(1);
     }
     for (size_t level = 0; level + 1 < blocks_.size(); ++level) AddDownlink(level + 1);
@@ -141,22 +145,25 @@ class BtreeBuilder {
   // level on first use and splitting a full page.
   void AddDownlink(size_t level) {
     if (level == blocks_.size()) {
-      blocks_.push_back({next_block_++});
+      blocks_.push_back({NewBlock()});
       items_.push_back(0);
     }
     if (items_[level] < inner_cap_) {
       ++items_[level];
       return;
     }
-    blocks_[level].push_back(next_block_++);
+    blocks_[level].push_back(NewBlock());
     AddDownlink(level + 1);
     items_[level] = 2;  // The moved last item + the new one.
   }
 
+  // Block numbers fit int32_t: Create() bounds the keys (kMaxIndexKeys).
+  int32_t NewBlock() { return static_cast<int32_t>(next_block_++); }
+
   int64_t leaf_cap_;
   int64_t inner_cap_;
   int64_t next_block_ = 1;
-  std::vector<std::vector<int64_t>> blocks_;
+  std::vector<std::vector<int32_t>> blocks_;
   std::vector<int64_t> items_;
 };
 
@@ -195,9 +202,19 @@ StatusOr<DatabaseLayout> DatabaseLayout::Create(const LayoutOptions& options) {
   const Relation indexes[] = {Relation::kAccountsPkey, Relation::kTellersPkey,
                               Relation::kBranchesPkey};
   const int64_t keys[] = {layout.accounts(), layout.tellers(), layout.branches()};
-  auto blocks = std::make_shared<std::array<std::vector<std::vector<int64_t>>, 3>>();
+  auto blocks = std::make_shared<std::array<std::vector<std::vector<int32_t>>, 3>>();
   for (int i = 0; i < 3; ++i) {
+    if (keys[i] > kMaxIndexKeys) {
+      return Status::Error("--scale " + std::to_string(options.scale) +
+                           " is too large: " + RelationName(indexes[i]) + " would exceed " +
+                           std::to_string(kMaxIndexKeys) + " keys");
+    }
     BtreeBuilder().Build(keys[i], &layout.btrees_[i], &(*blocks)[i]);
+    if (layout.btrees_[i].levels > kMaxIndexLevels) {
+      return Status::Error("--scale " + std::to_string(options.scale) + ": " +
+                           RelationName(indexes[i]) + " would need more than " +
+                           std::to_string(kMaxIndexLevels) + " B-tree levels");
+    }
     RelationLayout& r = layout.relations_[Index(indexes[i])];
     r.rows = keys[i];
     r.pages = layout.btrees_[i].total_pages;
@@ -234,21 +251,26 @@ int64_t DatabaseLayout::HeapBlock(Relation heap, int64_t key) const {
 }
 
 std::vector<int64_t> DatabaseLayout::IndexPath(Relation index, int64_t key) const {
+  int64_t blocks[kMaxIndexLevels];
+  const int levels = IndexPathInto(index, key, blocks);
+  return std::vector<int64_t>(blocks, blocks + levels);
+}
+
+int DatabaseLayout::IndexPathInto(Relation index, int64_t key, int64_t* blocks) const {
   const auto& levels = (*index_blocks_)[Index(index) / 2];
   const BtreeShape& shape = btree(index);
-  std::vector<int64_t> path(levels.size());
+  const size_t n = levels.size();
+  const int64_t last_block = std::max<int64_t>(relations_[Index(index)].pages - 1, 0);
   int64_t position =
       std::min((key - 1) / shape.leaf_keys_per_page, static_cast<int64_t>(levels[0].size()) - 1);
-  for (size_t level = 0; level < levels.size(); ++level) {
+  for (size_t level = 0; level < n; ++level) {
     if (level > 0) {
       position = std::min(position / shape.inner_downlinks_per_page,
                           static_cast<int64_t>(levels[level].size()) - 1);
     }
-    path[levels.size() - 1 - level] = levels[level][position];
+    blocks[n - 1 - level] = std::min<int64_t>(levels[level][position], last_block);
   }
-  const int64_t pages = relations_[Index(index)].pages;
-  for (int64_t& block : path) block = std::min(block, std::max<int64_t>(pages - 1, 0));
-  return path;
+  return static_cast<int>(n);
 }
 
 std::vector<int64_t> DatabaseLayout::InnerPages(Relation index) const {

@@ -103,6 +103,10 @@ class DatabaseLayout {
   // Blocks of the index pages visited looking up `key`, root first, leaf last
   // (btree(index).levels entries). REQUIRES: IsIndex(index), 1 <= key <= keys.
   std::vector<int64_t> IndexPath(Relation index, int64_t key) const;
+  // The same path written to blocks[0 .. levels-1] without allocating; returns
+  // btree(index).levels (<= kMaxIndexLevels, checked by Create()).
+  static constexpr int kMaxIndexLevels = 16;
+  int IndexPathInto(Relation index, int64_t key, int64_t* blocks) const;
   // Block numbers of all inner (non-leaf) pages of an index, root first.
   std::vector<int64_t> InnerPages(Relation index) const;
   // History rows (pgbench_history, filler NULL) per heap page.
@@ -117,7 +121,7 @@ class DatabaseLayout {
   std::array<BtreeShape, 3> btrees_{};  // accounts, tellers, branches pkeys.
   // Per index, per level (0 = leaves), the block of each page in key order. Shared
   // (immutable) so copies of a layout are cheap.
-  std::shared_ptr<const std::array<std::vector<std::vector<int64_t>>, 3>> index_blocks_;
+  std::shared_ptr<const std::array<std::vector<std::vector<int32_t>>, 3>> index_blocks_;
 };
 
 // Heap arithmetic, exposed for tests: rows of `tuple_bytes` (MAXALIGNed) that

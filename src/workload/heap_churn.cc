@@ -90,7 +90,9 @@ void HeapChurn::UpdateAccounts(int64_t aid, StatementEffects* update) {
   const int64_t target = InsertTarget();
   Page(target).free_bytes -= needed;
   moved_[aid] = target;
-  const int64_t leaf = layout_->IndexPath(Relation::kAccountsPkey, aid).back();
+  int64_t path[DatabaseLayout::kMaxIndexLevels];
+  const int levels = layout_->IndexPathInto(Relation::kAccountsPkey, aid, path);
+  const int64_t leaf = path[levels - 1];
   update->touches.push_back({Relation::kAccounts, target, true});
   update->touches.push_back({Relation::kAccountsPkey, leaf, true});
   // The HOT record TpcbModel counted becomes LOCK + UPDATE (new block, whole row data

@@ -144,18 +144,23 @@ TpcbModel::TpcbModel(const DatabaseLayout* layout, WorkloadKind kind)
 
 void TpcbModel::AddIndexLookup(Relation index, Relation heap, int64_t key, bool dirty_heap,
                                StatementEffects* effects) const {
-  for (int64_t block : layout_->IndexPath(index, key)) {
-    effects->touches.push_back({index, block, false});
-  }
+  int64_t path[DatabaseLayout::kMaxIndexLevels];
+  const int levels = layout_->IndexPathInto(index, key, path);
+  for (int i = 0; i < levels; ++i) effects->touches.push_back({index, path[i], false});
   effects->touches.push_back({heap, layout_->HeapBlock(heap, key), dirty_heap});
 }
 
 void TpcbModel::Transaction(const TxnKeys& keys, int64_t history_rows_before,
                             std::vector<StatementEffects>* out) const {
-  out->clear();
-  for (Statement s : statements_) {
-    StatementEffects e;
+  // Reuses the elements (and their touch vectors' capacity) of the previous call.
+  out->resize(statements_.size());
+  for (size_t i = 0; i < statements_.size(); ++i) {
+    const Statement s = statements_[i];
+    StatementEffects& e = (*out)[i];
     e.statement = s;
+    e.touches.clear();
+    e.wal_bytes = 0;
+    e.commit = false;
     switch (s) {
       case Statement::kBegin:
         break;
@@ -184,7 +189,6 @@ void TpcbModel::Transaction(const TxnKeys& keys, int64_t history_rows_before,
         e.commit = true;
         break;
     }
-    out->push_back(std::move(e));
   }
 }
 

@@ -106,7 +106,8 @@ class TpcbModel {
   const std::vector<Statement>& statements() const { return statements_; }
 
   // The effects of one transaction. `history_rows_before` = history rows inserted
-  // before this transaction (decides the history page). Appends to *out (cleared).
+  // before this transaction (decides the history page). Replaces *out's contents,
+  // reusing its elements and their touch vectors' capacity (no allocation once warm).
   void Transaction(const TxnKeys& keys, int64_t history_rows_before,
                    std::vector<StatementEffects>* out) const;
 

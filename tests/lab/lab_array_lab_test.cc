@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "support/lab_requirements.h"
 #include "support/shell.h"
 
 namespace pgstorsim {
@@ -20,11 +21,8 @@ namespace {
 class LabArray : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "lab: skipped: needs root";
-    for (const char* f : {"/sys/fs/cgroup/blkio/blkio.throttle.read_iops_device",
-                          "/dev/loop-control", "/usr/bin/python3"}) {
-      if (!std::filesystem::exists(f)) GTEST_SKIP() << "lab: skipped: no " << f;
-    }
+    const std::string missing = LabMissing({kLabPython});
+    if (!missing.empty()) GTEST_SKIP() << "lab: skipped: " << missing;
     name_ = "pgstorsim-lab-array-test-" + std::to_string(::getpid());
     tsv_ = "/tmp/" + name_ + ".tsv";
   }

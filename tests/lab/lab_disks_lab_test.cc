@@ -18,12 +18,13 @@
 #include <iterator>
 
 #include "common/random.h"
+#include "support/lab_requirements.h"
 #include "support/shell.h"
 
 namespace pgstorsim {
 namespace {
 
-constexpr const char* kBlkioRoot = "/sys/fs/cgroup/blkio";
+constexpr const char* kBlkioRoot = kLabBlkioRoot;
 constexpr int kIopsCap = 200;
 
 std::string Script() { return std::string(PGSTORSIM_SOURCE_DIR) + "/scripts/lab/lab-disks.sh"; }
@@ -33,13 +34,8 @@ using Outcome = ShellResult;
 class LabDisks : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "lab: skipped: needs root";
-    if (!std::filesystem::exists(std::string(kBlkioRoot) + "/blkio.throttle.read_iops_device")) {
-      GTEST_SKIP() << "lab: skipped: no cgroup v1 blkio throttling at " << kBlkioRoot;
-    }
-    if (!std::filesystem::exists("/dev/loop-control")) {
-      GTEST_SKIP() << "lab: skipped: no loop devices";
-    }
+    const std::string missing = LabMissing();
+    if (!missing.empty()) GTEST_SKIP() << "lab: skipped: " << missing;
     name_ = "pgstorsim-lab-test-" + std::to_string(::getpid());
     // Images on tmpfs when there is one, so the backing disk's speed (writes allocate
     // blocks of the sparse image) cannot pull the achieved rate below the cap.

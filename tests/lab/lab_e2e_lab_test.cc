@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "support/lab_requirements.h"
 #include "support/shell.h"
 
 namespace pgstorsim {
@@ -55,12 +56,8 @@ double Number(const Row& row, const std::string& key) {
 class LabEndToEnd : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "lab: skipped: needs root";
-    for (const char* f : {"/sys/fs/cgroup/blkio/blkio.throttle.read_iops_device",
-                          "/sys/fs/cgroup/memory/memory.limit_in_bytes", "/dev/loop-control",
-                          "/usr/lib/postgresql/15/bin/pg_ctl", "/usr/bin/python3"}) {
-      if (!std::filesystem::exists(f)) GTEST_SKIP() << "lab: skipped: no " << f;
-    }
+    const std::string missing = LabMissing({kLabMemoryLimit, kLabPgCtl, kLabPython});
+    if (!missing.empty()) GTEST_SKIP() << "lab: skipped: " << missing;
     name_ = "pgstorsim-lab-e2e-test-" + std::to_string(::getpid());
     tsv_ = "/tmp/" + name_ + ".tsv";
   }

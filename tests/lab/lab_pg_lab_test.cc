@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/lab_requirements.h"
 #include "support/shell.h"
 
 namespace pgstorsim {
@@ -43,14 +44,8 @@ std::string EnvValue(const std::string& path, const std::string& key) {
 class LabPg : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "lab: skipped: needs root";
-    for (const char* f : {"/sys/fs/cgroup/blkio/blkio.throttle.read_iops_device",
-                          "/sys/fs/cgroup/memory/memory.limit_in_bytes", "/dev/loop-control"}) {
-      if (!std::filesystem::exists(f)) GTEST_SKIP() << "lab: skipped: no " << f;
-    }
-    if (!std::filesystem::exists(std::string(kPgBin) + "/pg_ctl")) {
-      GTEST_SKIP() << "lab: skipped: PostgreSQL 15 not installed in " << kPgBin;
-    }
+    const std::string missing = LabMissing({kLabMemoryLimit, kLabPgCtl});
+    if (!missing.empty()) GTEST_SKIP() << "lab: skipped: " << missing;
     name_ = "pgstorsim-labpg-test-" + std::to_string(::getpid());
     state_ = (std::filesystem::is_directory("/dev/shm") ? "/dev/shm/" : "/tmp/") + name_;
     scenario_ = "/tmp/" + name_ + "-scenario.toml";

@@ -45,6 +45,10 @@ TEST(WriteLineTableTest, MatchesAnOrderedMapUnderRandomOperations) {
     WriteLine* l = table.Find(line);
     auto it = reference.find(line);
     ASSERT_EQ(l != nullptr, it != reference.end()) << "line " << line;
+    if (l != nullptr) {
+      ASSERT_EQ(l->lo, line);  // The line's data survived other lines' moves.
+      ASSERT_EQ(l->in_flight, it->second);
+    }
     switch (rng.UniformInt(0, 2)) {
       case 0: {
         bool inserted = false;
@@ -52,6 +56,7 @@ TEST(WriteLineTableTest, MatchesAnOrderedMapUnderRandomOperations) {
         EXPECT_EQ(inserted, it == reference.end());
         if (inserted) {
           EXPECT_FALSE(added->in_flight);
+          added->lo = line;
           reference[line] = false;
         }
         break;
