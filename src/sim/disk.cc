@@ -286,8 +286,15 @@ class SsdDisk : public QueuedDisk {
 };
 
 // Every request is dispatched at once (no server limit); its service time is the wait
-// for its direction's limiter plus the device latency. Busy time is the rate budget
-// spent, reads and writes together (so utilisation can reach 2).
+// for its direction's limiter plus the device latency. The IOPS limiter works like the
+// kernel's cgroup v1 blk-throttle (block/blk-throttle.c, tg_within_iops_limit): time
+// is cut into slices (100 ms for a rotational device such as a loop device) from the
+// moment an idle direction gets an I/O; each slice allows iops x slice I/Os, at once
+// if they come together; an I/O over the allowance waits, in order, for the next slice
+// boundary; budget not used in a past slice is lost; after a slice without I/O the
+// next I/O starts a new slice. So a small burst passes at once and a backlog moves in
+// steps of a slice. The byte cap paces requests (bytes / bandwidth each). Busy time is
+// the rate budget spent, reads and writes together (so utilisation can reach 2).
 class ThrottledDisk : public QueuedDisk {
  public:
   ThrottledDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
@@ -298,20 +305,53 @@ class ThrottledDisk : public QueuedDisk {
     const bool read = op.op == IoOp::kRead;
     const double iops = read ? config_.read_iops : config_.write_iops;
     const double bytes_per_s = read ? config_.read_bytes_per_s : config_.write_bytes_per_s;
-    double slot_ns = 1e9 / iops;
-    if (bytes_per_s > 0) slot_ns = std::max(slot_ns, op.length_bytes * 1e9 / bytes_per_s);
-    last_slot_ns_ = static_cast<int64_t>(slot_ns);
-    int64_t& next_free_ns = read ? next_read_ns_ : next_write_ns_;
-    const int64_t start_ns = std::max(sim_.now_ns(), next_free_ns);
-    next_free_ns = start_ns + last_slot_ns_;
+    last_slot_ns_ = static_cast<int64_t>(1e9 / iops);
+    Limiter& limiter = read ? reads_ : writes_;
+    int64_t start_ns = limiter.Admit(sim_.now_ns(), iops);
+    if (bytes_per_s > 0) {
+      const int64_t bytes_ns = static_cast<int64_t>(op.length_bytes * 1e9 / bytes_per_s);
+      start_ns = std::max(start_ns, limiter.next_byte_free_ns);
+      limiter.next_byte_free_ns = start_ns + bytes_ns;
+      last_slot_ns_ = std::max(last_slot_ns_, bytes_ns);
+    }
     return start_ns - sim_.now_ns() + (read ? config_.ssd_read_ns : config_.ssd_write_ns);
   }
   int64_t BusyNs(int64_t) const override { return last_slot_ns_; }
 
  private:
   static constexpr int kUnlimitedServers = 1 << 30;
-  int64_t next_read_ns_ = 0;  // Earliest dispatch of the next read / write.
-  int64_t next_write_ns_ = 0;
+  static constexpr int64_t kSliceNs = 100'000'000;  // throtl_slice, rotational device.
+
+  struct Limiter {
+    int64_t slice_start_ns = 0;
+    int64_t dispatched = 0;         // I/Os charged since slice_start_ns.
+    int64_t last_dispatch_ns = -1;  // Dispatch time of the latest admitted I/O (FIFO).
+    int64_t next_byte_free_ns = 0;
+
+    // Dispatch time of an I/O arriving at `now_ns` under `iops`.
+    int64_t Admit(int64_t now_ns, double iops) {
+      const double per_slice = std::max(1.0, std::floor(iops * kSliceNs / 1e9));
+      const bool backlog = last_dispatch_ns > now_ns;
+      if (last_dispatch_ns < 0 || (!backlog && now_ns - last_dispatch_ns >= kSliceNs)) {
+        slice_start_ns = now_ns;  // Idle for a slice: a new slice starts here.
+        dispatched = 0;
+      }
+      // Drop whole slices that have passed (their unused budget is lost).
+      const int64_t earliest_ns = std::max(now_ns, last_dispatch_ns);
+      const int64_t passed = (earliest_ns - slice_start_ns) / kSliceNs;
+      if (passed > 0) {
+        slice_start_ns += passed * kSliceNs;
+        dispatched = std::max<int64_t>(0, dispatched - static_cast<int64_t>(passed * per_slice));
+      }
+      // The (k+1)-th slice from slice_start allows (k+1) x per_slice in total.
+      const int64_t k = static_cast<int64_t>(dispatched / per_slice);
+      const int64_t dispatch_ns = std::max(earliest_ns, slice_start_ns + k * kSliceNs);
+      ++dispatched;
+      last_dispatch_ns = dispatch_ns;
+      return dispatch_ns;
+    }
+  };
+  Limiter reads_, writes_;
   int64_t last_slot_ns_ = 0;
 };
 

@@ -95,6 +95,31 @@ TEST(ThrottledDisk, ByteCapBindsLargeRequests) {
   EXPECT_NEAR(reader.reads, 100, 2);
 }
 
+// Records when each I/O completes.
+class Recorder : public IoListener {
+ public:
+  explicit Recorder(Simulator* sim) : sim_(sim) {}
+  void OnIoDone(uint64_t) override { done_ns.push_back(sim_->now_ns()); }
+  std::vector<int64_t> done_ns;
+
+ private:
+  Simulator* sim_;
+};
+
+TEST(ThrottledDisk, ABurstPassesWithinTheSliceBudgetAndTheRestWaitsForTheNextSlice) {
+  // Like blk-throttle: 150 IOPS allows 15 I/Os per 100 ms slice, at once.
+  Simulator sim(3);
+  auto disk = CreateDisk(Throttle(150, 150), sim, 1, "d0");
+  Recorder rec(&sim);
+  for (int i = 0; i < 20; ++i) disk->Submit({IoOp::kWrite, 8192 * i, 8192}, &rec, i);
+  sim.RunUntil(INT64_MAX);
+  ASSERT_EQ(rec.done_ns.size(), 20u);
+  int64_t first_slice = 0;
+  for (int64_t t : rec.done_ns) first_slice += t < 1'000'000 ? 1 : 0;
+  EXPECT_EQ(first_slice, 15);  // Dispatched at once, done after the 30 us latency.
+  EXPECT_NEAR(static_cast<double>(rec.done_ns.back()), 100'030'000.0, 1.0);
+}
+
 TEST(ThrottledDisk, ValidationNamesTheCap) {
   SimDiskConfig c = Throttle(150, 150);
   c.write_iops = 0;
