@@ -62,6 +62,12 @@ struct MemberExtent {
   int64_t logical_offset_bytes = 0;
 };
 
+// True when `next` starts on the same member where `prev` ends: the two are one
+// contiguous member range (one command when issued together).
+inline bool ContinuesOnMember(const MemberExtent& prev, const MemberExtent& next) {
+  return prev.member == next.member && prev.offset_bytes + prev.length_bytes == next.offset_bytes;
+}
+
 // A piece of a logical read that lies within one stripe unit, with every member
 // location holding a copy (2 for RAID 1/10 mirrors, 1 otherwise). The caller picks one
 // (e.g. the less busy), which is how mirror read balancing is modelled and replayed.

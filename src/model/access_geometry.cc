@@ -41,9 +41,7 @@ void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g) {
     const ReadPiece& p = pieces[i];
     bool merged = false;
     for (size_t j = 0; j < i && !merged; ++j) {
-      const MemberExtent& a = pieces[j].copies.front();
-      const MemberExtent& b = p.copies.front();
-      merged = a.member == b.member && a.offset_bytes + a.length_bytes == b.offset_bytes;
+      merged = ContinuesOnMember(pieces[j].copies.front(), p.copies.front());
     }
     const double share = 1.0 / p.copies.size();
     for (const MemberExtent& e : p.copies) {
@@ -60,9 +58,7 @@ void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g) {
 // True when an extent before `i` ends on the same member where extent i begins.
 bool ContinuesEarlierExtent(const std::vector<MemberExtent>& extents, size_t i) {
   for (size_t j = 0; j < i; ++j) {
-    const MemberExtent& a = extents[j];
-    if (a.member == extents[i].member && a.offset_bytes + a.length_bytes == extents[i].offset_bytes)
-      return true;
+    if (ContinuesOnMember(extents[j], extents[i])) return true;
   }
   return false;
 }

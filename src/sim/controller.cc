@@ -194,7 +194,7 @@ class RaidController : public Controller {
   static bool MergeContiguous(const ReadPiece& piece, std::vector<MemberExtent>* extents) {
     for (MemberExtent& e : *extents) {
       for (const MemberExtent& copy : piece.copies) {
-        if (copy.member == e.member && e.offset_bytes + e.length_bytes == copy.offset_bytes) {
+        if (ContinuesOnMember(e, copy)) {
           e.length_bytes += copy.length_bytes;
           return true;
         }
