@@ -19,7 +19,7 @@ struct MvaResult {
   std::vector<double> residence_ms;  // R_k(N), per station (per visit-weighted txn).
   std::vector<double> queue_length;  // Q_k(N).
   std::vector<double> utilization;   // U_k = X D_k.
-  double cycle_ms = 0;               // Z + sum R_k = N / X.
+  double cycle_ms = 0;               // N / X = Z + sum R_k (SolveMva); paced: >= that.
 };
 
 // REQUIRES: clients >= 1, demands >= 0, delay_ms >= 0, not all zero.
@@ -29,7 +29,9 @@ MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double de
 // request is not held for its own slot, only for the slots of the requests queued ahead
 // of it and, with probability U (arrival theorem), the rest of the slot in progress:
 // R_k(n) = D_k (Q_k(n-1) + U_k(n-1) / 2), and X(n) <= 1 / max D_k. One customer sees no
-// wait: X(1) = min(1 / Z, 1 / max D_k), where a queue gives 1 / (Z + sum D_k).
+// wait: X(1) = min(1 / Z, 1 / max D_k), where a queue gives 1 / (Z + sum D_k). When a
+// cap binds, cycle_ms = N / X exceeds Z + sum R_k by the wait for the cap's next slot,
+// which the residences leave out (regimes.cc AddPacingWait gives it to a statement).
 MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, double delay_ms);
 
 // Expected maximum of k independent exponential response times of mean r, divided by
