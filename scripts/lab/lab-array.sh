@@ -68,13 +68,14 @@ write_scenario() {  # path
 # $IOPS IOPS and $MBPS MiB/s each way (independent read and write caps: disks.type =
 # "throttled", 30 us device latency), as a RAID 10 replayed by pgstorsim itself (no
 # controller cache); 64 KiB filesystem blocks and 8 KiB fragments as on the seed's UFS,
-# partition offset $OFFSET (63s = the seed's MBR); WAL on an unthrottled file. RAM =
-# shared_buffers + the trace's OS cache + the simulator's 1 GiB OS reserve
-# (sim_config.h os_reserved_bytes).
+# partition offset $OFFSET (63s = the seed's MBR); WAL on an unthrottled file. The
+# page cache (host.os_cache) is the trace's OS cache; the replayer writes the trace's
+# writes at once (O_DIRECT, no page cache to hold them): os_dirty_expire_s = 0.
 [scenario]
 name = "lab-array"
 [host]
 ram = "$ram"
+os_cache = "$OS_CACHE"
 [postgres]
 shared_buffers = "$SHARED"
 wal_on_data_volume = false
@@ -103,6 +104,8 @@ scale = $SCALE
 clients = $CLIENTS
 cache = "warm"
 duration = "${SECONDS_PER_RUN}s"
+[calibration]
+os_dirty_expire_s = 0
 EOF
 }
 

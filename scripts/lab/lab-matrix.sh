@@ -7,9 +7,10 @@
 #
 #   lab-matrix.sh [TSV]     (default results/validation/lab-matrix.tsv)
 #
-# Writes three things beside TSV (NAME = TSV without .tsv):
+# Writes four things beside TSV (NAME = TSV without .tsv):
 #   NAME-measured.tsv   the measurements, one row per point and repetition
 #   NAME-scenarios/     the scenario the lab wrote for each throttle and scale
+#   NAME-runs/          every point's `pgstorsim run` results (iIOPS-sSCALE-CACHE-cN-rREP.json)
 #   TSV                 measured + predicted (lab-predict.sh; rerun it alone to
 #                       recompute the predictions with another binary, no PostgreSQL)
 # Every point starts from the same state: a fresh file copy of the freshly loaded
@@ -63,6 +64,7 @@ CALIBRATION=${LAB_MATRIX_CALIBRATION:-}
 TSV=${1:-$root/results/validation/lab-matrix.tsv}
 MEASURED=${TSV%.tsv}-measured.tsv
 SCENARIOS=${TSV%.tsv}-scenarios
+RUNS=${TSV%.tsv}-runs  # Each point's `pgstorsim run` results JSON (lab-predict.sh calibrates on one).
 PG_BIN=${PGSTORSIM_PG_BIN:-/usr/lib/postgresql/15/bin}
 PREP_IOPS=20000  # The cap while loading and preparing a point: effectively none.
 PREP_MBPS=400
@@ -192,6 +194,7 @@ run_point() {  # iops scale cache clients rep
   python3 "$here/lab_table.py" measured-row "$iops" "$scale" "$cache" "$clients" "$rep" \
     "$load" "$WORK/$tag-io.txt" "$end_time" "$WORK/$tag-run.json" \
     "$WORK/$tag-pg-before.txt" "$WORK/$tag-pg-after.txt" "$cached" >>"$MEASURED"
+  cp "$WORK/$tag-run.json" "$RUNS/$tag.json"
   tail -1 "$MEASURED"
 }
 
@@ -201,6 +204,8 @@ main() {
   setup_lab
   mkdir -p "$(dirname "$TSV")"
   python3 "$here/lab_table.py" measured-header >"$MEASURED"
+  rm -rf "$RUNS"
+  mkdir -p "$RUNS"
   for ((rep = 1; rep <= REPS; rep++)); do
     for iops in $IOPS_LEVELS; do
       for scale in $SCALES; do

@@ -66,8 +66,43 @@ pg_down() {
   rm -f "$LAB_PG_ENV"
 }
 
-# The [disks] section. The loop device itself (--direct-io on tmpfs) answers in about
-# 30 us; blkio caps reads and writes independently, IOPS and MiB/s each way.
+# The lab disk's own latency, measured unthrottled (from the root blkio cgroup) on the
+# mounted filesystem $1: 8 KiB random reads with O_DIRECT at queue depth 1 from a
+# 64 MiB file written for the probe, then 8 KiB writes each followed by fdatasync (what
+# a commit's WAL flush is), LAB_PG_PROBE_SECONDS each; mean microseconds per request =
+# 1 s / achieved IOPS. The loop device's image is a file on the host's filesystem, so
+# this is the host's storage (0.2-0.8 ms on the development VM), not the loop driver
+# alone. Sets PROBE_READ_US, PROBE_WRITE_US and PROBE_HOW; without fio, 30 us each.
+probe_latency() {  # mount_dir
+  PROBE_READ_US=30 PROBE_WRITE_US=30 PROBE_HOW="not measured (fio or python3 missing): 30 us assumed"
+  command -v fio >/dev/null && command -v python3 >/dev/null || return 0
+  local file=$1/pgstorsim-latency-probe seconds=${LAB_PG_PROBE_SECONDS:-2} out
+  out=$(
+    echo "$BASHPID" >"$LAB_BLKIO_ROOT/cgroup.procs"
+    dd if=/dev/urandom of="$file" bs=1M count=64 conv=fsync status=none
+    for job in "--rw=randread --direct=1" "--rw=randwrite --fdatasync=1"; do
+      # shellcheck disable=SC2086  # $job is two fio options.
+      fio --name=probe --filename="$file" --size=64M --bs=8k $job --ioengine=psync \
+        --runtime="$seconds" --time_based --output-format=json 2>/dev/null |
+        python3 -c 'import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+side = j["read"] if j["read"]["io_bytes"] else j["write"]
+print(round(1e6 / side["iops"]) if side["iops"] > 0 else 0)'
+    done
+  ) || out=""
+  rm -f "$file"
+  local read_us write_us
+  read -r read_us write_us <<<"${out//$'\n'/ }"
+  if [[ ${read_us:-0} -gt 0 && ${write_us:-0} -gt 0 ]]; then
+    PROBE_READ_US=$read_us PROBE_WRITE_US=$write_us
+    PROBE_HOW="measured by fio on the lab filesystem, unthrottled, queue depth 1"
+  else
+    PROBE_HOW="fio latency probe failed: 30 us assumed"
+  fi
+}
+
+# The [disks] section. Latency = the probe's (above); blkio caps reads and writes
+# independently, IOPS and MiB/s each way.
 disks_section() {
   local latency_us=$((1000000 / LAB_IOPS))
   case ${LAB_SCENARIO_DISK:-throttled} in
@@ -79,8 +114,8 @@ read_iops = $LAB_IOPS
 write_iops = $LAB_IOPS
 read_bandwidth = "${LAB_MBPS}MiB"
 write_bandwidth = "${LAB_MBPS}MiB"
-read_latency = "30us"
-write_latency = "30us"
+read_latency = "${LAB_PG_READ_LATENCY_US:-30}us"
+write_latency = "${LAB_PG_WRITE_LATENCY_US:-30}us"
 capacity = "$LAB_DISK_SIZE_BYTES"
 EOF
       ;;
@@ -99,8 +134,11 @@ EOF
   esac
 }
 
+# Memory in the cgroup that is neither shared_buffers nor the files' page cache.
+LAB_PG_MEMORY_OVERHEAD_BYTES=$((24 << 20))
+
 write_scenario() {  # path mem_bytes shared_buffers_bytes scale max_wal_size_bytes
-  local latency_us=$((1000000 / LAB_IOPS)) disks
+  local disks
   disks=$(disks_section)
   mkdir -p "$(dirname "$1")"
   cat >"$1" <<EOF
@@ -108,8 +146,10 @@ write_scenario() {  # path mem_bytes shared_buffers_bytes scale max_wal_size_byt
 # Where the numbers come from: one loop device on a sparse file (losetup --direct-io=on)
 # throttled by cgroup v1 blkio to $LAB_IOPS IOPS and $LAB_MBPS MiB/s per direction, ext4,
 # PostgreSQL 15 in a memory cgroup of $2 bytes (page cache included). The "disk" is a
-# rate cap, not a drive: no seek, latency = 1 s / IOPS = $latency_us us per request for
-# one client. Buffered writeback by kernel threads is not throttled, and the server
+# rate cap, not a drive: no seek; each request also takes the loop device's own
+# latency, ${LAB_PG_READ_LATENCY_US:-30} us per 8 KiB read and ${LAB_PG_WRITE_LATENCY_US:-30} us per 8 KiB write + fdatasync
+# (${LAB_PG_LATENCY_HOW:-assumed}).
+# Buffered writeback by kernel threads is not throttled, and the server
 # sets *_flush_after = 0 so that data pages are written back that way; what the
 # throttle sees is reads that miss the page cache, WAL writes and checkpoint fsyncs.
 [scenario]
@@ -118,6 +158,10 @@ description = "pgstorsim lab: throttled loop device, $LAB_IOPS IOPS, $LAB_MBPS M
 
 [host]
 ram = "$2"
+# The page cache the database files get: the limit - shared_buffers - 24 MiB (other
+# PostgreSQL shared memory ~7 MiB, backends' private memory 4-12 MiB, kernel memory
+# ~9 MiB: memory.stat during a warm scale-30 run, docs/lab.md "What a warm run caches").
+os_cache = "$(($2 - $3 - LAB_PG_MEMORY_OVERHEAD_BYTES))"
 cpu_cores = $(nproc)
 
 [postgres]
@@ -185,7 +229,8 @@ pg_up() {
   shared_bytes=$(lab_bytes "$shared")
   lab_require_uint --port "$port"
   [[ $scale =~ ^[0-9]+$ ]] || lab_die "--scale must be an integer, got '$scale'"
-  ((shared_bytes < mem_bytes)) || lab_die "--shared-buffers must be smaller than --mem"
+  ((shared_bytes + LAB_PG_MEMORY_OVERHEAD_BYTES < mem_bytes)) ||
+    lab_die "--shared-buffers must be smaller than --mem - $((LAB_PG_MEMORY_OVERHEAD_BYTES >> 20)) MiB"
   lab_require_root
   lab_require_blkio
   lab_require_memory_cgroup
@@ -213,6 +258,13 @@ pg_up() {
   mkdir -p "$LAB_MOUNT" "$LAB_PG_SOCKET"
   mount -o noatime "$dev" "$LAB_MOUNT"
   record LAB_PG_MOUNT "$LAB_MOUNT"
+  probe_latency "$LAB_MOUNT"
+  LAB_PG_READ_LATENCY_US=$PROBE_READ_US LAB_PG_WRITE_LATENCY_US=$PROBE_WRITE_US
+  LAB_PG_LATENCY_HOW=$PROBE_HOW
+  record LAB_PG_READ_LATENCY_US "$PROBE_READ_US"
+  record LAB_PG_WRITE_LATENCY_US "$PROBE_WRITE_US"
+  record LAB_PG_LATENCY_HOW "$PROBE_HOW"
+  lab_say "lab disk latency: $PROBE_READ_US us per read, $PROBE_WRITE_US us per write + fdatasync ($PROBE_HOW)"
   mkdir "$LAB_PG_DATA"
   chown postgres: "$LAB_PG_DATA" "$LAB_PG_SOCKET"
   chmod 700 "$LAB_PG_DATA"

@@ -11,10 +11,24 @@
 #       (defaults: results/validation/lab-matrix-measured.tsv,
 #        results/validation/lab-matrix-scenarios, results/validation/lab-matrix.tsv)
 #
-# Environment: PGSTORSIM_BINARY [build-lab/pgstorsim].
-# `simulate` also gets host.ram = the scenario's RAM + 1 GiB - 16 MiB: the simulator
-# keeps 1 GiB of RAM away from the OS cache (sim_config.h os_reserved_bytes), while in
-# the lab's memory cgroup only the server's private memory (about 16 MiB) is.
+# Environment: PGSTORSIM_BINARY [build-lab/pgstorsim];
+#   LAB_PREDICT_CALIBRATE  the one point calibrated on, "IOPS SCALE CACHE CLIENTS"
+#                          ["600 5 warm 1"], or "none": `pgstorsim calibrate --fit cpu_ms`
+#                          on the tps of that point's measured runs (NAME-runs/ beside
+#                          MEASURED_TSV, every repetition), and the fitted [calibration] is
+#                          appended to every scenario before predicting. That point's time
+#                          per transaction is CPU, the client's own time and one WAL flush
+#                          (no reads, under the cap), so cpu_ms becomes this host's
+#                          non-I/O time per transaction; nothing about the disks is fitted.
+#                          Only tps is fitted: the statement latencies leave out the
+#                          client's time between statements, which the model has no term
+#                          for. Without runs for the point the predictions are uncalibrated
+#                          (said on stderr). The calibrated scenario is kept as
+#                          OUT_TSV without .tsv + -calibration.toml.
+# Scenarios with host.os_cache (lab-pg.sh writes it) give both tools the cgroup's page
+# cache directly. For older ones, `simulate` gets host.ram = the scenario's RAM + 1 GiB
+# - 16 MiB: the simulator keeps 1 GiB of RAM away from the OS cache when host.os_cache
+# is not set (sim_config.h os_reserved_bytes).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -32,22 +46,72 @@ command -v python3 >/dev/null || lab_die "python3 needed to read the results JSO
 work=$(mktemp -d "${TMPDIR:-/tmp}/lab-predict.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# Calibrates cpu_ms on the point $CALIBRATE_POINT; prints the calibration file, or
+# nothing when uncalibrated.
+calibrate() {
+  [[ $CALIBRATE_POINT != none ]] || return 0
+  local iops scale cache clients runs=${MEASURED%-measured.tsv}-runs
+  read -r iops scale cache clients <<<"$CALIBRATE_POINT"
+  [[ -n $clients ]] || lab_die "LAB_PREDICT_CALIBRATE must be 'IOPS SCALE CACHE CLIENTS' or none"
+  local measured=("$runs/i$iops-s$scale-$cache-c$clients"-r*.json)
+  if [[ ! -f ${measured[0]} ]]; then
+    echo "lab: no measured runs for $runs/i$iops-s$scale-$cache-c$clients-r*.json: uncalibrated" >&2
+    return 0
+  fi
+  local tps_files=() run
+  for run in "${measured[@]}"; do  # The measured tps alone, as pgbench prints it.
+    python3 -c 'import json, sys; print("tps = %.6f" % json.load(open(sys.argv[1]))["summary"]["tps"])' \
+      "$run" >"$work/$(basename "$run" .json).tps.txt" || lab_die "$run: no summary.tps"
+    tps_files+=("$work/$(basename "$run" .json).tps.txt")
+  done
+  "$BIN" calibrate --scenario "$SCENARIOS/lab-$iops-s$scale.toml" --measured "${tps_files[@]}" \
+    --set "workload.clients=$clients" --set "workload.scale=$scale" --set "workload.cache=$cache" \
+    --fit cpu_ms --out "$work/calibrated.toml" >"$work/calibrate.txt" 2>&1 ||
+    lab_die "calibrate failed on ${measured[*]}: $(tail -2 "$work/calibrate.txt")"
+  echo "lab: calibrated on $CALIBRATE_POINT (${#measured[@]} runs): $(grep -m1 '^cpu_ms' "$work/calibrated.toml")" >&2
+  echo "$work/calibrated.toml"
+}
+
+# The scenario of a throttle and scale, with the calibration appended when there is one.
+scenario_for() {  # iops scale
+  local path=$SCENARIOS/lab-$1-s$2.toml
+  [[ -f $path ]] || lab_die "no scenario $path"
+  [[ -n $CALIBRATION ]] || { echo "$path" && return; }
+  mkdir -p "$work/scenarios"
+  if [[ ! -f $work/scenarios/lab-$1-s$2.toml ]]; then
+    { cat "$path" && echo && sed -n '/^\[calibration/,$p' "$CALIBRATION"; } \
+      >"$work/scenarios/lab-$1-s$2.toml"
+  fi
+  echo "$work/scenarios/lab-$1-s$2.toml"
+}
+
 # One point: predict and simulate into $work/iIOPS-sSCALE-CACHE-cCLIENTS-{predict,simulate}.json.
 predict_point() {  # iops scale cache clients seconds
-  local tag=i$1-s$2-$3-c$4 scenario=$SCENARIOS/lab-$1-s$2.toml ram
-  [[ -f $scenario ]] || lab_die "no scenario $scenario for point $tag"
-  ram=$(sed -n 's/^ram = "\{0,1\}\([0-9]*\)"\{0,1\}$/\1/p' "$scenario")
-  [[ -n $ram ]] || lab_die "$scenario: no numeric host.ram"
+  local tag=i$1-s$2-$3-c$4 scenario ram
+  scenario=$(scenario_for "$1" "$2")
+  local sim_ram=()  # Scenarios without host.os_cache (before 2026-11-30 17:00): see above.
+  if ! grep -q '^os_cache = ' "$scenario"; then
+    ram=$(sed -n 's/^ram = "\{0,1\}\([0-9]*\)"\{0,1\}$/\1/p' "$scenario")
+    [[ -n $ram ]] || lab_die "$scenario: no numeric host.ram"
+    sim_ram=(--set "host.ram=$((ram + (1 << 30) - (16 << 20)))")
+  fi
   local common=(--scenario "$scenario" --set "workload.clients=$4" --set "workload.scale=$2"
     --set "workload.cache=$3" --set "workload.duration=$5s")
   "$BIN" predict "${common[@]}" --out "$work/$tag-predict.json" >"$work/$tag-predict.txt" 2>&1 ||
     lab_die "predict failed for $tag: $(tail -2 "$work/$tag-predict.txt")"
-  "$BIN" simulate "${common[@]}" --set "host.ram=$((ram + (1 << 30) - (16 << 20)))" --seed 1 \
+  "$BIN" simulate "${common[@]}" "${sim_ram[@]}" --seed 1 \
     --out "$work/$tag-simulate.json" --quiet >"$work/$tag-simulate.txt" 2>&1 ||
     lab_die "simulate failed for $tag: $(tail -2 "$work/$tag-simulate.txt")"
 }
 
 start=$(date +%s)
+CALIBRATE_POINT=${LAB_PREDICT_CALIBRATE:-600 5 warm 1}
+CALIBRATION=$(calibrate)
+if [[ -n $CALIBRATION ]]; then  # Kept beside OUT_TSV: lab-validate.sh quotes it.
+  cp "$CALIBRATION" "${OUT%.tsv}-calibration.toml"
+else
+  rm -f "${OUT%.tsv}-calibration.toml"
+fi
 while read -r iops scale cache clients seconds; do
   predict_point "$iops" "$scale" "$cache" "$clients" "$seconds"
 done < <(python3 "$here/lab_table.py" points "$MEASURED")

@@ -35,6 +35,21 @@ elif [[ ${LAB_VALIDATE_TABLES_ONLY:-0} != 1 ]]; then
   echo "lab: matrix and array took $(($(date +%s) - start)) s"
 fi
 
+# What lab-predict.sh calibrated (one point, cpu_ms only), for the text below.
+calibration_sentence() {
+  local cal=$out/lab-matrix-calibration.toml cpu
+  if [[ ! -f $cal ]]; then
+    echo "No calibration (no measured runs of the calibration point were saved)."
+    return
+  fi
+  cpu=$(sed -n 's/^cpu_ms = \([0-9.]*\).*/\1/p' "$cal" | head -1)
+  printf '%s' "One calibration, on one point: \`pgstorsim calibrate --fit cpu_ms\` on the" \
+    " measured tps of the 600-IOPS, scale-5, warm, 1-client runs (no reads, under the cap:" \
+    " CPU, the client and one WAL flush per transaction) gave cpu_ms = $(printf '%.3f' "$cpu")" \
+    " ms (lab-matrix-calibration.toml), appended to every scenario; nothing about the" \
+    " disks is fitted: their latency is what lab-pg.sh's probe measured (docs/lab.md)."
+}
+
 {
   cat <<EOF
 # End-to-end validation in the emulated-storage lab
@@ -64,7 +79,7 @@ on the scenario \`lab-pg.sh\` wrote for the throttle and scale (saved in
 lab-matrix-scenarios/), with the point's overrides only (\`workload.clients\`,
 \`.scale\`, \`.cache\`, \`.duration\`), plus, for \`simulate\` only, \`host.ram\` = cgroup
 limit + 1 GiB - 16 MiB (the simulator keeps 1 GiB of RAM away from the OS cache; in the
-cgroup only the server's private memory is). No calibration. The disk columns are what
+cgroup only the server's private memory is). $(calibration_sentence) The disk columns are what
 the cgroup's \`blkio.throttle.io_serviced\` counted on the lab disk during the measured
 window; commits per WAL flush = \`pg_stat_database.xact_commit\` / \`pg_stat_wal.wal_sync\`
 deltas around the run (warm-up included).

@@ -19,7 +19,7 @@ class BufferCacheImpl : public BufferCache {
   explicit BufferCacheImpl(const CacheConfig& config)
       : config_(config),
         shared_(config.shared_buffers_pages, config.max_usage_count, &table_),
-        os_(config.os_cache_pages, &table_),
+        os_(config.os_cache_pages, &table_, config.os_active_ratio),
         cleaner_(config.bgwriter_lru_maxpages, config.bgwriter_lru_multiplier,
                  config.bgwriter_delay_ms) {}
 
@@ -57,8 +57,12 @@ class BufferCacheImpl : public BufferCache {
     // buffers was read through it); coldest first, so the hottest ends most recent.
     const size_t os_end =
         std::min<size_t>(hottest_first.size(), static_cast<size_t>(config_.os_cache_pages));
-    for (size_t i = os_end; i-- > 0;) os_.Insert(hottest_first[i]);
+    for (size_t i = os_end; i-- > 0;) {
+      os_.Place(hottest_first[i], !shared_.Contains(hottest_first[i]));
+    }
   }
+
+  void WriteOsPage(const PageId& page) override { os_.Insert(page); }
 
   std::vector<PageId> Checkpoint() override {
     std::vector<PageId> dirty = shared_.TakeDirty();
@@ -166,6 +170,7 @@ StatusOr<std::unique_ptr<BufferCache>> BufferCache::Create(const CacheConfig& co
     return Status::Error("bgwriter_lru_multiplier must be in [0, 10]");
   }
   if (config.bgwriter_delay_ms < 1) return Status::Error("bgwriter_delay must be >= 1 ms");
+  if (config.os_active_ratio < 0) return Status::Error("os_active_ratio must be >= 0");
   return std::unique_ptr<BufferCache>(new BufferCacheImpl(config));
 }
 

@@ -1,5 +1,6 @@
 // BufferCache: PostgreSQL's shared_buffers (clock sweep, usage count up to 5) in front
-// of the operating system's page cache (LRU), both sized in 8 KiB pages
+// of the operating system's page cache (one LRU list, or Linux's active and inactive
+// lists: CacheConfig::os_active_ratio), both sized in 8 KiB pages
 // (docs/workload-model.md, "Cache model").
 //
 // A Touch() of a page is a hit in shared buffers, a hit in the OS cache (the page is
@@ -61,7 +62,29 @@ struct CacheConfig {
   int64_t bgwriter_lru_maxpages = 0;
   double bgwriter_lru_multiplier = 2.0;
   int64_t bgwriter_delay_ms = 200;
+  // The OS cache's lists: 0 = one LRU list; r > 0 = Linux's active and inactive lists
+  // with active <= r x inactive under pressure (LinuxActiveRatio below; the class
+  // comment of LruImpl in policies.h).
+  int os_active_ratio = 0;
 };
+
+// Linux's inactive_ratio for a page cache of `os_cache_pages` 8 KiB pages
+// (mm/vmscan.c inactive_is_low(): int_sqrt(10 x size in GiB), 1 below 1 GiB).
+int LinuxActiveRatio(int64_t os_cache_pages);
+
+// CacheConfig::os_active_ratio for a page cache of `os_cache_pages`: Linux's ratio on a
+// Linux filesystem (scenario UsesLinuxPageCache: ext4, xfs, ...), 0 (one LRU list)
+// otherwise (UFS2: FreeBSD, whose page queues differ).
+int OsActiveRatio(int64_t os_cache_pages, bool linux_page_cache);
+
+// Pages of a warm cache (shared buffers + OS cache, `cache_pages` in all) that keep
+// re-read data when the database (`database_pages`) does not fit it: with two OS
+// lists, under pressure the OS keeps re-read pages only on the active list, at most
+// ratio / (1 + ratio) of the OS cache (the inactive list turns over with pages read
+// or written once); shared buffers count whole. All of `cache_pages` when the
+// database fits or with one list.
+int64_t ReusableCachePages(int64_t cache_pages, int64_t shared_buffers_pages,
+                           int64_t database_pages, int active_ratio);
 
 struct CacheStats {
   uint64_t shared_hits = 0;
@@ -100,7 +123,15 @@ class BufferCache {
   // Pre-fills clean pages in the given order (hottest first): shared buffers with the
   // first shared_buffers_pages, the OS cache with the first os_cache_pages (inclusive,
   // the hottest most recent). Usage counts start at 1. Use on an empty cache ("warm").
+  // With two OS lists, the OS copies of pages in shared buffers are on the inactive
+  // list (read once into shared buffers, not touched in the OS since), the others on
+  // the active list (read before, then again: `pgstorsim run --cache warm` reads the
+  // files, then pg_prewarm); the lists are balanced at the first eviction.
   virtual void Prewarm(const std::vector<PageId>& hottest_first) = 0;
+
+  // A page written with write() outside shared buffers (a WAL page): it enters the
+  // OS cache like an accessed page. No I/O here (the caller writes it), not a touch.
+  virtual void WriteOsPage(const PageId& page) = 0;
 
   // Returns every dirty buffer in (file, block) order and marks them clean (the
   // checkpointer writes them; the pages stay cached).

@@ -5,10 +5,10 @@
 //
 // ClockSweepImpl keeps its frames as a structure of arrays: the hit path and the
 // sweep touch one state byte per frame (usage count, dirty, valid); page ids are read
-// on eviction. LruImpl is an exact LRU without a linked list: each access gives the
-// page a new stamp (a counter) in its table entry and appends (stamp, page) to a
-// queue; the least recent page is the first queue entry whose stamp is still the
-// page's current one (older entries of re-used pages are skipped). The queue is
+// on eviction. LruImpl keeps LRU lists without a linked list: each access gives the
+// page a new stamp (a counter) in its table entry and appends (stamp, page) to its
+// list's queue; the least recent page is the first queue entry whose stamp is still
+// the page's current one (older entries of re-used pages are skipped). A queue is
 // compacted when stale entries outnumber live ones. Thread safety: none.
 #ifndef PGSTORSIM_CACHE_POLICIES_H_
 #define PGSTORSIM_CACHE_POLICIES_H_
@@ -26,7 +26,7 @@ namespace pgstorsim {
 
 struct CacheEntry {
   int32_t frame = -1;  // Shared-buffer frame; -1 = not in shared buffers.
-  uint32_t stamp = 0;  // OS cache recency; 0 = not in the OS cache.
+  uint32_t stamp = 0;  // OS cache recency, low bit set on the active list; 0 = absent.
 };
 using CacheTable = PageTable<CacheEntry>;
 
@@ -133,65 +133,105 @@ class ClockSweepImpl final : public ClockSweep {
   int64_t size_ = 0;
 };
 
+// LruImpl: the OS page cache. With active_ratio 0 one exact LRU list. With
+// active_ratio r > 0 Linux's two lists (mm/vmscan.c, mm/swap.c): a page enters the
+// inactive list; a second access while it is there moves it to the active list; under
+// pressure (the cache full) the kernel keeps active <= r x inactive by moving the
+// least recent active pages to the head of the inactive list, and evicts from the
+// inactive list's tail. So pages touched once (a miss nobody reads again, a written
+// WAL page, the OS copy of a page that shared buffers keep hot) go before pages read
+// twice. Each list is a stamp queue (above); a stamp's low bit says which list.
 class LruImpl final : public Lru {
  public:
   // `table` is shared with other policies (not owned); nullptr = a private one.
-  LruImpl(int64_t capacity, CacheTable* table);
+  LruImpl(int64_t capacity, CacheTable* table, int active_ratio = 0);
 
   bool Access(const PageId& page) override {
     CacheEntry* e = table_->Find(page);
     if (e != nullptr && e->stamp != 0) {
-      Stamp(page, e);
+      if (active_ratio_ > 0 && (e->stamp & 1) == 0) {
+        Promote(page, e);
+      } else {
+        Stamp(page, e, (e->stamp & 1) != 0);
+      }
       return true;
     }
-    Add(page);
+    Add(page, false);
     return false;
   }
   void Insert(const PageId& page) override { Access(page); }
+  // Prewarm: puts an absent page at the head of one list (active only with two lists).
+  void Place(const PageId& page, bool active) {
+    CacheEntry* e = table_->Find(page);
+    if (e == nullptr || e->stamp == 0) Add(page, active && active_ratio_ > 0);
+  }
   bool Contains(const PageId& page) const override {
     const CacheEntry* e = table_->Find(page);
     return e != nullptr && e->stamp != 0;
   }
   int64_t size() const override { return size_; }
+  int64_t active_size() const { return active_size_; }
 
  private:
-  struct Use {  // One access in the queue: stale once the page has a newer stamp.
+  struct Use {  // One access in a queue: stale once the page has a newer stamp.
     int64_t block;
     uint32_t file;
     uint32_t stamp;
     PageId page() const { return {file, block}; }
   };
+  struct Queue {  // Accesses in stamp order from head.
+    std::vector<Use> uses;
+    size_t head = 0;
+  };
 
-  void Stamp(const PageId& page, CacheEntry* e) {
-    if (next_stamp_ == std::numeric_limits<uint32_t>::max()) {
+  Queue& QueueOf(bool active) { return active ? active_ : inactive_; }
+  void Stamp(const PageId& page, CacheEntry* e, bool active) {
+    if (next_stamp_ >= std::numeric_limits<uint32_t>::max() - 2) {
       Renumber();
       e = table_->Find(page);
     }
-    e->stamp = next_stamp_++;
-    queue_.push_back({page.block, page.file, e->stamp});
-    if (queue_.size() - head_ > 2 * static_cast<size_t>(size_) + 4096) Compact();
+    e->stamp = next_stamp_ | (active ? 1u : 0u);
+    next_stamp_ += 2;
+    Queue& q = QueueOf(active);
+    q.uses.push_back({page.block, page.file, e->stamp});
+    const int64_t live = active ? active_size_ : size_ - active_size_;
+    if (q.uses.size() - q.head > 2 * static_cast<size_t>(live) + 4096) Compact(&q);
   }
-  void Add(const PageId& page) {
+  void Add(const PageId& page, bool active) {
     if (capacity_ <= 0) return;
-    if (size_ >= capacity_) EvictLeastRecent();
+    if (size_ >= capacity_) {
+      Balance();
+      EvictLeastRecent();
+    }
     ++size_;
-    Stamp(page, table_->Get(page));
+    if (active) ++active_size_;
+    Stamp(page, table_->Get(page), active);
+  }
+  void Promote(const PageId& page, CacheEntry* e) {
+    ++active_size_;
+    Stamp(page, e, true);
+    if (size_ >= capacity_) Balance();
   }
   bool Live(const Use& use) const {
     const CacheEntry* e = table_->Find(use.page());
     return e != nullptr && e->stamp == use.stamp;
   }
+  // The least recent live entry of `q` (removed from the queue), or false.
+  bool PopLeastRecent(Queue* q, Use* out);
+  void Balance();  // Active pages over the ratio go to the inactive head.
   void EvictLeastRecent();
-  void Compact();   // Drops stale queue entries.
-  void Renumber();  // Compacts and restamps 1..n (stamp counter overflow).
+  void Compact(Queue* q);  // Drops stale queue entries.
+  void Renumber();         // Compacts and restamps (stamp counter overflow).
 
   const int64_t capacity_;
+  const int active_ratio_;
   std::unique_ptr<CacheTable> own_table_;
   CacheTable* table_;
-  std::vector<Use> queue_;  // Accesses in stamp order from head_.
-  size_t head_ = 0;
-  uint32_t next_stamp_ = 1;
+  Queue inactive_;  // The only list when active_ratio_ is 0.
+  Queue active_;
+  uint32_t next_stamp_ = 2;
   int64_t size_ = 0;
+  int64_t active_size_ = 0;
 };
 
 }  // namespace pgstorsim

@@ -13,16 +13,12 @@
 namespace pgstorsim {
 namespace {
 
-Status Errno(const std::string& what, const std::string& path) {
-  return Status::Error(what + " " + path + ": " + std::strerror(errno));
-}
-
 Status WriteAll(int fd, const std::string& contents, const std::string& path) {
   size_t done = 0;
   while (done < contents.size()) {
     ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Errno("cannot write", path);
+    if (n < 0) return ErrnoError("cannot write " + path);
     done += static_cast<size_t>(n);
   }
   return Status::Ok();
@@ -32,9 +28,9 @@ Status WriteAll(int fd, const std::string& contents, const std::string& path) {
 // renaming a temporary file over it would replace the device node.
 Status WriteSpecialFile(const std::string& path, const std::string& contents) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return Errno("cannot open", path);
+  if (fd < 0) return ErrnoError("cannot open " + path);
   Status st = WriteAll(fd, contents, path);
-  if (::close(fd) != 0 && st.ok()) st = Errno("cannot close", path);
+  if (::close(fd) != 0 && st.ok()) st = ErrnoError("cannot close " + path);
   return st;
 }
 
@@ -61,11 +57,12 @@ Status WriteFileAtomically(const std::string& path, const std::string& contents)
   if (!st.ok()) return st;
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create", tmp);
+  if (fd < 0) return ErrnoError("cannot create " + tmp);
   st = WriteAll(fd, contents, tmp);
-  if (st.ok() && ::fsync(fd) != 0) st = Errno("cannot fsync", tmp);
-  if (::close(fd) != 0 && st.ok()) st = Errno("cannot close", tmp);
-  if (st.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) st = Errno("cannot rename onto", path);
+  if (st.ok() && ::fsync(fd) != 0) st = ErrnoError("cannot fsync " + tmp);
+  if (::close(fd) != 0 && st.ok()) st = ErrnoError("cannot close " + tmp);
+  if (st.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
+    st = ErrnoError("cannot rename onto " + path);
   if (!st.ok()) {
     ::unlink(tmp.c_str());
     return st;
@@ -84,7 +81,7 @@ Status WriteJsonAtomically(const std::string& path, const nlohmann::json& doc) {
 
 StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error("cannot open " + path + ": " + std::strerror(errno));
+  if (!in) return ErrnoError("cannot open " + path);
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return Status::Error("cannot read " + path);

@@ -7,6 +7,8 @@
 #ifndef PGSTORSIM_COMMON_STATUS_H_
 #define PGSTORSIM_COMMON_STATUS_H_
 
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,11 +34,17 @@ class Status {
   std::optional<std::string> message_;
 };
 
+// "<what>: <strerror(errno)>"; call it right after the failing system call (errno is
+// read here), e.g. ErrnoError("cannot open " + path).
+inline Status ErrnoError(const std::string& what) {
+  return Status::Error(what + ": " + std::strerror(errno));
+}
+
 template <typename T>
 class StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}           // NOLINT: implicit by design
-  StatusOr(Status status) : status_(std::move(status)) {}   // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
+  StatusOr(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }

@@ -38,7 +38,7 @@ StatusOr<int64_t> ForEachSegment(const std::string& path, Fn fn) {
     int fd = open(p.c_str(), O_RDONLY);
     if (fd < 0) {
       if (seg > 0 && errno == ENOENT) return bytes;
-      return Status::Error("cannot open " + p + ": " + std::strerror(errno));
+      return ErrnoError("cannot open " + p);
     }
     bytes += fn(fd);
     close(fd);

@@ -17,10 +17,6 @@ namespace {
 constexpr int kMaxEvents = 64;
 constexpr uint32_t kTickTag = UINT32_MAX;
 
-Status Errno(const char* what) {
-  return Status::Error(std::string(what) + ": " + std::strerror(errno));
-}
-
 class EpollWaiter : public SocketWaiter {
  public:
   EpollWaiter(int epfd, int timerfd) : epfd_(epfd), timerfd_(timerfd) {}
@@ -33,7 +29,7 @@ class EpollWaiter : public SocketWaiter {
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u32 = tag;
-    if (epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev) != 0) return Errno("epoll_ctl(ADD)");
+    if (epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev) != 0) return ErrnoError("epoll_ctl(ADD)");
     return Status::Ok();
   }
 
@@ -69,10 +65,10 @@ class EpollWaiter : public SocketWaiter {
 
 StatusOr<std::unique_ptr<SocketWaiter>> NewSocketWaiter(int64_t tick_ns) {
   int epfd = epoll_create1(EPOLL_CLOEXEC);
-  if (epfd < 0) return Errno("epoll_create1");
+  if (epfd < 0) return ErrnoError("epoll_create1");
   int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   if (tfd < 0) {
-    Status s = Errno("timerfd_create");
+    Status s = ErrnoError("timerfd_create");
     close(epfd);
     return s;
   }
@@ -81,7 +77,7 @@ StatusOr<std::unique_ptr<SocketWaiter>> NewSocketWaiter(int64_t tick_ns) {
   period.it_interval.tv_sec = tick_ns / kNsPerSec;
   period.it_interval.tv_nsec = tick_ns % kNsPerSec;
   period.it_value = period.it_interval;
-  if (timerfd_settime(tfd, 0, &period, nullptr) != 0) return Errno("timerfd_settime");
+  if (timerfd_settime(tfd, 0, &period, nullptr) != 0) return ErrnoError("timerfd_settime");
   Status s = waiter->Add(tfd, kTickTag);
   if (!s.ok()) return s;
   return std::unique_ptr<SocketWaiter>(std::move(waiter));

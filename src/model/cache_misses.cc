@@ -6,17 +6,18 @@
 #include <memory>
 #include <mutex>
 
+#include "cache/buffer_cache.h"
 #include "common/units.h"
 #include "workload/database_layout.h"
 #include "workload/tpcb.h"
 
 namespace pgstorsim {
 
-MissModel::MissModel(const Scenario& s, double cache_fraction, double database_bytes,
+MissModel::MissModel(const Scenario& s, double cache_pages, double database_bytes,
                      double heap_pages, double leaf_pages, double warm_misses)
     : cold_(s.workload.cache == CacheState::kCold),
       select_only_(s.workload.type == WorkloadKind::kSelectOnly),
-      cache_pages_(cache_fraction * static_cast<double>(s.host.ram_bytes) / kPageBytes),
+      cache_pages_(cache_pages),
       pages_per_block_(1),  // Page-level warming: docs/model.md, "Honesty".
       database_bytes_(database_bytes),
       heap_pages_(heap_pages),
@@ -77,11 +78,21 @@ StatusOr<MissModel> MakeMissModel(const Scenario& s, double cache_fraction) {
   auto shared = LayoutForScale(s.workload.scale);
   if (!shared.ok()) return shared.status();
   const DatabaseLayout* layout = shared->get();
+  const int64_t shared_pages = s.postgres.shared_buffers_bytes / kPageBytes;
+  // host.os_cache given: shared buffers + that page cache (the OS copies of pages hot in
+  // shared buffers age out of it, as in the simulator); else cache_fraction x RAM.
+  const int64_t fraction_pages =
+      s.host.os_cache_bytes > 0
+          ? shared_pages + s.host.os_cache_bytes / kPageBytes
+          : static_cast<int64_t>(cache_fraction * static_cast<double>(s.host.ram_bytes) /
+                                 kPageBytes);
+  const int ratio = OsActiveRatio(std::max<int64_t>(0, fraction_pages - shared_pages),
+                                  UsesLinuxPageCache(s.filesystem));
   const int64_t cache_pages =
-      static_cast<int64_t>(cache_fraction * static_cast<double>(s.host.ram_bytes) / kPageBytes);
+      ReusableCachePages(fraction_pages, shared_pages, layout->total_bytes() / kPageBytes, ratio);
   const double warm = WarmMisses(*layout, cache_pages);
   const BtreeShape& tree = layout->btree(Relation::kAccountsPkey);
-  return MissModel(s, cache_fraction, static_cast<double>(layout->total_bytes()),
+  return MissModel(s, static_cast<double>(cache_pages), static_cast<double>(layout->total_bytes()),
                    static_cast<double>(layout->pages(Relation::kAccounts)),
                    static_cast<double>(tree.leaf_pages), warm);
 }

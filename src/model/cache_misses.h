@@ -1,6 +1,9 @@
 // MissModel: filesystem-block reads per transaction from the cache state (internal to
 // src/model). Warm: the caches (a fraction of RAM, shared_buffers + OS cache) hold the
-// hottest pages (workload/WarmOrder); a miss is a touch of a page outside it. Cold:
+// hottest pages (workload/WarmOrder); a miss is a touch of a page outside it. When the
+// database does not fit, a Linux page cache keeps re-read pages only on its active
+// list (cache/ReusableCachePages: half the OS cache below 1 GiB), as the simulator's
+// two-list OS cache does (docs/lab.md, "What a warm run caches"). Cold:
 // caches start empty after a reboot and fill page by page as transactions read them
 // (capped by the cache size); ReadsAfter(n) is the miss rate once n transactions have
 // run, which the model integrates over the run (a ramp). Only the
@@ -20,7 +23,8 @@ namespace pgstorsim {
 
 class MissModel {
  public:
-  MissModel(const Scenario& s, double cache_fraction, double database_bytes, double heap_pages,
+  // `cache_pages`: the pages that keep data (ReusableCachePages of the RAM fraction).
+  MissModel(const Scenario& s, double cache_pages, double database_bytes, double heap_pages,
             double leaf_pages, double warm_misses);
   double database_bytes() const { return database_bytes_; }
   // Block reads per transaction once `transactions` have run since the start (cold:

@@ -67,6 +67,55 @@ void AddResiduals(const Target& t, const ModelParams& params, std::vector<double
   }
 }
 
+double Cost(const std::vector<double>& residuals) {
+  double ss = 0;
+  for (double r : residuals) ss += r * r;
+  return ss;
+}
+
+// A start for the fit from a coarse coordinate search: two rounds over the parameters,
+// each moved to the best of kGridPoints values spread over its bounds (geometrically
+// when the lower bound is positive) with the others held. The model has flat regions:
+// where a throttle's cap binds, tps does not depend on cpu_ms, and a Gauss-Newton step
+// from a distant start lands there (lower cost than the start) and stays.
+std::vector<double> CoarseStart(const ResidualFunction& f, std::vector<double> p,
+                                const std::vector<double>& lower,
+                                const std::vector<double>& upper) {
+  constexpr int kGridPoints = 24;
+  double best = Cost(f(p));
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < p.size(); ++i) {
+      std::vector<double> q = p;
+      for (int k = 0; k <= kGridPoints; ++k) {
+        const double t = static_cast<double>(k) / kGridPoints;
+        q[i] = lower[i] > 0 ? lower[i] * std::pow(upper[i] / lower[i], t)
+                            : lower[i] + t * (upper[i] - lower[i]);
+        const double cost = Cost(f(q));
+        if (cost < best) {
+          best = cost;
+          p[i] = q[i];
+        }
+      }
+    }
+  }
+  return p;
+}
+
+// The better of Levenberg-Marquardt from the scenario's values and from CoarseStart
+// (the scenario's on ties).
+StatusOr<LeastSquaresResult> RobustFit(const ResidualFunction& f,
+                                       const std::vector<double>& initial,
+                                       const std::vector<double>& lower,
+                                       const std::vector<double>& upper) {
+  auto fit = LevenbergMarquardt(f, initial, lower, upper);
+  if (!fit.ok()) return fit;
+  const std::vector<double> coarse = CoarseStart(f, initial, lower, upper);
+  if (coarse == initial) return fit;
+  auto other = LevenbergMarquardt(f, coarse, lower, upper);
+  if (other.ok() && other->cost < fit->cost * (1 - 1e-9)) return other;
+  return fit;
+}
+
 }  // namespace
 
 const std::vector<std::string>& DefaultFittedParameters() {
@@ -138,7 +187,7 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
     for (const Target& t : targets) AddResiduals(t, to_params(v), &r, nullptr);
     return r;
   };
-  auto fit = LevenbergMarquardt(residuals, initial, lower, upper);
+  auto fit = RobustFit(residuals, initial, lower, upper);
   if (!fit.ok()) return fit.status();
   report.parameters = parameters;
   report.values = fit->params;

@@ -12,6 +12,7 @@
 #include "model/checkpoint_burst.h"
 #include "model/mva.h"
 #include "model/regimes.h"
+#include "model/row_lock_wait.h"
 
 namespace pgstorsim {
 namespace {
@@ -24,6 +25,13 @@ const std::pair<const char*, double> kCpuShares[] = {{"BEGIN", 0.05},
                                                      {"UPDATE tellers", 0.30},
                                                      {"UPDATE branches", 0.30},
                                                      {"INSERT history", 0.16}};
+
+double CpuShare(const std::string& statement) {
+  for (const auto& [name, share] : kCpuShares) {
+    if (statement == name) return share;
+  }
+  return 0;
+}
 
 int DataMembers(const ArrayConfig& a) {
   switch (a.level) {
@@ -154,6 +162,8 @@ struct OpLoad {
   double delay_ms = 0;         // CPU / client time.
   double footprint_bytes = 0;  // Data the reads spread over.
   bool checkpoints = false;    // PostgreSQL checkpoints (not randomio).
+  bool row_locks = false;      // pgbench's tellers/branches row locks (not randomio).
+  double flush_group = 1;      // Commits per throttled write (SliceCommitGroup; not randomio).
 };
 
 // The network at one read load: both regimes and their blend.
@@ -162,12 +172,14 @@ struct Point {
   double weight = 0;
   double x_per_ms = 0;
   Demands d;
+  RowLockWait locks;  // Included in x_per_ms (a delay in the cycle).
 };
 
 struct Solved {
   Prediction out;
   double update_ms = 0, end_ms = 0;  // Transaction-weighted over the run.
   double commit_ms = 0;
+  RowLockWait locks;
 };
 
 // Constant pieces of a solve: geometry, costs, commit and fork-join charge.
@@ -221,6 +233,23 @@ double CapMs(double commands, double bytes, double iops, int64_t bytes_per_s) {
   return ms;
 }
 
+// Commits per WAL flush where a throttled device's write cap binds. blk-throttle grants
+// write_iops x 100 ms I/Os per slice (block/blk-throttle.c, throtl_slice on a rotational
+// device; the simulator's ThrottledDisk has the same slices); once a slice's budget is
+// spent every client ends up waiting at its commit, and the next slice's first flush
+// carries all N commit records (each inserted before it started), the rest about one
+// each: (budget - 1 + N) / budget. 1 when the writes are not commit flushes or the
+// device is not throttled.
+double SliceCommitGroup(const Scenario& s) {
+  if (s.disks.type != DiskType::kThrottled || !s.postgres.wal_on_data_volume ||
+      !s.postgres.synchronous_commit) {
+    return 1;
+  }
+  constexpr double kSliceS = 0.1;
+  const double budget = std::max(1.0, std::floor(s.disks.write_iops * kSliceS));
+  return (budget - 1 + std::max(1, s.workload.clients)) / budget;
+}
+
 // A throttled member is two independent stations, its read cap (stations 0..M-1) and
 // its write cap (M..2M-1), so reads never queue behind writes. RAID 5/6 pre-reads
 // spend the read cap. The host issues the writes (no controller between): pieces of a
@@ -245,9 +274,13 @@ void ThrottledDemands(const Network& net, double reads, double writes, Demands* 
 // path; data writes go to the disks in the background (OS write-back). The mirror
 // copies of the WAL write run in parallel: one copy's time is on the path (the network
 // visits stations in turn), the others' busy time is background load. Group commit: a
-// flush covers the commits waiting when it starts, g = 1 + (N - 1) x (share of a
-// client's cycle spent waiting for the WAL); each commit keeps the disks busy for 1 / g
-// of a flush and waits the rest of it as a delay. Fills d->wal_ms.
+// commit that arrives while a flush (of F ms) is in progress waits for it to end, then
+// goes in the next (PostgreSQL's XLogFlush; the simulator's wal.cc), so a flush covers
+// the commits that arrived during the previous one. Flow balance (X commits per ms, at
+// most one flush per F ms) gives the group g = max(1, X F) (capped at N), the share of
+// time a flush is in progress X F / g, and the wait for the one in progress, that share
+// x F / 2. Each commit keeps the disks busy for 1 / g of a flush and waits the rest of
+// it as a delay. Fills d->wal_ms.
 RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double writes, double delay_ms,
                                     Demands* d) {
   const double copies = MirrorCopies(net.s->array);
@@ -261,7 +294,8 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double writ
     flush_ms += path_ms[m];
   }
   const std::vector<double> data_ms = d->write_ms;
-  double group = 1;
+  const double period_ms = std::max(flush_ms, net.ssd_flush_ms);  // F.
+  double group = 1, x_per_ms = 0;
   RegimeSolution r;
   for (int it = 0; it < 40; ++it) {
     d->wal_ms.resize(members);
@@ -269,21 +303,23 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double writ
       d->wal_ms[m] = path_ms[m] / group;
       d->write_ms[m] = data_ms[m] + other_ms[m] / group;
     }
-    const double wait_ms = std::max(flush_ms, net.ssd_flush_ms) - flush_ms / group;
+    const double busy = std::min(1.0, x_per_ms * period_ms / group);
+    const double wait_ms = period_ms - flush_ms / group + busy * period_ms / 2;
     r = SolveReadBound(clients, *d, delay_ms + wait_ms);
     r.end_ms += wait_ms;
-    const double next = 1 + (clients - 1) * r.end_ms * r.x_per_ms / clients;
+    x_per_ms = r.x_per_ms;
+    const double next = std::clamp(x_per_ms * period_ms, 1.0, static_cast<double>(clients));
     if (std::fabs(next - group) <= 1e-6 * group) break;
     group = (group + next) / 2;
   }
   return r;
 }
 
-Point SolvePoint(const Network& net, const OpLoad& load, double reads) {
+Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) {
   Point pt;
   const size_t members = net.geometry.members.size();
   if (net.throttled) {
-    ThrottledDemands(net, reads, load.writes_per_op, &pt.d);
+    ThrottledDemands(net, reads, load.writes_per_op / load.flush_group, &pt.d);
   } else {
     for (size_t m = 0; m < members; ++m) {
       pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
@@ -334,10 +370,64 @@ Point SolvePoint(const Network& net, const OpLoad& load, double reads) {
   return pt;
 }
 
+// END's mean latency at a point: the commit acknowledgement and the disk residence
+// attributed to the commit (as PredictWith reports it).
+double PointEndMs(const Network& net, const Point& pt, double writes) {
+  const double w = pt.weight;
+  return (1 - w) * net.commit_ms * writes + (1 - w) * pt.a.end_ms + w * pt.b.end_ms +
+         (net.write_back ? 0 : w * net.commit_ms);
+}
+
+// The network with the row-lock waits (row_lock_wait.h) as a delay, in a fixed point
+// with the cycle: the waits depend on the throughput and END's latency, which they
+// change. Solved for the total wait T = f(T) by the secant method from T = 0 (2-4
+// solves; f falls as T grows), to 0.1 % of the cycle; `*wait_ms` (in: a starting
+// guess, e.g. the previous ramp slice's; out: T) may be null. Read-only work
+// (select-only, randomio) takes no row locks.
+Point SolvePoint(const Network& net, const OpLoad& load, double reads, double* wait_ms = nullptr) {
+  const bool locks = load.row_locks && load.writes_per_op > 0;
+  double t = locks && wait_ms ? std::max(0.0, *wait_ms) : 0;
+  OpLoad start = load;
+  start.delay_ms += t;
+  Point pt = SolvePointWithDelay(net, start, reads);
+  if (!locks) return pt;
+  RowLockInput in;
+  in.clients = net.s->workload.clients;
+  in.branches = static_cast<int>(net.s->workload.scale);
+  in.branch_update_ms = CpuShare("UPDATE branches") * net.p->cpu_ms;
+  const double insert_ms = CpuShare("INSERT history") * net.p->cpu_ms;
+  auto waits = [&](const Point& at) {
+    in.x_per_ms = at.x_per_ms;
+    in.branch_hold_ms = insert_ms + PointEndMs(net, at, load.writes_per_op);
+    return MeanRowLockWait(in);
+  };
+  double t_prev = 0, g_prev = 0;
+  RowLockWait next = waits(pt);
+  for (int it = 0; it < 20; ++it) {
+    const double g = next.tellers_ms + next.branches_ms - t;  // f(T) - T.
+    if (std::fabs(g) <= 1e-3 / pt.x_per_ms) break;            // 0.1 % of the cycle.
+    const double t_next = it == 0 ? t + g : std::max(0.0, t - g * (t - t_prev) / (g - g_prev));
+    t_prev = t;
+    g_prev = g;
+    t = t_next;
+    OpLoad waited = load;
+    waited.delay_ms += t;
+    pt = SolvePointWithDelay(net, waited, reads);
+    next = waits(pt);
+  }
+  // The wait in the cycle is t; split it as the last evaluation does.
+  const double total = next.tellers_ms + next.branches_ms;
+  const double tellers_share = total > 0 ? next.tellers_ms / total : 0;
+  pt.locks = {t * tellers_share, t * (1 - tellers_share)};
+  if (wait_ms) *wait_ms = t;
+  return pt;
+}
+
 // Transaction-weighted sums over a run (one steady state, or the slices of a ramp).
 struct RunTotals {
   double ops = 0, time_ms = 0;  // Operations done, and the time they took.
   double weight = 0, reads = 0, update_ms = 0, end_ms = 0;
+  double tellers_wait_ms = 0, branches_wait_ms = 0;
   std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
 };
 
@@ -346,6 +436,8 @@ void Accumulate(const Point& pt, double reads, double done, double time_ms, RunT
   t->time_ms += time_ms;
   t->reads += done * reads;
   t->weight += done * pt.weight;
+  t->tellers_wait_ms += done * pt.locks.tellers_ms;
+  t->branches_wait_ms += done * pt.locks.branches_ms;
   t->update_ms += done * ((1 - pt.weight) * pt.a.update_ms + pt.weight * pt.b.update_ms);
   t->end_ms += done * ((1 - pt.weight) * pt.a.end_ms + pt.weight * pt.b.end_ms);
   t->read_busy_ms.resize(pt.d.read_ms.size());
@@ -371,10 +463,11 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
   const double slice_ms = load.duration_s * 1000 / kRampSlices;
   // The operations done by a slice's middle are predicted from the previous slice's
   // throughput (the first slice's from its start).
-  double x_per_ms = SolvePoint(net, load, load.reads_after(0)).x_per_ms;
+  double wait_ms = 0;  // Each slice's lock-wait fixed point starts from the previous.
+  double x_per_ms = SolvePoint(net, load, load.reads_after(0), &wait_ms).x_per_ms;
   for (int i = 0; i < kRampSlices; ++i) {
     const double reads = load.reads_after(t.ops + x_per_ms * slice_ms / 2);
-    const Point mid = SolvePoint(net, load, reads);
+    const Point mid = SolvePoint(net, load, reads, &wait_ms);
     x_per_ms = mid.x_per_ms;
     Accumulate(mid, reads, x_per_ms * slice_ms, slice_ms, &t);
   }
@@ -432,6 +525,7 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   r.commit_ms = net.commit_ms;
   r.update_ms = t.update_ms / t.ops;
   r.end_ms = t.end_ms / t.ops;
+  r.locks = {t.tellers_wait_ms / t.ops, t.branches_wait_ms / t.ops};
   Prediction& out = r.out;
   out.tps = out.tps_low = out.tps_high = 1000 * t.ops / t.time_ms;
   out.cache_full_probability = t.weight / t.ops;
@@ -471,9 +565,11 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   load.warming = s.workload.cache == CacheState::kCold;
   load.duration_s = NsToSec(s.workload.duration_ns);
   load.writes_per_op = s.workload.type == WorkloadKind::kSelectOnly ? 0.0 : 1.0;
+  load.flush_group = SliceCommitGroup(s);
   load.delay_ms = p.cpu_ms;
   load.footprint_bytes = misses->database_bytes();
   load.checkpoints = true;
+  load.row_locks = s.workload.type == WorkloadKind::kTpcbLike;
   auto solved = Solve(s, p, load);
   if (!solved.ok()) return solved.status();
   const Solved& r = *solved;
@@ -483,6 +579,8 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   auto& lat = out.statement_latency_ms;
   for (const auto& [name, share] : kCpuShares) lat[name] = share * p.cpu_ms;
   lat["UPDATE accounts"] = r.update_ms;
+  lat["UPDATE tellers"] += r.locks.tellers_ms;
+  lat["UPDATE branches"] += r.locks.branches_ms;
   lat["END"] = (1 - w) * r.commit_ms * writes + r.end_ms + (write_back ? 0 : w * r.commit_ms);
   if (s.workload.type == WorkloadKind::kSelectOnly) {
     lat = {{"SELECT accounts", lat["UPDATE accounts"] + p.cpu_ms}};

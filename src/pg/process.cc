@@ -11,13 +11,12 @@ namespace pgstorsim {
 
 StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv) {
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0)
-    return Status::Error(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(fds, O_CLOEXEC) != 0) return ErrnoError("pipe");
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = fork();
-  if (pid < 0) return Status::Error(std::string("fork: ") + std::strerror(errno));
+  if (pid < 0) return ErrnoError("fork");
   if (pid == 0) {
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);

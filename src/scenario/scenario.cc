@@ -3,6 +3,7 @@
 
 #include <toml++/toml.h>
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -215,6 +216,15 @@ bool HasCheckpointSegments(const PostgresConfig& pg) {
 double DefaultCheckpointCompletionTarget(const PostgresConfig& pg) {
   const int major = PostgresMajorVersion(pg);
   return major > 0 && major < 14 ? 0.5 : 0.9;
+}
+
+bool UsesLinuxPageCache(const FilesystemConfig& fs) {
+  std::string type = fs.type;
+  for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* linux_fs : {"ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs"}) {
+    if (type == linux_fs) return true;
+  }
+  return false;
 }
 
 }  // namespace pgstorsim

@@ -26,6 +26,10 @@ namespace pgstorsim {
 struct HostConfig {
   int64_t ram_bytes = 16LL << 30;
   int cpu_cores = 8;
+  // The OS page cache the database's files get (host.os_cache), e.g. a memory cgroup's
+  // limit minus the server's shared and private memory. 0 = derived from ram_bytes
+  // (predict: calibration cache_fraction x RAM; simulate: RAM - shared_buffers - 1 GiB).
+  int64_t os_cache_bytes = 0;
 };
 
 struct PostgresConfig {
@@ -47,12 +51,17 @@ bool HasCheckpointSegments(const PostgresConfig& pg);
 double DefaultCheckpointCompletionTarget(const PostgresConfig& pg);
 
 struct FilesystemConfig {
-  std::string type = "ext4";        // Informational: "ufs2", "ext4", "xfs", ...
+  std::string type = "ext4";        // "ufs2", "ext4", "xfs", ...: see UsesLinuxPageCache.
   int64_t block_size_bytes = 4096;  // Unit the filesystem reads and writes.
   int64_t fragment_size_bytes = 4096;
   int64_t partition_offset_bytes = 1 << 20;  // Start of the partition on the array.
   int64_t os_readahead_bytes = 128 << 10;    // Sequential readahead window.
 };
+
+// True when `fs.type` is a Linux filesystem (ext2/3/4, xfs, btrfs, f2fs;
+// case-insensitive), whose page cache keeps Linux's active and inactive lists; false for
+// others (ufs2, zfs: FreeBSD's page queues and ARC differ).
+bool UsesLinuxPageCache(const FilesystemConfig& fs);
 
 struct IoConfig {
   std::string scheduler = "mq-deadline";

@@ -26,6 +26,10 @@ Status CheckHostAndPostgres(const Scenario& s) {
   if (s.postgres.shared_buffers_bytes < kPageBytes) {
     return Refuse(s, "postgres.shared_buffers", "must hold at least one 8 KiB page");
   }
+  if (s.host.os_cache_bytes < 0 ||
+      s.host.os_cache_bytes + s.postgres.shared_buffers_bytes > s.host.ram_bytes) {
+    return Refuse(s, "host.os_cache", "must be >= 0 and, with shared_buffers, fit host.ram");
+  }
   if (s.postgres.shared_buffers_bytes >= s.host.ram_bytes) {
     return Refuse(s, "postgres.shared_buffers", "must be smaller than host.ram");
   }

@@ -186,7 +186,21 @@ class RaidController : public Controller {
       if (!MergeContiguous(piece, &extents)) extents.push_back(PickCopy(piece));
     }
     if (extents.size() > 1) ++stats_.split_requests;
-    SubmitExtents(slot, IoOp::kRead, extents);
+    if (!config_.whole_block_reads || extents.size() == 1) {
+      return SubmitExtents(slot, IoOp::kRead, extents);
+    }
+    // One positioning for the whole read: one command positions (mechanics), the other
+    // members' pieces only transfer (a fixed positioning of 0). Which one positions
+    // rotates over the pieces, so the positionings spread evenly over the members, as
+    // the model charges them (a fixed choice would load one mirrored pair with all).
+    pending_[slot].remaining = static_cast<int>(extents.size());
+    const size_t positioned = whole_block_turn_++ % extents.size();
+    for (size_t i = 0; i < extents.size(); ++i) {
+      const MemberExtent& e = extents[i];
+      const int64_t position_ns = i == positioned ? -1 : 0;
+      disks_[e.member]->Submit({IoOp::kRead, e.offset_bytes, e.length_bytes, position_ns}, this,
+                               slot);
+    }
   }
 
   // A piece that continues an extent already picked (on one of its copies) joins that
@@ -293,6 +307,7 @@ class RaidController : public Controller {
   int destages_in_flight_ = 0;
   int64_t last_read_end_bytes_ = -1;
   uint64_t round_robin_ = 0;
+  uint64_t whole_block_turn_ = 0;  // whole_block_reads: which piece positions next.
   ControllerStats stats_;
 };
 

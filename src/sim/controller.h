@@ -53,6 +53,11 @@ struct SimControllerConfig {
   // destage_position_ms: the model's effective cost of a sorted destage command)
   // instead of the disk mechanics; < 0: mechanics.
   int64_t destage_position_ns = -1;
+  // true (calibration key whole_block_reads = 1): a read split over several members
+  // costs one positioning in total; its first command positions, the other members'
+  // commands are transfer-only (docs/simulator.md, "The analytic model's calibration
+  // keys"). false: every member command positions.
+  bool whole_block_reads = false;
 };
 
 // One request on the logical volume (offset from the start of the array).

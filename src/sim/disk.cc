@@ -277,6 +277,9 @@ class SsdDisk : public QueuedDisk {
     const int64_t end = (op.offset_bytes + op.length_bytes + page - 1) / page;
     const int64_t bytes = (end - first) * page;
     int64_t ns = op.op == IoOp::kRead ? config_.ssd_read_ns : config_.ssd_write_ns;
+    // A read with a fixed positioning (whole_block_reads' transfer-only piece) pays it
+    // instead of the read latency.
+    if (op.op == IoOp::kRead && op.position_ns >= 0) ns = op.position_ns;
     const bool partial = op.offset_bytes % page != 0 || op.length_bytes % page != 0;
     if (op.op == IoOp::kWrite && partial) ns += config_.ssd_read_ns;  // Read-modify-write.
     // A channel moves its pages at the flash channel's rate (disks.transfer_rate, per

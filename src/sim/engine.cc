@@ -22,6 +22,21 @@ enum EngineEvent : int32_t {
 constexpr uint64_t kKeyStream = 1 << 20;
 constexpr uint64_t kArrivalStream = 2 << 20;
 
+// The OS cache's file number for the WAL (relations use their Relation number).
+constexpr uint32_t kWalCacheFile = 1000;
+
+// The WAL pages written from `start_lsn` to `end_lsn` enter the OS cache: PostgreSQL
+// writes them with write() and, with wal_level replica, never drops them from it (it
+// calls posix_fadvise(DONTNEED) only when no WAL is needed beyond crash recovery), so
+// they compete with data pages (measured: docs/lab.md, "What a warm run caches").
+// Segments are recycled, so page numbers wrap at the WAL region's size.
+void CacheWalPages(BufferCache* cache, int64_t region_pages, int64_t start_lsn, int64_t end_lsn) {
+  if (end_lsn <= start_lsn || region_pages <= 0) return;
+  for (int64_t p = start_lsn / kPageBytes; p <= (end_lsn - 1) / kPageBytes; ++p) {
+    cache->WriteOsPage({kWalCacheFile, p % region_pages});
+  }
+}
+
 }  // namespace
 
 Engine::Engine(const SimConfig& config) : config_(config), sim_(config.seed) {}
@@ -41,6 +56,8 @@ Status Engine::Init() {
       0,
       (config_.ram_bytes - config_.shared_buffers_bytes - config_.os_reserved_bytes) / kPageBytes);
   cc.readahead_max_pages = config_.os_readahead_bytes / kPageBytes;
+  // Linux's active and inactive lists (docs/lab.md, "What a warm run caches").
+  cc.os_active_ratio = OsActiveRatio(cc.os_cache_pages, config_.linux_page_cache);
   StatusOr<std::unique_ptr<BufferCache>> cache = BufferCache::Create(cc);
   if (!cache.ok()) return cache.status().WithContext("postgres.shared_buffers");
   cache_ = std::move(cache).value();
@@ -222,7 +239,10 @@ bool Engine::MarkChangedSinceCheckpoint(const PageTouch& t) {
 void Engine::FinishStatementWork(uint32_t c) {
   Client& client = clients_[c];
   const StatementEffects& s = client.txn[client.statement];
-  client.commit_lsn = wal_->Append(s.wal_bytes + client.pending_fpi_bytes);
+  const int64_t wal_bytes = s.wal_bytes + client.pending_fpi_bytes;
+  client.commit_lsn = wal_->Append(wal_bytes);
+  CacheWalPages(cache_.get(), WalRegionBytes(config_) / kPageBytes, client.commit_lsn - wal_bytes,
+                client.commit_lsn);
   const int64_t cpu_done_ns = RunOnCpu(config_.cpu_ns[static_cast<int>(s.statement)]);
   if (s.commit) {
     sim_.ScheduleAt(cpu_done_ns, this, kCommitCpuDone, c);

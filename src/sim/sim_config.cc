@@ -108,7 +108,8 @@ void ApplyModelCalibration(const CalibrationValues& values, SimConfig* c) {
     c->controller.write_ack_ns =
         std::max<int64_t>(0, MsToNs(v) - c->controller.command_overhead_ns);
   }
-  if (Get(values, "cache_fraction", &v)) {
+  if (Get(values, "whole_block_reads", &v)) c->controller.whole_block_reads = v > 0.5;
+  if (Get(values, "cache_fraction", &v) && !c->explicit_os_cache) {
     const int64_t os_cache = static_cast<int64_t>(v * static_cast<double>(c->ram_bytes));
     c->os_reserved_bytes = std::max<int64_t>(0, c->ram_bytes - c->shared_buffers_bytes - os_cache);
   }
@@ -123,6 +124,7 @@ void ApplyCalibration(const CalibrationValues& values, SimConfig* c) {
     if (get(key, &v)) c->cpu_ns[i] = MsToNs(v);
   }
   if (get("client_rtt_ms", &v)) c->client_rtt_ns = MsToNs(v);
+  if (get("os_dirty_expire_s", &v)) c->os_dirty_expire_ns = static_cast<int64_t>(v * 1e9);
   if (get("os_writes_outstanding", &v))
     c->background_writes_outstanding = static_cast<int>(v + 0.5);
   if (get("controller_write_ack_ms", &v)) c->controller.write_ack_ns = MsToNs(v);
@@ -183,6 +185,10 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.cpu_cores = s.host.cpu_cores;
   c.ram_bytes = s.host.ram_bytes;
   c.shared_buffers_bytes = s.postgres.shared_buffers_bytes;
+  if (s.host.os_cache_bytes > 0) {  // host.os_cache: the page cache as given.
+    c.explicit_os_cache = true;
+    c.os_reserved_bytes = c.ram_bytes - c.shared_buffers_bytes - s.host.os_cache_bytes;
+  }
   c.synchronous_commit = s.postgres.synchronous_commit;
   c.full_page_writes = s.postgres.full_page_writes;
   c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
@@ -193,6 +199,7 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
   c.fs.partition_offset_bytes = s.filesystem.partition_offset_bytes;
   c.fs.fs_block_bytes = s.filesystem.block_size_bytes;
+  c.linux_page_cache = UsesLinuxPageCache(s.filesystem);
   c.fs.fragment_bytes = s.filesystem.fragment_size_bytes;
   c.os_readahead_bytes = s.filesystem.os_readahead_bytes;
   FillStorage(s, &c);
@@ -228,6 +235,7 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"seek_scale", c.disk.seek_scale},
           {"destage_position_ms",
            c.controller.destage_position_ns >= 0 ? NsToMs(c.controller.destage_position_ns) : -1.0},
+          {"whole_block_reads", c.controller.whole_block_reads},
           {"fs_block_bytes", c.fs.fs_block_bytes},
           {"partition_offset_bytes", c.fs.partition_offset_bytes},
           {"raid_level", RaidLevelName(c.array.level)},

@@ -21,7 +21,7 @@ class FileKeysLogWriter : public KeysLogWriter {
     std::lock_guard<std::mutex> lock(mu_);
     if (f_ == nullptr) return Status::Error(path_ + ": keys log already closed");
     if (std::fwrite(lines.data(), 1, lines.size(), f_) != lines.size()) {
-      return Status::Error(path_ + ": write failed: " + std::strerror(errno));
+      return ErrnoError(path_ + ": write failed");
     }
     return Status::Ok();
   }
@@ -121,13 +121,13 @@ StatusOr<KeysLogRecord> ParseKeysLogLine(const std::string& line, int64_t line_n
 Status ForEachKeysLogRecord(const std::string& path,
                             const std::function<Status(const KeysLogRecord&)>& fn) {
   std::ifstream in(path);
-  if (!in) return Status::Error(path + ": cannot open: " + std::strerror(errno));
+  if (!in) return ErrnoError(path + ": cannot open");
   return ForEachRecordIn(in, path, fn);
 }
 
 StatusOr<std::vector<KeysLogRecord>> ReadKeysLog(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Status::Error(path + ": cannot open: " + std::strerror(errno));
+  if (!in) return ErrnoError(path + ": cannot open");
   return CollectRecords(in, path);
 }
 
@@ -139,8 +139,7 @@ StatusOr<std::vector<KeysLogRecord>> ParseKeysLog(const std::string& text,
 
 StatusOr<std::unique_ptr<KeysLogWriter>> OpenKeysLogWriter(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "w");
-  if (f == nullptr)
-    return Status::Error(path + ": cannot create keys log: " + std::strerror(errno));
+  if (f == nullptr) return ErrnoError(path + ": cannot create keys log");
   std::unique_ptr<KeysLogWriter> w(new FileKeysLogWriter(f, path));
   Status s = w->Append(std::string(kKeysLogHeader) + "\n");
   if (!s.ok()) return s;

@@ -13,10 +13,6 @@
 namespace pgstorsim {
 namespace {
 
-Status Errno(const std::string& what, const std::string& path) {
-  return Status::Error(what + " " + path + ": " + std::strerror(errno));
-}
-
 class FileTraceWriter : public TraceWriter {
  public:
   FileTraceWriter(std::string path, std::string tmp, int fd, TraceFormat format)
@@ -49,10 +45,10 @@ class FileTraceWriter : public TraceWriter {
   Status Close() override {
     if (fd_ < 0) return Status::Error("trace " + path_ + ": already closed");
     Status s = Flush();
-    if (s.ok() && ::fsync(fd_) != 0) s = Errno("fsync", tmp_);
-    if (::close(fd_) != 0 && s.ok()) s = Errno("close", tmp_);
+    if (s.ok() && ::fsync(fd_) != 0) s = ErrnoError("fsync " + tmp_);
+    if (::close(fd_) != 0 && s.ok()) s = ErrnoError("close " + tmp_);
     fd_ = -1;
-    if (s.ok() && ::rename(tmp_.c_str(), path_.c_str()) != 0) s = Errno("rename to", path_);
+    if (s.ok() && ::rename(tmp_.c_str(), path_.c_str()) != 0) s = ErrnoError("rename to " + path_);
     if (!s.ok()) {
       ::unlink(tmp_.c_str());
       return s;
@@ -68,7 +64,7 @@ class FileTraceWriter : public TraceWriter {
     while (done < buffer_.size()) {
       const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return Errno("write", tmp_);
+      if (n < 0) return ErrnoError("write " + tmp_);
       done += static_cast<size_t>(n);
     }
     buffer_.clear();
@@ -101,7 +97,7 @@ StatusOr<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path
   if (!valid.ok()) return valid.WithContext("trace " + path);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create trace", tmp);
+  if (fd < 0) return ErrnoError("cannot create trace " + tmp);
   auto writer = std::make_unique<FileTraceWriter>(path, tmp, fd, format);
   Status s = writer->Begin(header);
   if (!s.ok()) return s;

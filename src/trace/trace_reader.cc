@@ -107,7 +107,7 @@ class FileTraceReader : public TraceReader {
 StatusOr<std::unique_ptr<TraceReader>> TraceReader::Open(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    return Status::Error("cannot open trace " + path + ": " + std::strerror(errno));
+    return ErrnoError("cannot open trace " + path);
   }
   auto reader = std::make_unique<FileTraceReader>(path, f);
   Status s = reader->Begin();

@@ -93,6 +93,16 @@ TEST_F(LabPg, ServerRunsInsideTheCgroupsAndScenarioMatchesTheThrottles) {
   EXPECT_NE(toml.find("read_iops = 2000"), std::string::npos) << toml;
   EXPECT_NE(toml.find("read_bandwidth = \"100MiB\""), std::string::npos);
   EXPECT_NE(toml.find("shared_buffers = \"" + std::to_string(16 << 20) + "\""), std::string::npos);
+  // The device's own latency, probed unthrottled at `up` (fio is part of the lab's set-up).
+  const std::string read_us = EnvValue(env, "LAB_PG_READ_LATENCY_US");
+  const std::string write_us = EnvValue(env, "LAB_PG_WRITE_LATENCY_US");
+  EXPECT_NE(toml.find("read_latency = \"" + read_us + "us\""), std::string::npos) << toml;
+  EXPECT_NE(toml.find("write_latency = \"" + write_us + "us\""), std::string::npos) << toml;
+  if (Shell("command -v fio").exit_code == 0) {
+    EXPECT_NE(toml.find("measured by fio on the lab filesystem"), std::string::npos) << toml;
+    EXPECT_GT(std::stol(read_us), 0);
+    EXPECT_GT(std::stol(write_us), 0);
+  }
 
   std::string mount = EnvValue(env, "LAB_PG_MOUNT");
   Outcome down = Lab("lab-pg.sh", "down");

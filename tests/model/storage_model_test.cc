@@ -225,7 +225,9 @@ TEST(StorageModel, WholeBlockReadsCostTheSameAtEveryStripe) {
 
 TEST(StorageModel, UpdateResidenceShareSplitsTheDiskWaitBetweenUpdateAndEnd) {
   // Destage-bound, share s > 0: UPDATE accounts gets s of the disk residence and END
-  // the rest, so UPDATE / END = s / (1 - s) whatever the stripe; tps is unchanged.
+  // the rest, so UPDATE / END = s / (1 - s) whatever the stripe; tps is unchanged but
+  // for the row-lock term (a branch row is held through END: a shorter END, a shorter
+  // hold; at 10 clients on 2000 branches that moves tps by ~1e-4).
   for (const char* stripe : {"array.stripe=32k", "array.stripe=1MiB"}) {
     auto p = Predict(Base({stripe, "workload.cache=warm", "calibration.destage_threshold=0.2",
                            "calibration.update_residence_share=0.25"}));
@@ -235,7 +237,7 @@ TEST(StorageModel, UpdateResidenceShareSplitsTheDiskWaitBetweenUpdateAndEnd) {
     ASSERT_EQ(p->regime, "destage-bound");
     const auto& lat = p->statement_latency_ms;
     EXPECT_NEAR(lat.at("UPDATE accounts") / lat.at("END"), 1.0 / 3, 0.01) << stripe;
-    EXPECT_NEAR(p->tps, q->tps, 1e-6 * p->tps) << stripe;
+    EXPECT_NEAR(p->tps, q->tps, 1e-3 * p->tps) << stripe;
   }
 }
 

@@ -171,5 +171,17 @@ TEST(Scenario, KeyListIsUniqueAndCoversEverySection) {
   }
 }
 
+TEST(ScenarioTest, LinuxPageCacheFollowsTheFilesystemType) {
+  FilesystemConfig fs;
+  for (const char* type : {"ext4", "XFS", "ext3", "btrfs"}) {
+    fs.type = type;
+    EXPECT_TRUE(UsesLinuxPageCache(fs)) << type;
+  }
+  for (const char* type : {"ufs2", "zfs", ""}) {
+    fs.type = type;
+    EXPECT_FALSE(UsesLinuxPageCache(fs)) << type;
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim

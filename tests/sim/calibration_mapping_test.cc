@@ -95,5 +95,15 @@ TEST(CalibrationMappingTest, FixedDestagePositioningAtTheDisk) {
             config.command_overhead_ns + 1'500'000 + transfer_ns);
 }
 
+TEST(CalibrationMappingTest, ExplicitOsCacheIsThePageCacheWhateverTheRamFraction) {
+  const SimConfig c =
+      ConfigFor({"host.ram=256MiB", "host.os_cache=196MiB", "postgres.shared_buffers=32MiB",
+                 "calibration.cache_fraction=0.5"});
+  EXPECT_EQ(c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes, 196LL << 20);
+  EXPECT_FALSE(LoadScenario(kBase, {"host.ram=256MiB", "host.os_cache=240MiB",
+                                    "postgres.shared_buffers=32MiB"})
+                   .ok());  // Does not fit host.ram with shared_buffers.
+}
+
 }  // namespace
 }  // namespace pgstorsim::sim

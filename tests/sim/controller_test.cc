@@ -254,5 +254,47 @@ TEST(ControllerTest, CalibratedDestagePaysOnePositioningPerStripeUnitPiece) {
   EXPECT_NEAR(PositioningsPerBlockCopy(32 << 10), 3, 0.1);
 }
 
+// whole_block_reads (calibration key): a misaligned 64 KiB block read on a 32 KiB-stripe
+// RAID 10 spans both pairs; with the key one of its two member commands positions and
+// the other only transfers, so the disks' busy time per read is about halved (one
+// positioning instead of two, the transfer unchanged), the read no longer waits for
+// the slower of two positionings, and the positionings alternate between the pairs.
+struct SplitReads {
+  double busy_ms_per_read, mean_ms, pair_a_ms, pair_b_ms;
+  uint64_t split;
+};
+
+SplitReads MisalignedBlockReads(bool whole_block_reads) {
+  SimControllerConfig cc = NoCache();
+  cc.whole_block_reads = whole_block_reads;
+  SimDiskConfig disk;
+  disk.scheduler = DiskScheduler::kFifo;
+  const int reads = 3000;
+  DriveRun run = Drive(
+      cc, Geometry(RaidLevel::kRaid10, 4, 32 << 10), 1, reads,
+      [](Random& r) {
+        return VolumeOp{IoOp::kRead, r.UniformInt(0, 100000) * 65536 + 32256, 65536};
+      },
+      disk);
+  std::vector<double> ms;
+  for (int m = 0; m < run.controller->members(); ++m)
+    ms.push_back(run.controller->member(m).stats().busy_ns / 1e6);
+  return {(ms[0] + ms[1] + ms[2] + ms[3]) / reads, run.mean_ms, ms[0] + ms[1], ms[2] + ms[3],
+          run.stats.split_requests};
+}
+
+TEST(ControllerTest, WholeBlockReadsPayOnePositioningPerSplitRead) {
+  const SplitReads pieces = MisalignedBlockReads(false);
+  const SplitReads whole = MisalignedBlockReads(true);
+  EXPECT_EQ(pieces.split, 3000u);
+  EXPECT_EQ(whole.split, 3000u);
+  const double ratio = whole.busy_ms_per_read / pieces.busy_ms_per_read;
+  EXPECT_GT(ratio, 0.4);
+  EXPECT_LT(ratio, 0.6);
+  EXPECT_LT(whole.mean_ms,
+            0.9 * pieces.mean_ms);  // 2.8 vs 3.5 ms: one rotation, not the max of two.
+  EXPECT_NEAR(whole.pair_a_ms / whole.pair_b_ms, 1, 0.15);
+}
+
 }  // namespace
 }  // namespace pgstorsim::sim

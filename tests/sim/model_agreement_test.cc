@@ -124,21 +124,23 @@ void ExpectAgreement(const std::vector<Point>& points, const std::vector<std::st
   }
 }
 
-// The target, 10 % on tps, is asserted where it is met (10 of the 12 points,
-// the one-client points included since the model has the checkpoint burst stall). The
-// two misses are the 32 KiB stripe at scale 2000 (sim/model 0.88-0.89): the simulator
-// splits a misaligned 64 KiB block read over two stripe units (two positionings and a
-// fork-join wait) where the model's whole_block_reads charges one; its disk work there
-// is 12-13 % above the model's (docs/simulator.md, "Against the analytic model").
+// The target, 10 % on tps, is asserted where it is met: 11 of the 12 points
+// (both simulator and model give whole_block_reads the same meaning since "agree3").
+// The miss is 32 KiB at scale 2000 with one client (sim/model 0.90: 169.8 vs 189.4
+// tps): the simulator's block reads take 4.8 ms against the model's 4.0 (the
+// transfer-only piece still queues behind destage writes on its pair, a fork-join
+// wait on queues the model does not have). Disk work is within 5 % at scale 2000 and
+// 7-11 % at scale 200 (the 12 % bounds leave room for the OS cache revision under way,
+// which moved the warm scale-2000 points to x1.10-1.11; docs/simulator.md).
 TEST(ModelAgreementTest, CalibratedM5110eSweep) {
-  ExpectAgreement({{"32k", 10, 2000, 0.12, 0.15},
-                   {"128k", 10, 2000, 0.10, 0.14},
-                   {"1MiB", 10, 2000, 0.10, 0.10},
+  ExpectAgreement({{"32k", 10, 2000, 0.10, 0.10},
+                   {"128k", 10, 2000, 0.10, 0.12},
+                   {"1MiB", 10, 2000, 0.10, 0.12},
                    {"32k", 10, 200, 0.10, 0.10},
                    {"128k", 10, 200, 0.10, 0.10},
                    {"1MiB", 10, 200, 0.10, 0.12},
-                   {"32k", 1, 2000, 0.13, 0.14},
-                   {"128k", 1, 2000, 0.10, 0.12},
+                   {"32k", 1, 2000, 0.11, 0.10},
+                   {"128k", 1, 2000, 0.10, 0.10},
                    {"1MiB", 1, 2000, 0.10, 0.10},
                    {"32k", 1, 200, 0.10, 0.10},
                    {"128k", 1, 200, 0.10, 0.10},
@@ -152,12 +154,12 @@ TEST(ModelAgreementTest, CalibratedM5110eSweep) {
 // transfer rate (+ a page read for a write that does not cover whole flash pages);
 // the model as a queue of demand S / channels plus a delay S x (1 - 1 / channels).
 // Only tps is compared (the simulator's busy time counts every channel's). Within
-// 10 % at scale 200; 12 % at scale 2000, where reads join (not resolved).
+// 10 % at all three points since the model's group commit waits for the flush in
+// progress and groups the commits that arrived during it (sim/model 0.94 / 0.95 /
+// 0.95; before: 0.84 / 0.95 / 0.88) and has the row-lock term.
 TEST(ModelAgreementTest, HbaSsdSweep) {
-  // 10 clients at ~5600 tps on 200 branches: the simulator's row locks (4 % of the
-  // transactions wait) break the 10-commit flush groups the model assumes (x0.84).
   ExpectAgreement(
-      {{"32k", 10, 200, 0.17, -1}, {"32k", 1, 200, 0.10, -1}, {"32k", 10, 2000, 0.14, -1}},
+      {{"32k", 10, 200, 0.10, -1}, {"32k", 1, 200, 0.10, -1}, {"32k", 10, 2000, 0.10, -1}},
       {"controller.kind=hba", "array.level=raid0", "array.disks=2", "disks.type=ssd",
        "disks.capacity=400GiB"},
       30 * kNsPerSec);
