@@ -10,7 +10,7 @@
 # Writes four things beside TSV (NAME = TSV without .tsv):
 #   NAME-measured.tsv   the measurements, one row per point and repetition
 #   NAME-scenarios/     the scenario the lab wrote for each throttle and scale
-#   NAME-runs/          every point's `pgstorsim run` results (iIOPS-sSCALE-CACHE-cN-rREP.json)
+#   NAME-runs/          every point's `pgstorsim run` results (iIOPS-sSCALE-CACHE-cN-rREP.json.gz)
 #   TSV                 measured + predicted (lab-predict.sh; rerun it alone to
 #                       recompute the predictions with another binary, no PostgreSQL)
 # Every point starts from the same state: a fresh file copy of the freshly loaded
@@ -194,7 +194,7 @@ run_point() {  # iops scale cache clients rep
   python3 "$here/lab_table.py" measured-row "$iops" "$scale" "$cache" "$clients" "$rep" \
     "$load" "$WORK/$tag-io.txt" "$end_time" "$WORK/$tag-run.json" \
     "$WORK/$tag-pg-before.txt" "$WORK/$tag-pg-after.txt" "$cached" >>"$MEASURED"
-  cp "$WORK/$tag-run.json" "$RUNS/$tag.json"
+  gzip -9 -c "$WORK/$tag-run.json" >"$RUNS/$tag.json.gz"
   tail -1 "$MEASURED"
 }
 

@@ -13,13 +13,16 @@
 #
 # Environment: PGSTORSIM_BINARY [build-lab/pgstorsim];
 #   LAB_PREDICT_CALIBRATE  the one point calibrated on, "IOPS SCALE CACHE CLIENTS"
-#                          ["600 5 warm 1"], or "none": `pgstorsim calibrate --fit cpu_ms`
+#                          (e.g. "600 5 warm 1"), or "none" [none]: `pgstorsim calibrate --fit cpu_ms`
 #                          on the tps of that point's measured runs (NAME-runs/ beside
 #                          MEASURED_TSV, every repetition), and the fitted [calibration] is
-#                          appended to every scenario before predicting. That point's time
-#                          per transaction is CPU, the client's own time and one WAL flush
-#                          (no reads, under the cap), so cpu_ms becomes this host's
-#                          non-I/O time per transaction; nothing about the disks is fitted.
+#                          appended to every scenario before predicting. Choose a point
+#                          under the caps whose time per transaction is mostly CPU, the
+#                          client's own time and one WAL flush (on a loaded host, e.g.
+#                          "600 5 warm 1"); cpu_ms becomes this host's non-I/O time per
+#                          transaction; nothing about the disks is fitted. On a quiet
+#                          host every 1-client 600-IOPS point runs at a cap and the fit
+#                          has nothing to move (docs/lab.md), hence off by default.
 #                          Only tps is fitted: the statement latencies leave out the
 #                          client's time between statements, which the model has no term
 #                          for. Without runs for the point the predictions are uncalibrated
@@ -53,16 +56,17 @@ calibrate() {
   local iops scale cache clients runs=${MEASURED%-measured.tsv}-runs
   read -r iops scale cache clients <<<"$CALIBRATE_POINT"
   [[ -n $clients ]] || lab_die "LAB_PREDICT_CALIBRATE must be 'IOPS SCALE CACHE CLIENTS' or none"
-  local measured=("$runs/i$iops-s$scale-$cache-c$clients"-r*.json)
+  local measured=("$runs/i$iops-s$scale-$cache-c$clients"-r*.json.gz)
   if [[ ! -f ${measured[0]} ]]; then
-    echo "lab: no measured runs for $runs/i$iops-s$scale-$cache-c$clients-r*.json: uncalibrated" >&2
+    echo "lab: no measured runs for $runs/i$iops-s$scale-$cache-c$clients-r*.json.gz: uncalibrated" >&2
     return 0
   fi
   local tps_files=() run
   for run in "${measured[@]}"; do  # The measured tps alone, as pgbench prints it.
-    python3 -c 'import json, sys; print("tps = %.6f" % json.load(open(sys.argv[1]))["summary"]["tps"])' \
-      "$run" >"$work/$(basename "$run" .json).tps.txt" || lab_die "$run: no summary.tps"
-    tps_files+=("$work/$(basename "$run" .json).tps.txt")
+    python3 -c 'import gzip, json, sys
+print("tps = %.6f" % json.load(gzip.open(sys.argv[1], "rt"))["summary"]["tps"])' \
+      "$run" >"$work/$(basename "$run" .json.gz).tps.txt" || lab_die "$run: no summary.tps"
+    tps_files+=("$work/$(basename "$run" .json.gz).tps.txt")
   done
   "$BIN" calibrate --scenario "$SCENARIOS/lab-$iops-s$scale.toml" --measured "${tps_files[@]}" \
     --set "workload.clients=$clients" --set "workload.scale=$scale" --set "workload.cache=$cache" \
@@ -105,7 +109,7 @@ predict_point() {  # iops scale cache clients seconds
 }
 
 start=$(date +%s)
-CALIBRATE_POINT=${LAB_PREDICT_CALIBRATE:-600 5 warm 1}
+CALIBRATE_POINT=${LAB_PREDICT_CALIBRATE:-none}
 CALIBRATION=$(calibrate)
 if [[ -n $CALIBRATION ]]; then  # Kept beside OUT_TSV: lab-validate.sh quotes it.
   cp "$CALIBRATION" "${OUT%.tsv}-calibration.toml"

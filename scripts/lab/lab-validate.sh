@@ -35,19 +35,19 @@ elif [[ ${LAB_VALIDATE_TABLES_ONLY:-0} != 1 ]]; then
   echo "lab: matrix and array took $(($(date +%s) - start)) s"
 fi
 
-# What lab-predict.sh calibrated (one point, cpu_ms only), for the text below.
+# What lab-predict.sh calibrated (LAB_PREDICT_CALIBRATE: one point, cpu_ms only).
 calibration_sentence() {
   local cal=$out/lab-matrix-calibration.toml cpu
   if [[ ! -f $cal ]]; then
-    echo "No calibration (no measured runs of the calibration point were saved)."
+    printf '%s' "No calibration: every parameter is the model's default or the lab's own" \
+      " measurement (the throttles, the probed device latency, the cgroup's page cache)."
     return
   fi
   cpu=$(sed -n 's/^cpu_ms = \([0-9.]*\).*/\1/p' "$cal" | head -1)
-  printf '%s' "One calibration, on one point: \`pgstorsim calibrate --fit cpu_ms\` on the" \
-    " measured tps of the 600-IOPS, scale-5, warm, 1-client runs (no reads, under the cap:" \
-    " CPU, the client and one WAL flush per transaction) gave cpu_ms = $(printf '%.3f' "$cpu")" \
-    " ms (lab-matrix-calibration.toml), appended to every scenario; nothing about the" \
-    " disks is fitted: their latency is what lab-pg.sh's probe measured (docs/lab.md)."
+  printf '%s' "One calibration, on one point (LAB_PREDICT_CALIBRATE): \`pgstorsim calibrate" \
+    " --fit cpu_ms\` on that point's measured tps gave cpu_ms = $(printf '%.3f' "$cpu") ms" \
+    " (lab-matrix-calibration.toml), appended to every scenario; nothing about the disks" \
+    " is fitted."
 }
 
 {
@@ -77,9 +77,10 @@ points"). The whole matrix twice (repetitions in the order measured); errors are
 mean of the repetitions. Predicted: \`pgstorsim predict\` and \`pgstorsim simulate --seed 1\`
 on the scenario \`lab-pg.sh\` wrote for the throttle and scale (saved in
 lab-matrix-scenarios/), with the point's overrides only (\`workload.clients\`,
-\`.scale\`, \`.cache\`, \`.duration\`), plus, for \`simulate\` only, \`host.ram\` = cgroup
-limit + 1 GiB - 16 MiB (the simulator keeps 1 GiB of RAM away from the OS cache; in the
-cgroup only the server's private memory is). $(calibration_sentence) The disk columns are what
+\`.scale\`, \`.cache\`, \`.duration\`). The scenario gives both tools the cgroup's page
+cache (\`host.os_cache\` = limit - shared_buffers - 24 MiB of other server and kernel
+memory) and the lab disk's latency as lab-pg.sh probed it (docs/lab.md, "The scenario
+it writes"). $(calibration_sentence) The disk columns are what
 the cgroup's \`blkio.throttle.io_serviced\` counted on the lab disk during the measured
 window; commits per WAL flush = \`pg_stat_database.xact_commit\` / \`pg_stat_wal.wal_sync\`
 deltas around the run (warm-up included).

@@ -86,6 +86,7 @@ class Engine : public Component, public IoListener, public WalWaiter {
   void NextTransaction(uint32_t c);
   int64_t RunOnCpu(int64_t cost_ns);
   int64_t FullPageImageBytes(const PageTouch& touch);
+  void CacheWalPages(int64_t start_lsn, int64_t end_lsn);
   bool MarkChangedSinceCheckpoint(const PageTouch& touch);
   void Checkpoint();
   void SeriesTick();
@@ -129,6 +130,8 @@ class Engine : public Component, public IoListener, public WalWaiter {
   uint64_t checkpoints_ = 0;
   int64_t last_checkpoint_ns_ = 0;
   CacheStats cache_at_start_;
+  int64_t wal_cache_page_ = -1;  // WAL page last written into the OS cache (CacheWalPages)
+  int wal_cache_touches_ = 0;    // and how often in a row.
 };
 
 }  // namespace sim
