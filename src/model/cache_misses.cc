@@ -65,8 +65,12 @@ double WarmMisses(const DatabaseLayout& layout, int64_t cache_pages) {
     auto it = memo.find(key);
     if (it != memo.end()) return it->second;
   }
-  const double misses = RelationMissProbability(layout, Relation::kAccounts, cache_pages) +
-                        RelationMissProbability(layout, Relation::kAccountsPkey, cache_pages);
+  // RelationMissProbability is per page touched; a pkey lookup touches one page per
+  // level of the tree (the inner ones first in the warm order, so mostly cached).
+  const double pkey_touches = layout.btree(Relation::kAccountsPkey).levels;
+  const double misses =
+      RelationMissProbability(layout, Relation::kAccounts, cache_pages) +
+      pkey_touches * RelationMissProbability(layout, Relation::kAccountsPkey, cache_pages);
   std::lock_guard<std::mutex> lock(mu);
   memo[key] = misses;
   return misses;
