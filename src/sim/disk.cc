@@ -18,15 +18,7 @@ struct Request {
   uint64_t token = 0;
   int64_t submit_ns = 0;
   int64_t cached_bytes = 0;  // Bytes held in the drive write cache until written.
-};
-
-// What a scheduler compares of a queued request, kept contiguous beside the queue so
-// that SATF's scan over up to queue_depth candidates stays in cache.
-struct QueueKey {
-  int64_t offset_bytes;
-  int64_t position_ns;  // DiskOp::position_ns.
-  int64_t angle_ns;     // HDD: the sector's angle, computed on first use by SATF (-1).
-  IoOp op;
+  int64_t angle_ns = -1;     // HDD: the sector's angle (RotationalWaitNs), cached by SATF.
 };
 
 // Shared queueing machinery; subclasses supply the service time of one request.
@@ -56,7 +48,6 @@ class QueuedDisk : public Disk {
       sim_.Schedule(ack_ns, this, kCacheAck, slot);
     }
     queue_.push_back(slot);
-    keys_.push_back({op.offset_bytes, op.position_ns, -1, op.op});
     Dispatch();
   }
 
@@ -98,7 +89,6 @@ class QueuedDisk : public Disk {
   Simulator& sim_;
   Random rng_;
   std::vector<uint32_t> queue_;  // Arrival order; short (a drive's queue).
-  std::vector<QueueKey> keys_;   // keys_[i] describes queue_[i].
   std::vector<Request> slots_;
 
  private:
@@ -117,7 +107,6 @@ class QueuedDisk : public Disk {
       const size_t index = PickNext();
       const uint32_t slot = queue_[index];
       queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
-      keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(index));
       const DiskOp& op = slots_[slot].op;
       const int64_t service_ns = ServiceNs(op);
       stats_.busy_ns += BusyNs(service_ns);
@@ -197,23 +186,24 @@ class HddDisk : public QueuedDisk {
     // (now + overhead + seek) mod rotation, without a division per candidate.
     const int64_t base_ns = (sim_.now_ns() + config_.command_overhead_ns) % rotation_ns_;
     for (size_t i = 0; i < window; ++i) {
-      QueueKey& k = keys_[i];
-      if (k.position_ns >= 0) {  // A fixed (calibrated) cost.
-        if (k.position_ns < best_ns) {
-          best_ns = k.position_ns;
+      Request& r = slots_[queue_[i]];
+      const DiskOp& op = r.op;
+      if (op.position_ns >= 0) {  // A fixed (calibrated) cost.
+        if (op.position_ns < best_ns) {
+          best_ns = op.position_ns;
           best = i;
         }
         continue;
       }
-      const int64_t distance = std::llabs(k.offset_bytes - head_bytes_);
-      if (distance > track_bytes_ && SeekAtLeast(distance, k.op, best_ns)) continue;
-      const int64_t seek_ns = distance <= track_bytes_ ? 0 : SeekNs(distance, k.op);
+      const int64_t distance = std::llabs(op.offset_bytes - head_bytes_);
+      if (distance > track_bytes_ && SeekAtLeast(distance, op.op, best_ns)) continue;
+      const int64_t seek_ns = distance <= track_bytes_ ? 0 : SeekNs(distance, op.op);
       if (seek_ns >= best_ns) continue;
-      if (k.angle_ns < 0) k.angle_ns = AngleNs(k.offset_bytes);
+      if (r.angle_ns < 0) r.angle_ns = AngleNs(op.offset_bytes);
       int64_t head_ns = base_ns + seek_ns;
       if (head_ns >= rotation_ns_) head_ns -= rotation_ns_;
       if (head_ns >= rotation_ns_) head_ns %= rotation_ns_;  // Seeks over a turn.
-      const int64_t wait_ns = k.angle_ns - head_ns;
+      const int64_t wait_ns = r.angle_ns - head_ns;
       const int64_t ns = seek_ns + (wait_ns >= 0 ? wait_ns : wait_ns + rotation_ns_);
       if (ns < best_ns) {
         best_ns = ns;
