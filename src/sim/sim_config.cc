@@ -109,7 +109,7 @@ void ApplyModelCalibration(const CalibrationValues& values, SimConfig* c) {
         std::max<int64_t>(0, MsToNs(v) - c->controller.command_overhead_ns);
   }
   if (Get(values, "whole_block_reads", &v)) c->controller.whole_block_reads = v > 0.5;
-  if (Get(values, "cache_fraction", &v) && !c->explicit_os_cache) {
+  if (Get(values, "cache_fraction", &v)) {
     const int64_t os_cache = static_cast<int64_t>(v * static_cast<double>(c->ram_bytes));
     c->os_reserved_bytes = std::max<int64_t>(0, c->ram_bytes - c->shared_buffers_bytes - os_cache);
   }
@@ -185,10 +185,6 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.cpu_cores = s.host.cpu_cores;
   c.ram_bytes = s.host.ram_bytes;
   c.shared_buffers_bytes = s.postgres.shared_buffers_bytes;
-  if (s.host.os_cache_bytes > 0) {  // host.os_cache: the page cache as given.
-    c.explicit_os_cache = true;
-    c.os_reserved_bytes = c.ram_bytes - c.shared_buffers_bytes - s.host.os_cache_bytes;
-  }
   c.synchronous_commit = s.postgres.synchronous_commit;
   c.full_page_writes = s.postgres.full_page_writes;
   c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
@@ -204,6 +200,9 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.os_readahead_bytes = s.filesystem.os_readahead_bytes;
   FillStorage(s, &c);
   ApplyCalibration(s.calibration.values, &c);
+  if (s.host.os_cache_bytes > 0) {  // host.os_cache: the page cache as given, over cache_fraction.
+    c.os_reserved_bytes = c.ram_bytes - c.shared_buffers_bytes - s.host.os_cache_bytes;
+  }
   Status ok = ValidateSimConfig(c);
   if (!ok.ok()) return ok;
   return c;

@@ -51,7 +51,6 @@ struct SimConfig {
   int cpu_cores = 8;
   int64_t ram_bytes = 16LL << 30;
   int64_t os_reserved_bytes = 1LL << 30;  // RAM not available to the OS page cache.
-  bool explicit_os_cache = false;         // host.os_cache set: calibration cache_fraction ignored.
   bool linux_page_cache = true;           // OS cache as Linux's two lists (UsesLinuxPageCache).
   std::array<int64_t, kStatementCount> cpu_ns = {20'000, 60'000, 50'000, 60'000,
                                                  60'000, 40'000, 20'000};
