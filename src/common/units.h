@@ -30,8 +30,14 @@ StatusOr<double> ParseRpm(const std::string& text);
 
 // "8 KiB", "1 MiB", "1.5 GiB": exact where possible.
 std::string FormatBytes(int64_t bytes);
+
 // "250 us", "3.400 ms", "60 s".
 std::string FormatDurationNs(int64_t ns);
+
+// Text helpers the parsers share: `text` without leading and trailing spaces and tabs;
+// `text` with ASCII letters lower-cased.
+std::string TrimBlanks(const std::string& text);
+std::string AsciiLower(std::string text);
 
 inline double NsToMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
 inline double NsToSec(int64_t ns) { return static_cast<double>(ns) / kNsPerSec; }

@@ -245,8 +245,7 @@ double SliceCommitGroup(const Scenario& s) {
       !s.postgres.synchronous_commit) {
     return 1;
   }
-  constexpr double kSliceS = 0.1;
-  const double budget = std::max(1.0, std::floor(s.disks.write_iops * kSliceS));
+  const double budget = ThrottleSliceBudget(s.disks.write_iops);
   return (budget - 1 + std::max(1, s.workload.clients)) / budget;
 }
 

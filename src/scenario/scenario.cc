@@ -3,11 +3,13 @@
 
 #include <toml++/toml.h>
 
-#include <cctype>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
 #include "common/file_util.h"
+#include "common/units.h"
 #include "scenario/scenario_keys.h"
 
 namespace pgstorsim {
@@ -218,9 +220,12 @@ double DefaultCheckpointCompletionTarget(const PostgresConfig& pg) {
   return major > 0 && major < 14 ? 0.5 : 0.9;
 }
 
+double ThrottleSliceBudget(double iops) {
+  return std::max(1.0, std::floor(iops * static_cast<double>(kThrottleSliceNs) / 1e9));
+}
+
 bool UsesLinuxPageCache(const FilesystemConfig& fs) {
-  std::string type = fs.type;
-  for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string type = AsciiLower(fs.type);
   for (const char* linux_fs : {"ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs"}) {
     if (type == linux_fs) return true;
   }

@@ -101,6 +101,12 @@ struct ArrayConfig {
 // writes have independent caps; an I/O below the cap costs only the device latency.
 enum class DiskType { kHdd, kSsd, kThrottled };
 
+// A throttled device's time slice: the kernel's blk-throttle (block/blk-throttle.c,
+// throtl_slice on a rotational device, loop devices included) grants
+// ThrottleSliceBudget(iops) I/Os at once per 100 ms slice; the rest wait for the next.
+constexpr int64_t kThrottleSliceNs = 100'000'000;
+double ThrottleSliceBudget(double iops);  // I/Os per slice, at least 1.
+
 struct DiskConfig {
   DiskType type = DiskType::kHdd;
   // HDD.

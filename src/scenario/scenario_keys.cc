@@ -14,20 +14,8 @@
 namespace pgstorsim {
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string Trim(const std::string& text) {
-  size_t begin = text.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  size_t end = text.find_last_not_of(" \t");
-  return text.substr(begin, end - begin + 1);
-}
-
 StatusOr<int64_t> ParseInt(const std::string& raw) {
-  const std::string text = Trim(raw);
+  const std::string text = TrimBlanks(raw);
   char* end = nullptr;
   long long v = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0') return Status::Error("invalid integer '" + raw + "'");
@@ -35,7 +23,7 @@ StatusOr<int64_t> ParseInt(const std::string& raw) {
 }
 
 StatusOr<double> ParseDouble(const std::string& raw) {
-  const std::string text = Trim(raw);
+  const std::string text = TrimBlanks(raw);
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !std::isfinite(v)) {
@@ -45,7 +33,7 @@ StatusOr<double> ParseDouble(const std::string& raw) {
 }
 
 StatusOr<bool> ParseBool(const std::string& raw) {
-  const std::string s = Lower(Trim(raw));
+  const std::string s = AsciiLower(TrimBlanks(raw));
   if (s == "true" || s == "on" || s == "yes" || s == "1") return true;
   if (s == "false" || s == "off" || s == "no" || s == "0") return false;
   return Status::Error("invalid boolean '" + raw + "' (expected on/off, true/false)");
@@ -149,7 +137,7 @@ ScenarioKeyEntry EnumKey(const char* key, const char* help, Section<S> sec, E S:
                          std::vector<std::pair<std::string, E>> names) {
   return {{key, "enum", help},
           [sec, field, names, key](Scenario* s, const std::string& v) -> Status {
-            const std::string wanted = Lower(Trim(v));
+            const std::string wanted = AsciiLower(TrimBlanks(v));
             for (const auto& [name, value] : names) {
               if (name == wanted) {
                 (s->*sec).*field = value;
@@ -171,7 +159,7 @@ ScenarioKeyEntry EnumKey(const char* key, const char* help, Section<S> sec, E S:
 ScenarioKeyEntry RaidLevelKey() {
   return {{"array.level", "enum", "raid0|raid1|raid10|raid5|raid6|raid50|raid60|jbod"},
           [](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseRaidLevel(Trim(v));
+            auto r = ParseRaidLevel(TrimBlanks(v));
             if (!r.ok()) return r.status();
             s->array.level = *r;
             return Status::Ok();

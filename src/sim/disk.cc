@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "scenario/scenario.h"
 
 namespace pgstorsim {
 namespace sim {
@@ -323,7 +324,6 @@ class ThrottledDisk : public QueuedDisk {
 
  private:
   static constexpr int kUnlimitedServers = 1 << 30;
-  static constexpr int64_t kSliceNs = 100'000'000;  // throtl_slice, rotational device.
 
   struct Limiter {
     int64_t slice_start_ns = 0;
@@ -333,22 +333,22 @@ class ThrottledDisk : public QueuedDisk {
 
     // Dispatch time of an I/O arriving at `now_ns` under `iops`.
     int64_t Admit(int64_t now_ns, double iops) {
-      const double per_slice = std::max(1.0, std::floor(iops * kSliceNs / 1e9));
+      const double per_slice = ThrottleSliceBudget(iops);
       const bool backlog = last_dispatch_ns > now_ns;
-      if (last_dispatch_ns < 0 || (!backlog && now_ns - last_dispatch_ns >= kSliceNs)) {
+      if (last_dispatch_ns < 0 || (!backlog && now_ns - last_dispatch_ns >= kThrottleSliceNs)) {
         slice_start_ns = now_ns;  // Idle for a slice: a new slice starts here.
         dispatched = 0;
       }
       // Drop whole slices that have passed (their unused budget is lost).
       const int64_t earliest_ns = std::max(now_ns, last_dispatch_ns);
-      const int64_t passed = (earliest_ns - slice_start_ns) / kSliceNs;
+      const int64_t passed = (earliest_ns - slice_start_ns) / kThrottleSliceNs;
       if (passed > 0) {
-        slice_start_ns += passed * kSliceNs;
+        slice_start_ns += passed * kThrottleSliceNs;
         dispatched = std::max<int64_t>(0, dispatched - static_cast<int64_t>(passed * per_slice));
       }
       // The (k+1)-th slice from slice_start allows (k+1) x per_slice in total.
       const int64_t k = static_cast<int64_t>(dispatched / per_slice);
-      const int64_t dispatch_ns = std::max(earliest_ns, slice_start_ns + k * kSliceNs);
+      const int64_t dispatch_ns = std::max(earliest_ns, slice_start_ns + k * kThrottleSliceNs);
       ++dispatched;
       last_dispatch_ns = dispatch_ns;
       return dispatch_ns;
