@@ -101,3 +101,18 @@ lab_remove_cgroup() {
   done <"$cg/cgroup.procs"
   rmdir "$cg" 2>/dev/null || lab_say "warning: could not remove cgroup $cg (still busy?)"
 }
+
+# Reads one fio job's JSON output (--output-format=json) on stdin and prints
+# "IOPS BYTES_PER_S" of the direction it did (reads if it read anything, else writes).
+lab_fio_rate() {
+  python3 -c 'import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+side = j["read"] if j["read"]["io_bytes"] else j["write"]
+print(side["iops"], side["bw_bytes"])'
+}
+
+# Prints the [calibration] section (and its subtables) of scenario file $1, to append to
+# another scenario.
+lab_calibration_section() {
+  sed -n '/^\[calibration/,$p' "$1"
+}

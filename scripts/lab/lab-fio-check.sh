@@ -25,14 +25,12 @@ if [[ ${LAB_FIO_INNER:-} == 1 ]]; then
   . "$LAB_DISKS_ENV"
   dev=${LAB_DISKS%% *}
   job() {  # label rw bs iodepth engine
-    fio --name="$1" --filename="$dev" --direct=1 --rw="$2" --bs="$3" --iodepth="$4" \
-      --ioengine="$5" --runtime="$seconds" --time_based --output-format=json |
-      python3 -c '
-import json, sys
-j = json.load(sys.stdin)["jobs"][0]
-side = j["read"] if j["read"]["io_bytes"] else j["write"]
-print("%-28s %10.1f IOPS %8.2f MiB/s" % (sys.argv[1], side["iops"], side["bw_bytes"] / 2**20))
-' "$1"
+    local rate_iops rate_bytes
+    read -r rate_iops rate_bytes < <(fio --name="$1" --filename="$dev" --direct=1 --rw="$2" \
+      --bs="$3" --iodepth="$4" --ioengine="$5" --runtime="$seconds" --time_based \
+      --output-format=json | lab_fio_rate)
+    awk -v l="$1" -v i="$rate_iops" -v b="$rate_bytes" \
+      'BEGIN {printf "%-28s %10.1f IOPS %8.2f MiB/s\n", l, i, b / 1048576}'
   }
   job "randread 8k qd1 (in cgroup)" randread 8k 1 psync
   job "randread 8k qd8 (in cgroup)" randread 8k 8 libaio

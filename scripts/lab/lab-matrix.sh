@@ -136,7 +136,7 @@ save_scenario() {  # iops scale
   local path=$SCENARIOS/lab-$1-s$2.toml
   "$here/lab-pg.sh" scenario "$path" --scale "$2" >/dev/null
   if [[ -n $CALIBRATION ]]; then
-    sed -n '/^\[calibration/,$p' "$CALIBRATION" >>"$path"
+    lab_calibration_section "$CALIBRATION" >>"$path"
   fi
 }
 

@@ -83,11 +83,8 @@ probe_latency() {  # mount_dir
     for job in "--rw=randread --direct=1" "--rw=randwrite --fdatasync=1"; do
       # shellcheck disable=SC2086  # $job is two fio options.
       fio --name=probe --filename="$file" --size=64M --bs=8k $job --ioengine=psync \
-        --runtime="$seconds" --time_based --output-format=json 2>/dev/null |
-        python3 -c 'import json, sys
-j = json.load(sys.stdin)["jobs"][0]
-side = j["read"] if j["read"]["io_bytes"] else j["write"]
-print(round(1e6 / side["iops"]) if side["iops"] > 0 else 0)'
+        --runtime="$seconds" --time_based --output-format=json 2>/dev/null | lab_fio_rate |
+        awk '{print ($1 > 0 ? int(1e6 / $1 + 0.5) : 0)}'
     done
   ) || out=""
   rm -f "$file"

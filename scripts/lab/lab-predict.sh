@@ -28,10 +28,8 @@
 #                          for. Without runs for the point the predictions are uncalibrated
 #                          (said on stderr). The calibrated scenario is kept as
 #                          OUT_TSV without .tsv + -calibration.toml.
-# Scenarios with host.os_cache (lab-pg.sh writes it) give both tools the cgroup's page
-# cache directly. For older ones, `simulate` gets host.ram = the scenario's RAM + 1 GiB
-# - 16 MiB: the simulator keeps 1 GiB of RAM away from the OS cache when host.os_cache
-# is not set (sim_config.h os_reserved_bytes).
+# The scenarios' host.os_cache (lab-pg.sh writes it) gives both tools the cgroup's page
+# cache.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -83,7 +81,7 @@ scenario_for() {  # iops scale
   [[ -n $CALIBRATION ]] || { echo "$path" && return; }
   mkdir -p "$work/scenarios"
   if [[ ! -f $work/scenarios/lab-$1-s$2.toml ]]; then
-    { cat "$path" && echo && sed -n '/^\[calibration/,$p' "$CALIBRATION"; } \
+    { cat "$path" && echo && lab_calibration_section "$CALIBRATION"; } \
       >"$work/scenarios/lab-$1-s$2.toml"
   fi
   echo "$work/scenarios/lab-$1-s$2.toml"
@@ -91,19 +89,15 @@ scenario_for() {  # iops scale
 
 # One point: predict and simulate into $work/iIOPS-sSCALE-CACHE-cCLIENTS-{predict,simulate}.json.
 predict_point() {  # iops scale cache clients seconds
-  local tag=i$1-s$2-$3-c$4 scenario ram
+  local tag=i$1-s$2-$3-c$4 scenario
   scenario=$(scenario_for "$1" "$2")
-  local sim_ram=()  # Scenarios without host.os_cache (before 2026-11-30 17:00): see above.
-  if ! grep -q '^os_cache = ' "$scenario"; then
-    ram=$(sed -n 's/^ram = "\{0,1\}\([0-9]*\)"\{0,1\}$/\1/p' "$scenario")
-    [[ -n $ram ]] || lab_die "$scenario: no numeric host.ram"
-    sim_ram=(--set "host.ram=$((ram + (1 << 30) - (16 << 20)))")
-  fi
+  grep -q '^os_cache = ' "$scenario" ||
+    lab_die "$scenario has no host.os_cache (written before 2026-11-30 17:00): measure again"
   local common=(--scenario "$scenario" --set "workload.clients=$4" --set "workload.scale=$2"
     --set "workload.cache=$3" --set "workload.duration=$5s")
   "$BIN" predict "${common[@]}" --out "$work/$tag-predict.json" >"$work/$tag-predict.txt" 2>&1 ||
     lab_die "predict failed for $tag: $(tail -2 "$work/$tag-predict.txt")"
-  "$BIN" simulate "${common[@]}" "${sim_ram[@]}" --seed 1 \
+  "$BIN" simulate "${common[@]}" --seed 1 \
     --out "$work/$tag-simulate.json" --quiet >"$work/$tag-simulate.txt" 2>&1 ||
     lab_die "simulate failed for $tag: $(tail -2 "$work/$tag-simulate.txt")"
 }
