@@ -94,8 +94,11 @@ The array rows: four lab disks (150 IOPS, 40 MiB/s each way) as the members of
 `pgstorsim replay --array raid10 --fs-block 64k --fragment 8k`, partition offset 63
 sectors (the seed's MBR) and 0 (aligned),
 WAL on an unthrottled tmpfs file (the lab's battery-backed cache), a warm scale-20
-trace with 16 MiB shared_buffers and 16 MiB OS cache (`pgstorsim trace`), 4 workers,
-15 s per run, the two stripes alternating. `simulate` and `predict` ran the matching
+trace with 16 MiB shared_buffers and 16 MiB OS cache (`pgstorsim trace`) that starts
+in steady state (`--warmup-transactions 10000`: a clean warm cache writes nothing for
+its first ~1100 transactions and ran 2-2.5x faster for the first 3-6 s of each replay;
+"second half" is the tps of each run's last 7 s, median of the runs), 4 workers,
+15 s per run, the two stripes alternating. `simulate` (120 s) and `predict` ran the matching
 scenario (scripts/lab/lab-array.sh writes it: RAID 10 of four throttled disks with the
 lab's caps, `disks.type = "throttled"`, hba, 64 KiB blocks, 8 KiB fragments, the same
 offset, `wal_on_data_volume = false`). With the 63-sector offset a 64 KiB block on a

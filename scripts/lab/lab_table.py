@@ -205,11 +205,14 @@ def matrix_markdown(rows):
 
 
 def array_markdown(rows):
-    print("| array | stripe | replayed tps (runs) | median | simulate tps | predict tps |")
-    print("|---|---|---|---|---|---|")
+    print("| array | stripe | replayed tps (runs) | median | second half | member reads / "
+          "writes per txn | simulate tps | predict tps |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print("| %s | %s | %s | %.1f | %.1f | %.1f |" % (
-            r["array"], r["stripe"], r["runs"], float(r["median_tps"]),
+        late = "%.1f" % float(r["late_tps"]) if r.get("late_tps") else "-"
+        print("| %s | %s | %s | %.1f | %s | %.2f / %.2f | %.1f | %.1f |" % (
+            r["array"], r["stripe"], r["runs"], float(r["median_tps"]), late,
+            float(r["member_reads_txn"]), float(r["member_writes_txn"]),
             float(r["simulate_tps"]), float(r["predict_tps"])))
     if len(rows) != 2:
         return

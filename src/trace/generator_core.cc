@@ -65,6 +65,8 @@ class Core {
     Status s = InitCache();
     if (!s.ok()) return s;
     std::vector<StatementEffects> effects;
+    const size_t warmup = static_cast<size_t>(std::max<int64_t>(0, o_.warmup_transactions));
+    recording_ = warmup == 0;
     for (size_t i = 0; i < txns.size() && s.ok(); ++i) {
       int64_t start_ns = static_cast<int64_t>(i) * slot_ns_;
       int64_t span_ns = slot_ns_;
@@ -72,14 +74,15 @@ class Core {
         start_ns = std::max(txns[i].start_ns, last_time_ns_);
         span_ns = std::max<int64_t>(txns[i].end_ns - start_ns, 0);
       }
-      s = MaybeCheckpoint(start_ns);
+      if (i == warmup && !recording_) s = StartRecording(start_ns, i);
+      if (s.ok()) s = MaybeCheckpoint(start_ns);
       if (!s.ok()) break;
       model_.Transaction(txns[i].keys, history_rows_, &effects);
       if (o_.heap_churn) churn_.Apply(txns[i].keys, &effects);
       for (size_t k = 0; k < effects.size() && s.ok(); ++k) {
         Stamp stamp{
             start_ns + static_cast<int64_t>(k) * span_ns / static_cast<int64_t>(effects.size()),
-            txns[i].client, i, static_cast<uint8_t>(effects[k].statement)};
+            txns[i].client, i - first_recorded_, static_cast<uint8_t>(effects[k].statement)};
         s = Statement(effects[k], stamp);
       }
       ++summary_->transactions;
@@ -89,8 +92,8 @@ class Core {
     summary_->shared_hits = cs.shared_hits;
     summary_->os_hits = cs.os_hits;
     summary_->misses = cs.misses;
-    summary_->non_hot_updates = churn_.stats().non_hot_updates;
-    summary_->prunes = churn_.stats().prunes;
+    summary_->non_hot_updates = churn_.stats().non_hot_updates - warmup_churn_.non_hot_updates;
+    summary_->prunes = churn_.stats().prunes - warmup_churn_.prunes;
     summary_->buffers_checkpoint = cs.buffers_checkpoint;
     summary_->buffers_clean = cs.buffers_clean;
     summary_->maxwritten_clean = cs.maxwritten_clean;
@@ -106,6 +109,25 @@ class Core {
     uint64_t transaction;
     uint8_t statement;
   };
+
+  // The end of the warm-up: what is due before the first recorded transaction (its
+  // start `start_ns`, index `index`) happens unrecorded, including an open commit
+  // group's flush; then the counts start from zero and times from `start_ns`.
+  Status StartRecording(int64_t start_ns, size_t index) {
+    Status s = AdvanceTo(start_ns);
+    if (s.ok() && group_.open) s = FlushGroup(std::max(start_ns, last_time_ns_));
+    if (!s.ok()) return s;
+    const uint64_t skipped = summary_->skipped_transactions;
+    *summary_ = GeneratorSummary();
+    summary_->skipped_transactions = skipped;
+    summary_->relations.assign(kRelationCount, RelationCacheCounts());
+    cache_->ResetStats();
+    warmup_churn_ = churn_.stats();
+    time_offset_ns_ = std::max(start_ns, last_time_ns_);
+    first_recorded_ = index;
+    recording_ = true;
+    return Status::Ok();
+  }
 
   Status InitCache() {
     CacheConfig config;
@@ -352,12 +374,16 @@ class Core {
                  op, file, offset, length});
   }
 
+  // `r` in the generator's clock; recorded shifted to the first recorded transaction.
   Status Emit(const TraceRecord& r) {
     last_time_ns_ = std::max(last_time_ns_, r.time_ns);
+    if (!recording_) return Status::Ok();
     ++summary_->records;
     if (r.op == IoOp::kRead) summary_->bytes_read += r.length_bytes;
     if (r.op == IoOp::kWrite) summary_->bytes_written += r.length_bytes;
-    return sink_(r);
+    TraceRecord shifted = r;
+    shifted.time_ns = std::max<int64_t>(0, r.time_ns - time_offset_ns_);
+    return sink_(shifted);
   }
 
   const GeneratorOptions& o_;
@@ -382,6 +408,12 @@ class Core {
   int64_t last_time_ns_ = 0;
   int64_t next_bgwriter_ns_ = 0;   // Time of the next background-writer round.
   int64_t bgwriter_until_ns_ = 0;  // Rounds run up to the last statement's time.
+  // Warm-up (GeneratorOptions::warmup_transactions): nothing reaches the sink until the
+  // first recorded transaction; its index and start become transaction 0 and time 0.
+  bool recording_ = true;
+  size_t first_recorded_ = 0;
+  int64_t time_offset_ns_ = 0;
+  HeapChurnStats warmup_churn_;
 };
 
 }  // namespace

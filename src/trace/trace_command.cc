@@ -35,6 +35,10 @@ class TraceCommand : public Command {
                     "Initial cache state: cold, warm (hottest pages) or pg-prewarm (as after "
                     "`run --cache warm`)")
         ->check(CLI::IsMember({"cold", "warm", "pg-prewarm"}));
+    app->add_option("--warmup-transactions", o_.warmup_transactions,
+                    "Transactions run first and not recorded, so that a warm trace starts in "
+                    "steady state (dirty buffers, their evictions' writes)")
+        ->check(CLI::NonNegativeNumber);
     app->add_option("--readahead", readahead_, "OS readahead window cap (0 = off)")
         ->check(SizeValidator());
     app->add_option("--fillfactor", o_.fillfactor, "pgbench -F fillfactor")

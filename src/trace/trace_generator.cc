@@ -33,6 +33,7 @@ StatusOr<DatabaseLayout> MakeLayout(const GeneratorOptions& o) {
 
 Status ValidateOptions(const GeneratorOptions& o) {
   if (o.transactions < 0) return Status::Error("--transactions must be >= 0");
+  if (o.warmup_transactions < 0) return Status::Error("--warmup-transactions must be >= 0");
   if (o.clients < 1) return Status::Error("--clients must be >= 1");
   if (o.rate_tps <= 0) return Status::Error("--rate must be > 0");
   if (o.checkpoint_interval_ns <= 0) return Status::Error("--checkpoint-interval must be > 0");
@@ -56,7 +57,7 @@ StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t*
   *skipped = 0;
   if (o.keys_log_path.empty()) {
     KeyGenerator keys(o.scale, o.seed);
-    for (int64_t i = 0; i < o.transactions; ++i) {
+    for (int64_t i = 0; i < o.warmup_transactions + o.transactions; ++i) {
       out.push_back({static_cast<uint32_t>(i % o.clients), keys.Next()});
     }
     return out;
@@ -81,6 +82,11 @@ StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t*
     TxnKeys keys{e.aid, std::max<int64_t>(e.tid, 1), std::max<int64_t>(e.bid, 1), e.delta};
     out.push_back({static_cast<uint32_t>(e.client), keys, std::max<int64_t>(e.start_ns, 0),
                    std::max(e.end_ns, e.start_ns)});
+  }
+  if (o.warmup_transactions > 0 && static_cast<int64_t>(out.size()) <= o.warmup_transactions) {
+    return Status::Error(o.keys_log_path + ": " + std::to_string(out.size()) +
+                         " committed transactions, not more than --warmup-transactions " +
+                         std::to_string(o.warmup_transactions));
   }
   // A log without times (all zero) keeps the nominal spacing.
   const bool timed = std::any_of(out.begin(), out.end(), [](const Txn& t) { return t.end_ns > 0; });
@@ -161,6 +167,7 @@ nlohmann::json GeneratorSummary::ToJson() const {
 
 namespace {
 
+// `transactions`: all the generator runs, warm-up included (the files cover their growth).
 TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
                        int64_t transactions, bool timed) {
   TraceHeader h;
@@ -185,7 +192,7 @@ TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
             {"workload", o.workload},
             {"seed", o.seed},
             {"clients", o.clients},
-            {"transactions", transactions},
+            {"transactions", transactions - o.warmup_transactions},
             {"keys_log", o.keys_log_path},
             {"shared_buffers_bytes", o.shared_buffers_bytes},
             {"os_cache_bytes", o.os_cache_bytes},
@@ -203,6 +210,7 @@ TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
             {"background_client", o.clients},
             {"no_statement", kNoStatement},
             {"database_bytes", layout->total_bytes()}};
+  if (o.warmup_transactions > 0) h.meta["warmup_transactions"] = o.warmup_transactions;
   if (o.bgwriter_lru_maxpages > 0) {  // Absent when off: older traces keep their header.
     h.meta["bgwriter_lru_maxpages"] = o.bgwriter_lru_maxpages;
     h.meta["bgwriter_lru_multiplier"] = o.bgwriter_lru_multiplier;

@@ -17,7 +17,8 @@
 // recorded [start_ns, end_ns] instead (transactions taken in commit order; where they
 // overlap, a later-committing one starts no earlier than the previous record), so an
 // open-loop replay issues them when the measured run did. Records are emitted in
-// non-decreasing time order. Deterministic for options + seed.
+// non-decreasing time order. Deterministic for options + seed. With
+// `warmup_transactions` the first ones are run but not recorded (see the option).
 // Cache accounting: every page touch is a buffer fetch as PostgreSQL counts them in
 // pg_statio (an UPDATE fetches its row's heap page twice: the scan, then
 // heap_update()), summed per relation in GeneratorSummary::relations.
@@ -55,6 +56,14 @@ struct GeneratorOptions {
   // OS cache into shared buffers (usage count 1, clean), so what stays is what the clock
   // sweep kept of that pass. Overrides `warm`. Not counted in the summary.
   bool pg_prewarm = false;
+  // Transactions run through the caches, WAL and checkpoints before the trace starts,
+  // not recorded (keys: the first ones drawn or read from the keys log). A warm trace
+  // then starts as a server that has been running: shared buffers hold dirty pages and
+  // evicting them writes, where a fresh warm cache is all clean and its first
+  // shared_buffers' worth of transactions write nothing. Recorded times and
+  // transaction numbers start at 0 with the first recorded transaction; the summary
+  // counts the recorded part only.
+  int64_t warmup_transactions = 0;
   int64_t readahead_max_bytes = 0;                              // OS readahead window cap; 0 = off.
   int64_t checkpoint_interval_ns = 300LL * 1000 * 1000 * 1000;  // checkpoint_timeout.
   int64_t checkpoint_wal_bytes = 1LL << 30;                     // max_wal_size.

@@ -7,28 +7,11 @@
 #include <fstream>
 #include <set>
 
+#include "support/collect_trace.h"
 #include "trace/trace_format.h"
 
 namespace pgstorsim {
 namespace {
-
-struct Collected {
-  Status status;
-  std::vector<TraceRecord> records;
-  GeneratorSummary summary;
-};
-
-Collected Generate(const GeneratorOptions& o) {
-  Collected c;
-  c.status = GenerateTrace(
-      o,
-      [&c](const TraceRecord& r) {
-        c.records.push_back(r);
-        return Status::Ok();
-      },
-      &c.summary);
-  return c;
-}
 
 GeneratorOptions Small() {
   GeneratorOptions o;
