@@ -1,0 +1,113 @@
+// Internal to src/model: the pieces of the analytic model's solve (storage_model.cc,
+// docs/model.md), by concern: a scenario's costs and demands (storage_costs.cc) and
+// the network at one read load with its row-lock fixed point (storage_point.cc). Not
+// for use outside src/model.
+// Units: ms (*_ms), rates per ms (x_per_ms). Thread safety: pure functions over
+// immutable inputs.
+#ifndef PGSTORSIM_MODEL_STORAGE_NETWORK_H_
+#define PGSTORSIM_MODEL_STORAGE_NETWORK_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "model/access_geometry.h"
+#include "model/checkpoint_burst.h"
+#include "model/regimes.h"
+#include "model/row_lock_wait.h"
+#include "model/storage_model.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim::storage_network {
+
+// Share of the non-I/O time per statement (pgbench -r proportions at low load).
+inline constexpr std::pair<const char*, double> kCpuShares[] = {{"BEGIN", 0.05},
+                                                                {"SELECT accounts", 0.19},
+                                                                {"UPDATE tellers", 0.30},
+                                                                {"UPDATE branches", 0.30},
+                                                                {"INSERT history", 0.16}};
+// kCpuShares' share of `statement`; 0 for statements without one.
+double CpuShare(const std::string& statement);
+
+// Members holding distinct data (the rest are mirror copies or parity).
+int DataMembers(const ArrayConfig& a);
+// Copies of each block a write goes to in parallel (mirrors).
+double MirrorCopies(const ArrayConfig& a);
+// Channels of an SSD that serve I/Os in parallel (at most the queue depth).
+double SsdLanes(const Scenario& s);
+// An SSD's c channels each serve one I/O in S = latency + bytes / transfer_rate (the
+// per-channel rate): a multi-server station, split as usual for MVA (Seidmann) into a
+// queue of demand S / c (CostsFor) and a delay of S x (1 - 1 / c) on the I/O's path,
+// so a lone I/O costs S and a saturated device serves c / S I/Os per unit time.
+DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fraction);
+// Commits per WAL flush where a throttled device's write cap binds. blk-throttle grants
+// write_iops x 100 ms I/Os per slice (block/blk-throttle.c, throtl_slice on a rotational
+// device; the simulator's ThrottledDisk has the same slices); once a slice's budget is
+// spent every client ends up waiting at its commit, and the next slice's first flush
+// carries all N commit records (each inserted before it started), the rest about one
+// each: (budget - 1 + N) / budget. 1 when the writes are not commit flushes or the
+// device is not throttled.
+double SliceCommitGroup(const Scenario& s);
+
+// What one operation (a transaction, or a randomio I/O) asks of the storage.
+struct OpLoad {
+  // Filesystem-block reads per operation once `ops_done` operations have run (a cold
+  // cache warms as operations touch blocks; a warm one returns a constant).
+  std::function<double(double ops_done)> reads_after;
+  bool warming = false;        // reads_after depends on ops_done: integrate over the run.
+  double duration_s = 0;       // Run length the warming is integrated over.
+  double writes_per_op = 0;    // Filesystem-block writes.
+  double delay_ms = 0;         // CPU / client time.
+  double footprint_bytes = 0;  // Data the reads spread over.
+  bool checkpoints = false;    // PostgreSQL checkpoints (not randomio).
+  bool row_locks = false;      // pgbench's tellers/branches row locks (not randomio).
+  double flush_group = 1;      // Commits per throttled write (SliceCommitGroup; not randomio).
+};
+
+// Constant pieces of a solve: geometry, costs, commit and fork-join charge.
+struct Network {
+  const Scenario* s = nullptr;
+  const ModelParams* p = nullptr;
+  AccessGeometry geometry;
+  DiskCosts costs;
+  bool write_back = true;
+  double commit_ms = 0;
+  double fork = 1;
+  double whole_block_read_ms = 0;  // > 0: whole_block_reads (busy ms per block read).
+  bool throttled = false;          // disks.type = throttled: ThrottledDemands.
+  double latency_per_read_ms = 0;  // Throttled: device latency, a delay per block I/O.
+  double latency_per_write_ms = 0;
+  double ssd_flush_ms = 0;  // SSD: a block write's time on the commit path (its slowest
+                            // piece; pieces on other members or channels overlap).
+  std::optional<CheckpointCycle> checkpoint;  // Set: checkpoint bursts stall commits.
+};
+
+// The network at one read load: both regimes and their blend.
+struct Point {
+  RegimeSolution a, b;
+  double weight = 0;
+  double x_per_ms = 0;
+  Demands d;
+  RowLockWait locks;  // Included in x_per_ms (a delay in the cycle).
+};
+
+// A throttled member is two independent stations, its read cap (stations 0..M-1) and
+// its write cap (M..2M-1), so reads never queue behind writes. RAID 5/6 pre-reads
+// spend the read cap. The host issues the writes (no controller between): pieces of a
+// block contiguous on a member are one I/O, which the throttle counts once.
+void ThrottledDemands(const Network& net, double reads, double writes, Demands* d);
+// END's mean latency at a point: the commit acknowledgement and the disk residence
+// attributed to the commit (as PredictWith reports it).
+double PointEndMs(const Network& net, const Point& pt, double writes);
+// The network with the row-lock waits (row_lock_wait.h) as a delay, in a fixed point
+// with the cycle: the waits depend on the throughput and END's latency, which they
+// change. Solved for the total wait T = f(T) by the secant method from T = 0 (2-4
+// solves; f falls as T grows), to 0.1 % of the cycle; `*wait_ms` (in: a starting
+// guess, e.g. the previous ramp slice's; out: T) may be null. Read-only work
+// (select-only, randomio) takes no row locks.
+Point SolvePoint(const Network& net, const OpLoad& load, double reads, double* wait_ms = nullptr);
+
+}  // namespace pgstorsim::storage_network
+
+#endif  // PGSTORSIM_MODEL_STORAGE_NETWORK_H_

@@ -1,0 +1,186 @@
+// The analytic model's network at one read load (storage_network.h): the regimes, the
+// commit path without a write-back cache, checkpoint stalls and the row-lock fixed
+// point.
+#include <algorithm>
+#include <cmath>
+
+#include "model/storage_network.h"
+
+namespace pgstorsim::storage_network {
+namespace {
+
+constexpr double kRegimeWidth = 0.05;  // Width of the logistic regime switch (in rho).
+
+// The checkpoint's fsync burst (checkpoint_burst.h). A share u of the data writes
+// (at throughput `free.x`) is written while the commits wait: it leaves the background
+// class that slows the clients' own I/O (`solve` runs on the demands with the data
+// writes x (1 - u)), and the bottleneck member's time for it is added to every
+// client's cycle: N / X' = N / X + N x stall, the wait counted in END. *d keeps the
+// full busy time (`solve` may add to it, as SolveWalOnCommitPath does).
+template <typename Solve>
+RegimeSolution WithCheckpointStall(const Network& net, int clients, const RegimeSolution& free,
+                                   Demands* d, Solve solve) {
+  if (!net.checkpoint || !(free.x_per_ms > 0)) return free;
+  const double u = net.checkpoint->UnabsorbedShare(free.x_per_ms);
+  const std::vector<double> data_ms = d->write_ms;
+  double busiest_ms = 0;
+  for (double& ms : d->write_ms) {
+    busiest_ms = std::max(busiest_ms, ms);
+    ms *= 1 - u;
+  }
+  RegimeSolution r = solve(d);
+  for (size_t m = 0; m < data_ms.size(); ++m) d->write_ms[m] += u * data_ms[m];
+  const double stall_ms = u * busiest_ms;
+  r.x_per_ms = 1 / (1 / r.x_per_ms + stall_ms);
+  r.end_ms += clients * stall_ms;
+  return r;
+}
+
+// No write-back cache: the WAL write (one filesystem block per commit) is on the commit
+// path; data writes go to the disks in the background (OS write-back). The mirror
+// copies of the WAL write run in parallel: one copy's time is on the path (the network
+// visits stations in turn), the others' busy time is background load. Group commit: a
+// commit that arrives while a flush (of F ms) is in progress waits for it to end, then
+// goes in the next (PostgreSQL's XLogFlush; the simulator's wal.cc), so a flush covers
+// the commits that arrived during the previous one. Flow balance (X commits per ms, at
+// most one flush per F ms) gives the group g = max(1, X F) (capped at N), the share of
+// time a flush is in progress X F / g, and the wait for the one in progress, that share
+// x F / 2. Each commit keeps the disks busy for 1 / g of a flush and waits the rest of
+// it as a delay. Fills d->wal_ms.
+RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double writes, double delay_ms,
+                                    Demands* d) {
+  const double copies = MirrorCopies(net.s->array);
+  const size_t members = d->read_ms.size();
+  std::vector<double> path_ms(members), other_ms(members);
+  double flush_ms = 0;
+  for (size_t m = 0; m < members; ++m) {
+    const double wal_ms = writes > 0 ? net.geometry.WriteMs(m, net.costs) : 0;
+    path_ms[m] = wal_ms / copies;
+    other_ms[m] = wal_ms - path_ms[m];
+    flush_ms += path_ms[m];
+  }
+  const std::vector<double> data_ms = d->write_ms;
+  const double period_ms = std::max(flush_ms, net.ssd_flush_ms);  // F.
+  double group = 1, x_per_ms = 0;
+  RegimeSolution r;
+  for (int it = 0; it < 40; ++it) {
+    d->wal_ms.resize(members);
+    for (size_t m = 0; m < members; ++m) {
+      d->wal_ms[m] = path_ms[m] / group;
+      d->write_ms[m] = data_ms[m] + other_ms[m] / group;
+    }
+    const double busy = std::min(1.0, x_per_ms * period_ms / group);
+    const double wait_ms = period_ms - flush_ms / group + busy * period_ms / 2;
+    r = SolveReadBound(clients, *d, delay_ms + wait_ms);
+    r.end_ms += wait_ms;
+    x_per_ms = r.x_per_ms;
+    const double next = std::clamp(x_per_ms * period_ms, 1.0, static_cast<double>(clients));
+    if (std::fabs(next - group) <= 1e-6 * group) break;
+    group = (group + next) / 2;
+  }
+  return r;
+}
+
+Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) {
+  Point pt;
+  const size_t members = net.geometry.members.size();
+  if (net.throttled) {
+    ThrottledDemands(net, reads, load.writes_per_op / load.flush_group, &pt.d);
+  } else {
+    for (size_t m = 0; m < members; ++m) {
+      pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
+                                          ? net.whole_block_read_ms / members
+                                          : net.geometry.ReadMs(m, net.costs)));
+      pt.d.write_ms.push_back(load.writes_per_op * net.geometry.WriteMs(m, net.costs));
+    }
+  }
+  pt.d.fork = net.fork;
+  pt.d.paced = net.throttled;
+  pt.d.update_residence_share = net.p->update_residence_share;
+  const int n = net.s->workload.clients;
+  const double delay_ms = load.delay_ms + reads * net.latency_per_read_ms +
+                          load.writes_per_op * net.latency_per_write_ms;
+  if (net.write_back) {
+    // Commits absorbed until the destage stream fills the cache; then they wait for
+    // room and the disks' capacity bounds the throughput (docs/model.md).
+    const double free_delay_ms = delay_ms + net.commit_ms * load.writes_per_op;
+    pt.a = SolveReadBound(n, pt.d, free_delay_ms);
+    pt.weight = 1 / (1 + std::exp(-(pt.a.rho - net.p->destage_threshold) / kRegimeWidth));
+    Demands full = pt.d;
+    pt.a = WithCheckpointStall(net, n, pt.a, &full, [&](const Demands* run) {
+      return SolveReadBound(n, *run, free_delay_ms);
+    });
+    pt.b = SolveCacheFull(n, pt.d, delay_ms, pt.a);
+  } else if (net.throttled) {
+    // A throttled write-through device: the commit waits for its write at the cap.
+    pt.a = pt.b = SolveDestageBound(n, pt.d, delay_ms);
+    pt.weight = 1;
+  } else {
+    // No write-back cache: the WAL write (one filesystem block per commit) is on the
+    // commit path; data writes go to the disks in the background (OS write-back). The
+    // mirror copies of the WAL write run in parallel: one copy's time is on the path
+    // (the network visits stations in turn), the others' busy time is background load.
+    Demands data = pt.d;
+    pt.a = SolveWalOnCommitPath(net, n, load.writes_per_op, delay_ms, &pt.d);
+    if (net.checkpoint) {
+      pt.a = WithCheckpointStall(net, n, pt.a, &data, [&](Demands* run) {
+        return SolveWalOnCommitPath(net, n, load.writes_per_op, delay_ms, run);
+      });
+      pt.d = data;
+    }
+    pt.b = pt.a;
+    pt.weight = 0;
+  }
+  // Blend the regimes' cycle times, so that N / X stays the sum of the latencies.
+  pt.x_per_ms = 1 / ((1 - pt.weight) / pt.a.x_per_ms + pt.weight / pt.b.x_per_ms);
+  return pt;
+}
+
+}  // namespace
+
+double PointEndMs(const Network& net, const Point& pt, double writes) {
+  const double w = pt.weight;
+  return (1 - w) * net.commit_ms * writes + (1 - w) * pt.a.end_ms + w * pt.b.end_ms +
+         (net.write_back ? 0 : w * net.commit_ms);
+}
+
+Point SolvePoint(const Network& net, const OpLoad& load, double reads, double* wait_ms) {
+  const bool locks = load.row_locks && load.writes_per_op > 0;
+  double t = locks && wait_ms ? std::max(0.0, *wait_ms) : 0;
+  OpLoad start = load;
+  start.delay_ms += t;
+  Point pt = SolvePointWithDelay(net, start, reads);
+  if (!locks) return pt;
+  RowLockInput in;
+  in.clients = net.s->workload.clients;
+  in.branches = static_cast<int>(net.s->workload.scale);
+  in.branch_update_ms = CpuShare("UPDATE branches") * net.p->cpu_ms;
+  const double insert_ms = CpuShare("INSERT history") * net.p->cpu_ms;
+  auto waits = [&](const Point& at) {
+    in.x_per_ms = at.x_per_ms;
+    in.branch_hold_ms = insert_ms + PointEndMs(net, at, load.writes_per_op);
+    return MeanRowLockWait(in);
+  };
+  double t_prev = 0, g_prev = 0;
+  RowLockWait next = waits(pt);
+  for (int it = 0; it < 20; ++it) {
+    const double g = next.tellers_ms + next.branches_ms - t;  // f(T) - T.
+    if (std::fabs(g) <= 1e-3 / pt.x_per_ms) break;            // 0.1 % of the cycle.
+    const double t_next = it == 0 ? t + g : std::max(0.0, t - g * (t - t_prev) / (g - g_prev));
+    t_prev = t;
+    g_prev = g;
+    t = t_next;
+    OpLoad waited = load;
+    waited.delay_ms += t;
+    pt = SolvePointWithDelay(net, waited, reads);
+    next = waits(pt);
+  }
+  // The wait in the cycle is t; split it as the last evaluation does.
+  const double total = next.tellers_ms + next.branches_ms;
+  const double tellers_share = total > 0 ? next.tellers_ms / total : 0;
+  pt.locks = {t * tellers_share, t * (1 - tellers_share)};
+  if (wait_ms) *wait_ms = t;
+  return pt;
+}
+
+}  // namespace pgstorsim::storage_network
