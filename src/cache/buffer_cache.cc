@@ -46,20 +46,36 @@ class BufferCacheImpl : public BufferCache {
   }
 
   void Prewarm(const std::vector<PageId>& hottest_first) override {
-    const size_t shared =
-        std::min<size_t>(hottest_first.size(), static_cast<size_t>(config_.shared_buffers_pages));
+    std::vector<PageSpan> spans;
+    for (const PageId& p : hottest_first) {
+      if (!spans.empty() && spans.back().file == p.file &&
+          spans.back().first_block + spans.back().pages == p.block) {
+        ++spans.back().pages;
+      } else {
+        spans.push_back({p.file, p.block, 1});
+      }
+    }
+    Prewarm(spans);
+  }
+
+  void Prewarm(const std::vector<PageSpan>& hottest_first) override {
+    int64_t total = 0;
+    for (const PageSpan& span : hottest_first) total += std::max<int64_t>(span.pages, 0);
+    const int64_t shared = std::min(total, config_.shared_buffers_pages);
+    const int64_t os_end = std::min(total, config_.os_cache_pages);
+    PresizeTable(hottest_first);
+    // The OS pages outside shared buffers go to the active list, the others to the
+    // inactive one (with one list, all to it).
+    os_.Reserve(os_end, std::min(shared, os_end));
     bool evicted_valid = false, evicted_dirty = false;
     PageId evicted;
-    for (size_t i = 0; i < shared; ++i) {
-      shared_.Access(hottest_first[i], false, &evicted_valid, &evicted, &evicted_dirty);
-    }
+    ForEachPage(hottest_first, shared, /*reverse=*/false, [&](const PageId& page) {
+      shared_.Access(page, false, &evicted_valid, &evicted, &evicted_dirty);
+    });
     // The OS cache holds the hottest pages too (double buffering: every page in shared
     // buffers was read through it); coldest first, so the hottest ends most recent.
-    const size_t os_end =
-        std::min<size_t>(hottest_first.size(), static_cast<size_t>(config_.os_cache_pages));
-    for (size_t i = os_end; i-- > 0;) {
-      os_.Place(hottest_first[i], !shared_.Contains(hottest_first[i]));
-    }
+    ForEachPage(hottest_first, os_end, /*reverse=*/true,
+                [&](const PageId& page) { os_.Place(page, !shared_.Contains(page)); });
   }
 
   void WriteOsPage(const PageId& page) override { os_.Insert(page); }
@@ -106,6 +122,44 @@ class BufferCacheImpl : public BufferCache {
       ++stats_.dirty_evictions;
     }
     return false;
+  }
+
+  // Calls fn(page) for the first `n` pages of `spans`, in order or in reverse.
+  template <typename Fn>
+  static void ForEachPage(const std::vector<PageSpan>& spans, int64_t n, bool reverse, Fn fn) {
+    if (!reverse) {
+      for (size_t i = 0; i < spans.size() && n > 0; ++i) {
+        for (int64_t b = 0; b < spans[i].pages && n > 0; ++b, --n) {
+          fn(PageId{spans[i].file, spans[i].first_block + b});
+        }
+      }
+      return;
+    }
+    size_t end = 0;  // Spans [0, end) hold the first n pages; the last one `last` of them.
+    int64_t last = 0;
+    for (int64_t left = n; end < spans.size() && left > 0; ++end) {
+      last = std::min(std::max<int64_t>(spans[end].pages, 0), left);
+      left -= last;
+    }
+    for (size_t i = end; i-- > 0;) {
+      const PageSpan& span = spans[i];
+      for (int64_t b = (i + 1 == end ? last : span.pages); b-- > 0;) {
+        fn(PageId{span.file, span.first_block + b});
+      }
+    }
+  }
+
+  // Sizes the page table for every page of `spans` at once (the highest block of each
+  // file), instead of growing it by doubling (and copying) as pages come: spans that
+  // list a whole database size it for every later touch too.
+  void PresizeTable(const std::vector<PageSpan>& spans) {
+    std::vector<int64_t> blocks;  // Per file: highest block + 1.
+    for (const PageSpan& span : spans) {
+      if (span.pages <= 0 || span.file >= CacheTable::kMaxDenseFiles) continue;
+      if (span.file >= blocks.size()) blocks.resize(span.file + 1, 0);
+      blocks[span.file] = std::max(blocks[span.file], span.first_block + span.pages);
+    }
+    for (size_t f = 0; f < blocks.size(); ++f) table_.Presize(static_cast<uint32_t>(f), blocks[f]);
   }
 
   struct Sequence {

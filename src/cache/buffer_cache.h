@@ -36,6 +36,13 @@ struct PageId {
   bool operator<(const PageId& o) const { return file != o.file ? file < o.file : block < o.block; }
 };
 
+// `pages` consecutive blocks of one file from `first_block`.
+struct PageSpan {
+  uint32_t file = 0;
+  int64_t first_block = 0;
+  int64_t pages = 0;
+};
+
 enum class CacheOutcome { kSharedHit = 0, kOsHit = 1, kMiss = 2 };
 const char* CacheOutcomeName(CacheOutcome outcome);  // "shared_hit", "os_hit", "miss"
 
@@ -128,6 +135,11 @@ class BufferCache {
   // the active list (read before, then again: `pgstorsim run --cache warm` reads the
   // files, then pg_prewarm); the lists are balanced at the first eviction.
   virtual void Prewarm(const std::vector<PageId>& hottest_first) = 0;
+  // The same for the pages of `hottest_first` in order, without a vector of every
+  // page (a warm cache over a large database holds millions). The spans may go on
+  // past the caches' capacity (e.g. list the whole database): the cache then sizes
+  // its page index for all of them at once.
+  virtual void Prewarm(const std::vector<PageSpan>& hottest_first) = 0;
 
   // A page written with write() outside shared buffers (a WAL page): it enters the
   // OS cache like an accessed page. No I/O here (the caller writes it), not a touch.

@@ -69,6 +69,19 @@ void LruImpl::EvictLeastRecent() {
   if (active) --active_size_;
 }
 
+void LruImpl::Reserve(int64_t active_pages, int64_t inactive_pages) {
+  if (active_ratio_ == 0) {  // One list.
+    inactive_pages += active_pages;
+    active_pages = 0;
+  }
+  for (Queue* q : {&inactive_, &active_}) {
+    const int64_t pages = std::max<int64_t>(q == &active_ ? active_pages : inactive_pages, 0);
+    if (pages == 0) continue;
+    // Compact() runs once the stale entries exceed the live ones by 4096.
+    q->uses.reserve(q->uses.size() + static_cast<size_t>(2 * pages + 4097));
+  }
+}
+
 void LruImpl::Compact(Queue* q) {
   size_t out = 0;
   for (size_t i = q->head; i < q->uses.size(); ++i) {

@@ -61,6 +61,18 @@ class PageTable {
     return &entries[block];
   }
 
+  // Allocates absent entries for blocks [0, blocks) of dense `file` at once (a
+  // relation about to be filled: no growth by doubling, no copies).
+  void Presize(uint32_t file, int64_t blocks) {
+    if (file >= kMaxDenseFiles || blocks <= 0) return;
+    if (file >= files_.size()) files_.resize(file + 1);
+    std::vector<Entry>& entries = files_[file];
+    const size_t want = static_cast<size_t>(std::min(blocks, kMaxDenseBlocks));
+    if (want <= entries.size()) return;
+    entries.reserve(want);
+    entries.resize(want);
+  }
+
   // Drops the storage of a sparse page's entry once it is absent again (dense
   // entries stay). REQUIRES: *Find(page) == Entry().
   void Forget(const PageId& page) {

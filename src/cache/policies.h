@@ -169,6 +169,10 @@ class LruImpl final : public Lru {
     const CacheEntry* e = table_->Find(page);
     return e != nullptr && e->stamp != 0;
   }
+  // Before placing up to `active_pages` and `inactive_pages` (Place's `active`): makes
+  // room at once for them and for the stale entries a queue holds before it is
+  // compacted, so the queues do not grow by reallocating and copying.
+  void Reserve(int64_t active_pages, int64_t inactive_pages);
   int64_t size() const override { return size_; }
   int64_t active_size() const { return active_size_; }
 

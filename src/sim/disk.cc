@@ -1,11 +1,12 @@
 #include "sim/disk.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "common/units.h"
 #include "scenario/scenario.h"
+#include "sim/hdd_mechanics.h"
 
 namespace pgstorsim {
 namespace sim {
@@ -137,26 +138,16 @@ class QueuedDisk : public Disk {
   DiskStats stats_;
 };
 
-// Seek ns per sqrt(byte) of distance: the curve passes through the average seek at
-// one third of the stroke.
-double SeekPerRoot(const SimDiskConfig& c, int64_t avg_seek_ns) {
-  return static_cast<double>(avg_seek_ns - c.track_to_track_ns) * c.seek_scale /
-         std::sqrt(static_cast<double>(c.capacity_bytes) / 3.0);
-}
-
 class HddDisk : public QueuedDisk {
  public:
   HddDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
-      : QueuedDisk(c, sim, stream, std::move(name), 1),
-        rotation_ns_(static_cast<int64_t>(60e9 / c.rpm)),
-        track_bytes_(static_cast<int64_t>(c.sustained_bytes_per_s * 60.0 / c.rpm)),
-        read_seek_per_root_(SeekPerRoot(c, c.avg_seek_ns)),
-        write_seek_per_root_(SeekPerRoot(c, c.avg_write_seek_ns)) {}
+      : QueuedDisk(c, sim, stream, std::move(name), 1), mech_(c) {}
 
  protected:
   int64_t ServiceNs(const DiskOp& op) override {
     const int64_t transfer_ns =
         static_cast<int64_t>(op.length_bytes * 1e9 / config_.sustained_bytes_per_s);
+    const int64_t distance = std::llabs(op.offset_bytes - head_bytes_);
     int64_t position_ns = 0;
     if (op.offset_bytes == head_bytes_ &&
         (op.op == IoOp::kRead || (op.position_ns >= 0 && op.continues_command))) {
@@ -166,14 +157,18 @@ class HddDisk : public QueuedDisk {
       // with the previous one in another stripe unit: destage_position_ms is fitted per
       // stripe-unit command (docs/simulator.md).
       position_ns = op.position_ns;
-    } else if (config_.scheduler == DiskScheduler::kSatf ||
-               std::llabs(op.offset_bytes - head_bytes_) <= track_bytes_) {
-      position_ns = PositionNs(op, sim_.now_ns());
+    } else if (picked_position_ns_ >= 0) {
+      position_ns = picked_position_ns_;  // PickNext just computed it (SATF).
+    } else if (config_.scheduler == DiskScheduler::kSatf || distance <= mech_.track_bytes()) {
+      // The platter's angle known: on the same track (rewrites wait for a full turn)
+      // and under SATF. FIFO far seeks draw the rotational latency from the disk's
+      // seeded stream instead.
+      position_ns = mech_.PositionNs(head_bytes_, op.offset_bytes, op.op, sim_.now_ns());
     } else {
-      position_ns = SeekNs(std::llabs(op.offset_bytes - head_bytes_), op.op) +
-                    rng_.UniformInt(0, rotation_ns_ - 1);
+      position_ns = mech_.SeekNs(distance, op.op) + rng_.UniformInt(0, mech_.rotation_ns() - 1);
     }
     head_bytes_ = op.offset_bytes + op.length_bytes;
+    picked_position_ns_ = -1;
     return config_.command_overhead_ns + position_ns + transfer_ns;
   }
 
@@ -182,88 +177,22 @@ class HddDisk : public QueuedDisk {
   size_t PickNext() override {
     if (config_.scheduler == DiskScheduler::kFifo) return 0;
     const size_t window = std::min<size_t>(queue_.size(), config_.queue_depth);
-    size_t best = 0;
-    int64_t best_ns = INT64_MAX;
-    // (now + overhead + seek) mod rotation, without a division per candidate.
-    const int64_t base_ns = (sim_.now_ns() + config_.command_overhead_ns) % rotation_ns_;
-    for (size_t i = 0; i < window; ++i) {
+    auto at = [this](size_t i) {
       Request& r = slots_[queue_[i]];
-      const DiskOp& op = r.op;
-      if (op.position_ns >= 0) {  // A fixed (calibrated) cost.
-        if (op.position_ns < best_ns) {
-          best_ns = op.position_ns;
-          best = i;
-        }
-        continue;
-      }
-      const int64_t distance = std::llabs(op.offset_bytes - head_bytes_);
-      if (distance > track_bytes_ && SeekAtLeast(distance, op.op, best_ns)) continue;
-      const int64_t seek_ns = distance <= track_bytes_ ? 0 : SeekNs(distance, op.op);
-      if (seek_ns >= best_ns) continue;
-      if (r.angle_ns < 0) r.angle_ns = AngleNs(op.offset_bytes);
-      int64_t head_ns = base_ns + seek_ns;
-      if (head_ns >= rotation_ns_) head_ns -= rotation_ns_;
-      if (head_ns >= rotation_ns_) head_ns %= rotation_ns_;  // Seeks over a turn.
-      const int64_t wait_ns = r.angle_ns - head_ns;
-      const int64_t ns = seek_ns + (wait_ns >= 0 ? wait_ns : wait_ns + rotation_ns_);
-      if (ns < best_ns) {
-        best_ns = ns;
-        best = i;
-      }
-    }
-    return best;
+      if (r.op.position_ns < 0 && r.angle_ns < 0) r.angle_ns = mech_.AngleNs(r.op.offset_bytes);
+      return HddMechanics::Candidate{r.op.offset_bytes, r.angle_ns, r.op.position_ns, r.op.op};
+    };
+    const size_t picked =
+        mech_.PickSatf(window, at, head_bytes_, sim_.now_ns(), &picked_position_ns_);
+    // ServiceNs (called next, same time and head) reuses it for a mechanical pick.
+    if (slots_[queue_[picked]].op.position_ns >= 0) picked_position_ns_ = -1;
+    return picked;
   }
 
  private:
-  // Seek time for a distance: 0 for none, track-to-track for the smallest, and a
-  // sqrt curve that passes through the average seek at one third of the stroke.
-  int64_t SeekNs(int64_t distance_bytes, IoOp op) const {
-    if (distance_bytes <= 0) return 0;
-    const double root = std::sqrt(static_cast<double>(distance_bytes));
-    return config_.track_to_track_ns +
-           static_cast<int64_t>(root *
-                                (op == IoOp::kWrite ? write_seek_per_root_ : read_seek_per_root_));
-  }
-
-  // True when SeekNs(distance) is surely >= limit_ns (no square root: compares the
-  // squares, with a nanosecond of margin so the answer matches SeekNs exactly).
-  bool SeekAtLeast(int64_t distance_bytes, IoOp op, int64_t limit_ns) const {
-    if (limit_ns == INT64_MAX) return false;
-    const double room = static_cast<double>(limit_ns - config_.track_to_track_ns + 1);
-    if (room <= 0) return true;
-    const double per_root = op == IoOp::kWrite ? write_seek_per_root_ : read_seek_per_root_;
-    return static_cast<double>(distance_bytes) * per_root * per_root > room * room;
-  }
-
-  // Positioning with the platter's angle known: the sector at offset o passes under
-  // the head at times t with t mod rotation == angle(o), o's position within its
-  // track. Used on the same track (rewrites wait for a full turn) and by SATF; FIFO
-  // far seeks draw the rotational latency from the disk's seeded stream instead.
-  int64_t PositionNs(const DiskOp& op, int64_t now_ns) const {
-    const int64_t distance = std::llabs(op.offset_bytes - head_bytes_);
-    const int64_t seek_ns = distance <= track_bytes_ ? 0 : SeekNs(distance, op.op);
-    return seek_ns + RotationalWaitNs(op.offset_bytes, now_ns + seek_ns);
-  }
-  // Wait, after the command overhead, until `offset` passes under the head.
-  int64_t RotationalWaitNs(int64_t offset_bytes, int64_t seek_done_ns) const {
-    return WaitForAngleNs(AngleNs(offset_bytes), seek_done_ns);
-  }
-  // When, within a turn, the sector at `offset` passes under the head.
-  int64_t AngleNs(int64_t offset_bytes) const {
-    return (offset_bytes % track_bytes_) * rotation_ns_ / track_bytes_;
-  }
-  int64_t WaitForAngleNs(int64_t angle_ns, int64_t seek_done_ns) const {
-    const int64_t head_ns = (seek_done_ns + config_.command_overhead_ns) % rotation_ns_;
-    const int64_t wait_ns = angle_ns - head_ns;
-    return wait_ns >= 0 ? wait_ns : wait_ns + rotation_ns_;
-  }
-
-  const int64_t rotation_ns_;
-  const int64_t track_bytes_;
-  // SeekNs: (avg - track_to_track) x seek_scale / sqrt(a third of the stroke).
-  const double read_seek_per_root_;
-  const double write_seek_per_root_;
+  const HddMechanics mech_;
   int64_t head_bytes_ = 0;
+  int64_t picked_position_ns_ = -1;  // PositionNs of the request PickNext chose, or -1.
 };
 
 class SsdDisk : public QueuedDisk {

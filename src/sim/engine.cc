@@ -83,18 +83,14 @@ Status Engine::Init() {
   return Status::Ok();
 }
 
+// The whole database, hottest first: the cache fills shared buffers and the OS cache
+// from the front and sizes its page index for every relation at once.
 void Engine::Prewarm() {
-  const CacheConfig& cc = cache_->config();
-  const int64_t capacity = cc.shared_buffers_pages + cc.os_cache_pages;
-  std::vector<PageId> pages;
-  pages.reserve(
-      static_cast<size_t>(std::min<int64_t>(capacity, layout_->total_bytes() / kPageBytes)));
+  std::vector<PageSpan> spans;
   for (const PageRange& range : WarmOrder(*layout_)) {
-    for (int64_t b = 0; b < range.pages && static_cast<int64_t>(pages.size()) < capacity; ++b) {
-      pages.push_back({static_cast<uint32_t>(range.relation), range.first_block + b});
-    }
+    spans.push_back({static_cast<uint32_t>(range.relation), range.first_block, range.pages});
   }
-  cache_->Prewarm(pages);
+  cache_->Prewarm(spans);
 }
 
 void Engine::Run() {

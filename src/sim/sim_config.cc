@@ -97,8 +97,14 @@ void ApplyModelCalibration(const CalibrationValues& values, SimConfig* c) {
     if (v != 1.0) c->disk.scheduler = DiskScheduler::kFifo;
   }
   if (Get(values, "destage_position_ms", &v) && hdd) {
+    // A fitted cost per destage command: the disks serve in order (the drive's
+    // reordering gain is in the cost), so a deeper queue of destages gains nothing and
+    // only delays the reads behind it: two per member (one in service, the next queued
+    // so the disk never idles between commands). controller_destage_outstanding
+    // overrides.
     c->controller.destage_position_ns = MsToNs(v);
     c->disk.scheduler = DiskScheduler::kFifo;
+    c->controller.destage_outstanding = 2;
   }
   if (Get(values, "cpu_ms", &v)) {
     for (int i = 0; i < kStatementCount; ++i) c->cpu_ns[i] = MsToNs(v * kModelCpuShares[i]);

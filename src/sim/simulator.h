@@ -15,21 +15,10 @@
 
 #include "common/random.h"
 #include "common/status.h"
+#include "sim/event_queue.h"
 
 namespace pgstorsim {
 namespace sim {
-
-class Simulator;
-
-// An event addressed to one component. `kind` is the component's own event enum,
-// `payload` an index or id the component interprets (never a raw pointer).
-struct Event {
-  int64_t time_ns = 0;
-  uint64_t sequence = 0;
-  class EventHandler* target = nullptr;
-  int32_t kind = 0;
-  uint64_t payload = 0;
-};
 
 // A component that receives events. Handlers are owned by the caller and must
 // outlive every event scheduled for them.
@@ -65,14 +54,14 @@ class Simulator {
   uint64_t RunUntil(int64_t end_ns);
   void Stop() { stopped_ = true; }
   bool stopped() const { return stopped_; }
-  size_t pending_events() const { return heap_.size() + (now_queue_.size() - now_head_); }
+  size_t pending_events() const { return queue_.size() + (now_queue_.size() - now_head_); }
 
   // An independent random stream for `stream_id`, derived from the seed.
   Random ForkRandom(uint64_t stream_id) const { return root_.Fork(stream_id); }
 
  private:
   // The next event in (time, sequence) order if it is due by end_ns (removed from
-  // its queue); else false, with the clock advanced to end_ns if the heap runs past it.
+  // its queue); else false, with the clock advanced to end_ns if queue_ runs past it.
   bool PopNext(int64_t end_ns, Event* e);
 
   uint64_t seed_;
@@ -81,10 +70,10 @@ class Simulator {
   uint64_t next_sequence_ = 0;
   uint64_t events_processed_ = 0;
   bool stopped_ = false;
-  std::vector<Event> heap_;  // 4-ary min-heap on (time, sequence), simulator.cc.
+  EventQueue queue_;  // Events for later times (sim/event_queue.h).
   // Events scheduled for the current time, in sequence order from now_head_: every
-  // one of them runs after the heap's events at now_ns_ and before any later event,
-  // so they skip the heap (simulator.cc). All have time_ns == now_ns_.
+  // one of them runs after queue_'s events at now_ns_ and before any later event,
+  // so they skip queue_ (simulator.cc). All have time_ns == now_ns_.
   std::vector<Event> now_queue_;
   size_t now_head_ = 0;
 };

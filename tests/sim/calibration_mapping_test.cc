@@ -34,6 +34,7 @@ TEST(CalibrationMappingTest, ModelKeysGetTheirPhysicalMeaning) {
   EXPECT_DOUBLE_EQ(c.disk.seek_scale, 0.5);
   EXPECT_EQ(c.controller.destage_position_ns, 1'250'000);
   EXPECT_EQ(c.disk.scheduler, DiskScheduler::kFifo);  // Fitted costs hold the reordering.
+  EXPECT_EQ(c.controller.destage_outstanding, 2);     // In order: no deeper queue.
   const int64_t cpu = std::accumulate(c.cpu_ns.begin(), c.cpu_ns.end(), int64_t{0});
   EXPECT_NEAR(static_cast<double>(cpu), 800'000, 10);
   EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kUpdateAccounts)], 0);
@@ -48,7 +49,12 @@ TEST(CalibrationMappingTest, WithoutCalibrationTheMechanicsStay) {
   EXPECT_DOUBLE_EQ(c.disk.seek_scale, 1.0);
   EXPECT_LT(c.controller.destage_position_ns, 0);
   EXPECT_EQ(c.disk.scheduler, DiskScheduler::kSatf);
-  // Simulator-only keys still override the model's share.
+  EXPECT_EQ(c.controller.destage_outstanding, 4);  // Reordering gains from a deeper queue.
+  // Simulator-only keys still override the model's share (and the queue of destages).
+  EXPECT_EQ(ConfigFor({"calibration.destage_position_ms=1.25",
+                       "calibration.controller_destage_outstanding=6"})
+                .controller.destage_outstanding,
+            6);
   const SimConfig d = ConfigFor({"calibration.cpu_ms=0.8", "calibration.cpu_ms_end=0.1"});
   EXPECT_EQ(d.cpu_ns[static_cast<int>(Statement::kEnd)], 100'000);
 }

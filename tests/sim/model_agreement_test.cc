@@ -124,14 +124,14 @@ void ExpectAgreement(const std::vector<Point>& points, const std::vector<std::st
   }
 }
 
-// The issue's target, 10 % on tps, is asserted where it is met: 11 of the 12 points
-// (both simulator and model give whole_block_reads the same meaning since "agree3").
-// The miss is 32 KiB at scale 2000 with one client (sim/model 0.90: 169.8 vs 189.4
-// tps): the simulator's block reads take 4.8 ms against the model's 4.0 (the
-// transfer-only piece still queues behind destage writes on its pair, a fork-join
-// wait on queues the model does not have). Disk work is within 5 % at scale 2000 and
-// 7-11 % at scale 200 (the 12 % bounds leave room for the OS cache revision under way,
-// which moved the warm scale-2000 points to x1.10-1.11; docs/simulator.md).
+// The issue's target, 10 % on tps, at all 12 points (both tools give whole_block_reads
+// the same meaning since "agree3"). The last miss, 32 KiB at scale 2000 with one
+// client (0.90 until 2026-11-30 19:20 UTC, now 0.93), was reads waiting behind the
+// controller's 4 queued destages per member on the calibrated scenario's FIFO disks;
+// with a fitted destage cost the simulator now queues 2 (docs/simulator.md, "What
+// remains"). Disk work is within 5 % at scale 2000 and 7-11 % at scale 200 (the 12 %
+// bounds leave room for the OS cache revision, which moved the warm scale-2000 points
+// to x1.10-1.11; docs/simulator.md).
 TEST(ModelAgreementTest, CalibratedM5110eSweep) {
   ExpectAgreement({{"32k", 10, 2000, 0.10, 0.10},
                    {"128k", 10, 2000, 0.10, 0.12},
@@ -139,7 +139,7 @@ TEST(ModelAgreementTest, CalibratedM5110eSweep) {
                    {"32k", 10, 200, 0.10, 0.10},
                    {"128k", 10, 200, 0.10, 0.10},
                    {"1MiB", 10, 200, 0.10, 0.12},
-                   {"32k", 1, 2000, 0.11, 0.10},
+                   {"32k", 1, 2000, 0.10, 0.10},
                    {"128k", 1, 2000, 0.10, 0.10},
                    {"1MiB", 1, 2000, 0.10, 0.10},
                    {"32k", 1, 200, 0.10, 0.10},

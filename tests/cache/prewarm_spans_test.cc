@@ -1,0 +1,102 @@
+// BufferCache::Prewarm from spans: the same cache as prewarming the pages one by one,
+// whatever the spans' boundaries, and the OS cache's recency order runs from the
+// first span's first page (most recent) to the last prewarmed page.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "cache/buffer_cache.h"
+#include "common/random.h"
+
+namespace pgstorsim {
+namespace {
+
+std::unique_ptr<BufferCache> NewCache(int64_t shared, int64_t os, int ratio) {
+  CacheConfig config;
+  config.shared_buffers_pages = shared;
+  config.os_cache_pages = os;
+  config.os_active_ratio = ratio;
+  return std::move(BufferCache::Create(config).value());
+}
+
+// Pages in runs over a few files, some repeated.
+std::vector<PageId> RandomPages(Random* rng) {
+  std::vector<PageId> pages;
+  const int runs = static_cast<int>(rng->UniformInt(1, 30));
+  for (int r = 0; r < runs; ++r) {
+    const uint32_t file = static_cast<uint32_t>(rng->UniformInt(0, 3));
+    const int64_t first = rng->UniformInt(0, 500);
+    const int64_t n = rng->UniformInt(0, 3) == 0 ? 1 : rng->UniformInt(1, 80);
+    for (int64_t b = 0; b < n; ++b) pages.push_back({file, first + b});
+  }
+  return pages;
+}
+
+// The same pages cut into spans at random places (never merged across runs).
+std::vector<PageSpan> RandomCuts(const std::vector<PageId>& pages, Random* rng) {
+  std::vector<PageSpan> spans;
+  for (const PageId& p : pages) {
+    const bool continues = !spans.empty() && spans.back().file == p.file &&
+                           spans.back().first_block + spans.back().pages == p.block;
+    if (continues && rng->UniformInt(0, 4) != 0) {
+      ++spans.back().pages;
+    } else {
+      if (rng->UniformInt(0, 9) == 0) spans.push_back({p.file, 7, 0});  // Empty span.
+      spans.push_back({p.file, p.block, 1});
+    }
+  }
+  return spans;
+}
+
+TEST(PrewarmSpansTest, SameCacheAsPrewarmingEachPage) {
+  Random rng(3);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int64_t shared = rng.UniformInt(16, 200);
+    const int64_t os = rng.UniformInt(0, 400);
+    const int ratio = static_cast<int>(rng.UniformInt(0, 3));
+    const std::vector<PageId> pages = RandomPages(&rng);
+    auto by_page = NewCache(shared, os, ratio);
+    auto by_span = NewCache(shared, os, ratio);
+    by_page->Prewarm(pages);
+    by_span->Prewarm(RandomCuts(pages, &rng));
+    // Then the same accesses: every outcome and every I/O must agree.
+    std::vector<CacheIo> ios_page, ios_span;
+    for (int i = 0; i < 2000; ++i) {
+      const PageId p{static_cast<uint32_t>(rng.UniformInt(0, 4)), rng.UniformInt(0, 700)};
+      ASSERT_EQ(by_page->InSharedBuffers(p), by_span->InSharedBuffers(p)) << trial;
+      ASSERT_EQ(by_page->InOsCache(p), by_span->InOsCache(p)) << trial;
+      const bool dirty = rng.UniformInt(0, 3) == 0;
+      ASSERT_EQ(by_page->Touch(p, dirty, &ios_page), by_span->Touch(p, dirty, &ios_span));
+    }
+    ASSERT_EQ(ios_page.size(), ios_span.size());
+    for (size_t i = 0; i < ios_page.size(); ++i) {
+      ASSERT_EQ(ios_page[i].first, ios_span[i].first);
+      ASSERT_EQ(ios_page[i].kind, ios_span[i].kind);
+    }
+    ASSERT_EQ(by_page->Checkpoint(), by_span->Checkpoint());
+  }
+}
+
+TEST(PrewarmSpansTest, HottestFirstAcrossSpans) {
+  // 30 pages in three spans; shared buffers hold the first 16, the OS cache the first 20.
+  auto cache = NewCache(16, 20, 0);
+  cache->Prewarm(std::vector<PageSpan>{{1, 100, 10}, {2, 0, 5}, {1, 0, 15}});
+  std::vector<PageId> order;
+  for (int64_t b = 0; b < 10; ++b) order.push_back({1, 100 + b});
+  for (int64_t b = 0; b < 5; ++b) order.push_back({2, b});
+  for (int64_t b = 0; b < 15; ++b) order.push_back({1, b});
+  for (size_t i = 0; i < order.size(); ++i) {
+    EXPECT_EQ(cache->InSharedBuffers(order[i]), i < 16) << i;
+    EXPECT_EQ(cache->InOsCache(order[i]), i < 20) << i;
+  }
+  // New OS pages push out the coldest prewarmed ones first: 19, 18, ...
+  for (int k = 1; k <= 10; ++k) {
+    cache->WriteOsPage({1000, k});
+    EXPECT_FALSE(cache->InOsCache(order[20 - k])) << k;
+    EXPECT_TRUE(cache->InOsCache(order[19 - k])) << k;
+  }
+}
+
+}  // namespace
+}  // namespace pgstorsim
