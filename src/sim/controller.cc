@@ -182,8 +182,8 @@ class RaidController : public Controller {
     const int64_t length = ReadLength(op, sequential);
     if (config_.has_cache) read_cache_.Insert(op.offset_bytes, length);
     std::vector<ReadPiece> pieces = layout_->MapRead(op.offset_bytes, length);
-    std::vector<MemberExtent> extents;
-    extents.reserve(pieces.size());
+    std::vector<MemberExtent>& extents = read_extents_;  // Scratch: no allocation per read.
+    extents.clear();
     for (const ReadPiece& piece : pieces) {
       if (!MergeContiguous(piece, &extents)) extents.push_back(PickCopy(piece));
     }
@@ -322,6 +322,8 @@ class RaidController : public Controller {
   int64_t last_read_end_bytes_ = -1;
   std::vector<uint64_t> mirror_turn_;   // Per mirror set, by its first copy's member.
   std::vector<uint64_t> positionings_;  // whole_block_reads: positioned reads per member.
+  // Read()'s member commands, reused (disks never call back inside Submit: no re-entry).
+  std::vector<MemberExtent> read_extents_;
   ControllerStats stats_;
 };
 

@@ -268,10 +268,17 @@ void Engine::EndTransactionLocks(uint32_t c) {
   for (uint32_t waiter : granted_) sim_.Schedule(0, this, kLockGranted, waiter);
 }
 
-// FCFS over identical cores: the job takes the core that frees first.
+// FCFS over identical cores: the job takes the core that frees first. Any idle core
+// will do (time only moves forward, so every idle core starts the next job now, as
+// the one freed first would), and usually the first is idle: no scan of all cores.
 int64_t Engine::RunOnCpu(int64_t cost_ns) {
-  auto core = std::min_element(core_free_ns_.begin(), core_free_ns_.end());
-  const int64_t start = std::max(*core, sim_.now_ns());
+  const int64_t now = sim_.now_ns();
+  auto core = std::find_if(core_free_ns_.begin(), core_free_ns_.end(),
+                           [now](int64_t free_ns) { return free_ns <= now; });
+  if (core == core_free_ns_.end()) {
+    core = std::min_element(core_free_ns_.begin(), core_free_ns_.end());
+  }
+  const int64_t start = std::max(*core, now);
   *core = start + cost_ns;
   cpu_busy_ns_ += cost_ns;
   return *core;
