@@ -13,10 +13,30 @@ namespace {
 constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max() / 4;
 
 // Where one stripe unit of the logical address space lives.
+// The members holding a unit's copies: consecutive at every level (one member; a
+// RAID 1 set; a RAID 10 pair), so a range that iterates without allocating.
+struct CopyRange {
+  int first = 0;
+  int count = 0;
+  struct Iterator {
+    int member;
+    int operator*() const { return member; }
+    Iterator& operator++() {
+      ++member;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return member != other.member; }
+  };
+  Iterator begin() const { return {first}; }
+  Iterator end() const { return {first + count}; }
+  size_t size() const { return static_cast<size_t>(count); }
+  int operator[](int i) const { return first + i; }
+};
+
 struct UnitLocation {
   int64_t row = 0;     // Unit-sized row on the member(s): member offset = row * unit.
   int64_t stripe = 0;  // Array-wide stripe id (parity group).
-  std::vector<int> copies;
+  CopyRange copies;
   int parity_p = -1;  // Member holding P for this stripe, or -1.
   int parity_q = -1;  // Member holding Q, or -1.
   int data_index = 0;
@@ -63,19 +83,20 @@ class RaidLayoutImpl : public RaidLayout {
   const ArrayGeometry& geometry() const override { return g_; }
   int64_t capacity_bytes() const override { return capacity_; }
 
-  std::vector<ReadPiece> MapRead(int64_t offset, int64_t length) const override {
-    std::vector<ReadPiece> pieces;
-    pieces.reserve(static_cast<size_t>(length / unit_ + 2));
+  void MapReadInto(int64_t offset, int64_t length, std::vector<ReadPiece>* pieces) const override {
+    size_t n = 0;
     ForEachPiece(offset, length, [&](int64_t logical, int64_t len, const UnitLocation& loc) {
-      ReadPiece piece{logical, len, {}};
-      piece.copies.reserve(loc.copies.size());
+      if (n == pieces->size()) pieces->emplace_back();
+      ReadPiece& piece = (*pieces)[n++];
+      piece.logical_offset_bytes = logical;
+      piece.length_bytes = len;
+      piece.copies.clear();
       const int64_t member_offset = loc.row * unit_ + logical % unit_;
       for (int m : loc.copies) {
         piece.copies.push_back(DataExtent(m, member_offset, len, loc, logical));
       }
-      pieces.push_back(std::move(piece));
     });
-    return pieces;
+    pieces->resize(n);
   }
 
   WritePlan MapWrite(int64_t offset, int64_t length) const override {
@@ -179,7 +200,7 @@ class RaidLayoutImpl : public RaidLayout {
     const int p = static_cast<int>((n - 1) - (loc.row % n));
     loc.parity_p = base + p;
     if (parities == 2) loc.parity_q = base + (p + 1) % n;
-    loc.copies = {base + static_cast<int>((p + parities + loc.data_index) % n)};
+    loc.copies = {base + static_cast<int>((p + parities + loc.data_index) % n), 1};
     return loc;
   }
 
@@ -189,24 +210,24 @@ class RaidLayoutImpl : public RaidLayout {
     switch (g_.level) {
       case RaidLevel::kJbod:
         loc.row = c % member_units_;
-        loc.copies = {static_cast<int>(c / member_units_)};
+        loc.copies = {static_cast<int>(c / member_units_), 1};
         loc.stripe = c;
         return loc;
       case RaidLevel::kRaid0:
         loc.row = c / n;
-        loc.copies = {static_cast<int>(c % n)};
+        loc.copies = {static_cast<int>(c % n), 1};
         loc.stripe = loc.row;
         return loc;
       case RaidLevel::kRaid1:
         loc.row = c;
         loc.stripe = c;
-        for (int m = 0; m < n; ++m) loc.copies.push_back(m);
+        loc.copies = {0, n};
         return loc;
       case RaidLevel::kRaid10: {
         const int pair = static_cast<int>(c % (n / 2));
         loc.row = c / (n / 2);
         loc.stripe = loc.row;
-        loc.copies = {2 * pair, 2 * pair + 1};
+        loc.copies = {2 * pair, 2};
         return loc;
       }
       case RaidLevel::kRaid5:

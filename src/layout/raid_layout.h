@@ -99,7 +99,15 @@ class RaidLayout {
   virtual const ArrayGeometry& geometry() const = 0;
   virtual int64_t capacity_bytes() const = 0;  // Logical bytes the array exposes.
   // REQUIRES: 0 <= offset, length > 0, offset + length <= capacity_bytes().
-  virtual std::vector<ReadPiece> MapRead(int64_t offset_bytes, int64_t length_bytes) const = 0;
+  std::vector<ReadPiece> MapRead(int64_t offset_bytes, int64_t length_bytes) const {
+    std::vector<ReadPiece> pieces;
+    MapReadInto(offset_bytes, length_bytes, &pieces);
+    return pieces;
+  }
+  // The same into *pieces (replacing its contents), reusing the storage of the pieces
+  // already there: no allocation once it has held as many pieces (for hot paths).
+  virtual void MapReadInto(int64_t offset_bytes, int64_t length_bytes,
+                           std::vector<ReadPiece>* pieces) const = 0;
   virtual WritePlan MapWrite(int64_t offset_bytes, int64_t length_bytes) const = 0;
 };
 

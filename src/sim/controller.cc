@@ -181,8 +181,9 @@ class RaidController : public Controller {
     }
     const int64_t length = ReadLength(op, sequential);
     if (config_.has_cache) read_cache_.Insert(op.offset_bytes, length);
-    std::vector<ReadPiece> pieces = layout_->MapRead(op.offset_bytes, length);
-    std::vector<MemberExtent>& extents = read_extents_;  // Scratch: no allocation per read.
+    std::vector<ReadPiece>& pieces = read_pieces_;  // Scratch: no allocation per read.
+    layout_->MapReadInto(op.offset_bytes, length, &pieces);
+    std::vector<MemberExtent>& extents = read_extents_;
     extents.clear();
     for (const ReadPiece& piece : pieces) {
       if (!MergeContiguous(piece, &extents)) extents.push_back(PickCopy(piece));
@@ -322,8 +323,10 @@ class RaidController : public Controller {
   int64_t last_read_end_bytes_ = -1;
   std::vector<uint64_t> mirror_turn_;   // Per mirror set, by its first copy's member.
   std::vector<uint64_t> positionings_;  // whole_block_reads: positioned reads per member.
-  // Read()'s member commands, reused (disks never call back inside Submit: no re-entry).
+  // Read()'s pieces and member commands, reused (disks never call back inside
+  // Submit, so Read() is never re-entered while it uses them).
   std::vector<MemberExtent> read_extents_;
+  std::vector<ReadPiece> read_pieces_;
   ControllerStats stats_;
 };
 
