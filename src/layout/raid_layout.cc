@@ -99,8 +99,10 @@ class RaidLayoutImpl : public RaidLayout {
     pieces->resize(n);
   }
 
-  WritePlan MapWrite(int64_t offset, int64_t length) const override {
-    WritePlan plan;
+  void MapWriteInto(int64_t offset, int64_t length, WritePlan* out) const override {
+    WritePlan& plan = *out;
+    plan.pre_reads.clear();
+    plan.writes.clear();
     struct StripeState {
       int64_t covered = 0, lo = 0, hi = 0, row = 0;
       int p = -1, q = -1;
@@ -146,7 +148,6 @@ class RaidLayoutImpl : public RaidLayout {
       plan.writes.insert(plan.writes.end(), s.data.begin(), s.data.end());
       plan.writes.insert(plan.writes.end(), parity.begin(), parity.end());
     }
-    return plan;
   }
 
  private:

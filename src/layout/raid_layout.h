@@ -108,7 +108,13 @@ class RaidLayout {
   // already there: no allocation once it has held as many pieces (for hot paths).
   virtual void MapReadInto(int64_t offset_bytes, int64_t length_bytes,
                            std::vector<ReadPiece>* pieces) const = 0;
-  virtual WritePlan MapWrite(int64_t offset_bytes, int64_t length_bytes) const = 0;
+  WritePlan MapWrite(int64_t offset_bytes, int64_t length_bytes) const {
+    WritePlan plan;
+    MapWriteInto(offset_bytes, length_bytes, &plan);
+    return plan;
+  }
+  // The same into *plan (replacing its contents, reusing its vectors' storage).
+  virtual void MapWriteInto(int64_t offset_bytes, int64_t length_bytes, WritePlan* plan) const = 0;
 };
 
 }  // namespace pgstorsim

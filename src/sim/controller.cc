@@ -269,14 +269,15 @@ class RaidController : public Controller {
 
   // Write-through and destage: RAID 5/6 pre-reads first, then the writes.
   void StartPlannedWrite(uint32_t slot, const VolumeOp& op) {
-    WritePlan plan = layout_->MapWrite(op.offset_bytes, op.length_bytes);
+    WritePlan& plan = write_plan_;  // Scratch: no allocation per write.
+    layout_->MapWriteInto(op.offset_bytes, op.length_bytes, &plan);
     if (plan.writes.size() > 1 && layout_->geometry().level != RaidLevel::kRaid1 &&
         layout_->geometry().level != RaidLevel::kRaid10)
       ++stats_.split_requests;
     if (plan.pre_reads.empty()) {
       return SubmitExtents(slot, IoOp::kWrite, plan.writes, WritePositionNs(pending_[slot].kind));
     }
-    pending_[slot].writes = std::move(plan.writes);
+    pending_[slot].writes = plan.writes;
     SubmitExtents(slot, IoOp::kRead, plan.pre_reads);
   }
 
@@ -323,10 +324,11 @@ class RaidController : public Controller {
   int64_t last_read_end_bytes_ = -1;
   std::vector<uint64_t> mirror_turn_;   // Per mirror set, by its first copy's member.
   std::vector<uint64_t> positionings_;  // whole_block_reads: positioned reads per member.
-  // Read()'s pieces and member commands, reused (disks never call back inside
-  // Submit, so Read() is never re-entered while it uses them).
+  // Read()'s pieces and member commands and StartPlannedWrite()'s plan, reused (disks
+  // never call back inside Submit, so neither is re-entered while it uses them).
   std::vector<MemberExtent> read_extents_;
   std::vector<ReadPiece> read_pieces_;
+  WritePlan write_plan_;
   ControllerStats stats_;
 };
 
