@@ -29,9 +29,10 @@
 # LAB_ARRAY_CLIENTS [4], LAB_ARRAY_SECONDS [15], LAB_ARRAY_RUNS [3],
 # LAB_ARRAY_SHARED_BUFFERS [16MiB], LAB_ARRAY_OS_CACHE [16MiB], LAB_ARRAY_OFFSET
 # [63s] (partition offset; 0 = aligned, where no 64 KiB block has two pieces on one
-# member), LAB_ARRAY_WARMUP [10000] (trace warm-up transactions), LAB_ARRAY_ENGINE [psync] (replay --engine), LAB_ARRAY_PREDICT_ONLY [0],
-# PGSTORSIM_LAB_NAME [pgstorsim-lab-e2e-array]. Torn down on exit (also on failure or
-# Ctrl-C). Measuring needs root.
+# member), LAB_ARRAY_WARMUP [10000] (trace warm-up transactions), LAB_ARRAY_ENGINE
+# [psync] (replay --engine), LAB_ARRAY_PREDICT_ONLY [0], PGSTORSIM_LAB_NAME
+# [pgstorsim-lab-e2e-array]. Torn down on exit (also on failure or Ctrl-C). Measuring
+# needs root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -215,7 +216,8 @@ main() {
   save_conditions
   mount -t tmpfs -o size=1G,mode=700 pgstorsim-lab-array "$WORK"
   "$BIN" trace --scale "$SCALE" --transactions 50000 --clients "$CLIENTS" \
-    --shared-buffers "$SHARED" --os-cache "$OS_CACHE" --cache warm --warmup-transactions "$WARMUP" \
+    --shared-buffers "$SHARED" --os-cache "$OS_CACHE" --cache warm \
+    --warmup-transactions "$WARMUP" \
     --out "$WORK/array.trace" | grep -E '^(records|hit ratio)'
   local r stripe tps
   for ((r = 1; r <= RUNS; r++)); do

@@ -97,7 +97,7 @@ WAL on an unthrottled tmpfs file (the lab's battery-backed cache), a warm scale-
 trace with 16 MiB shared_buffers and 16 MiB OS cache (`pgstorsim trace`) that starts
 in steady state (`--warmup-transactions 10000`: a clean warm cache writes nothing for
 its first ~1100 transactions and ran 2-2.5x faster for the first 3-6 s of each replay;
-"second half" is the tps of each run's last 7 s, median of the runs), 4 workers,
+"second half" is the tps of each run's last 8 s, median of the runs), 4 workers,
 15 s per run, the two stripes alternating. `simulate` (120 s) and `predict` ran the matching
 scenario (scripts/lab/lab-array.sh writes it: RAID 10 of four throttled disks with the
 lab's caps, `disks.type = "throttled"`, hba, 64 KiB blocks, 8 KiB fragments, the same

@@ -61,7 +61,7 @@ class Core {
   }
 
   Status Run(const std::vector<GeneratorTxn>& txns) {
-    summary_->relations.assign(kRelationCount, RelationCacheCounts());
+    ResetCounts();
     Status s = InitCache();
     if (!s.ok()) return s;
     std::vector<StatementEffects> effects;
@@ -117,16 +117,22 @@ class Core {
     Status s = AdvanceTo(start_ns);
     if (s.ok() && group_.open) s = FlushGroup(std::max(start_ns, last_time_ns_));
     if (!s.ok()) return s;
-    const uint64_t skipped = summary_->skipped_transactions;
-    *summary_ = GeneratorSummary();
-    summary_->skipped_transactions = skipped;
-    summary_->relations.assign(kRelationCount, RelationCacheCounts());
+    ResetCounts();
     cache_->ResetStats();
     warmup_churn_ = churn_.stats();
     time_offset_ns_ = std::max(start_ns, last_time_ns_);
     first_recorded_ = index;
     recording_ = true;
     return Status::Ok();
+  }
+
+  // Zeroes the summary's counts (keeping the keys log's skipped transactions, counted
+  // before generation) and sizes its per-relation table.
+  void ResetCounts() {
+    const uint64_t skipped = summary_->skipped_transactions;
+    *summary_ = GeneratorSummary();
+    summary_->skipped_transactions = skipped;
+    summary_->relations.assign(kRelationCount, RelationCacheCounts());
   }
 
   Status InitCache() {
