@@ -1,7 +1,13 @@
 #include "common/results.h"
 
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
+#include <mutex>
 
 #include "common/file_util.h"
 #include "common/units.h"
@@ -158,7 +164,22 @@ Status SaveResults(const std::string& path, const Results& results) {
 }
 
 std::string DefaultResultsPath(const std::string& kind) {
-  return "results/runs/" + kind + "-" + UtcNow("%Y%m%dT%H%M%SZ") + ".json";
+  static std::mutex mu;
+  static std::string last_stem;
+  static unsigned repeats = 0;
+  struct timeval tv {};
+  ::gettimeofday(&tv, nullptr);
+  char micros[16];
+  std::snprintf(micros, sizeof micros, ".%06ldZ", static_cast<long>(tv.tv_usec));
+  const std::string stem = "results/runs/" + kind + "-" + UtcNow("%Y%m%dT%H%M%S") + micros +
+                           "-" + std::to_string(::getpid());
+  std::lock_guard<std::mutex> lock(mu);
+  repeats = stem == last_stem ? repeats + 1 : 0;
+  last_stem = stem;
+  std::string path = stem + (repeats ? "-" + std::to_string(repeats) : "") + ".json";
+  struct stat st {};
+  while (::stat(path.c_str(), &st) == 0) path = stem + "-" + std::to_string(++repeats) + ".json";
+  return path;
 }
 
 }  // namespace pgstorsim

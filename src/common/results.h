@@ -75,7 +75,8 @@ Results NewResults(const std::string& kind);
 // Loads and validates a results file; errors name the file.
 StatusOr<Results> LoadResults(const std::string& path);
 Status SaveResults(const std::string& path, const Results& results);
-// results/runs/<kind>-<UTC timestamp>.json under the current directory.
+// results/runs/<kind>-<UTC time to the microsecond>Z-<pid>[-<n>].json under the current
+// directory; a name already taken gets the next n, so default names never collide.
 std::string DefaultResultsPath(const std::string& kind);
 
 }  // namespace pgstorsim
