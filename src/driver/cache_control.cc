@@ -4,175 +4,206 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
+#include "pg/process.h"
 #include "pg/server.h"
 
 namespace pgstorsim {
 namespace {
 
+const char* const kTables[] = {"pgbench_accounts", "pgbench_branches", "pgbench_tellers"};
 const char* const kRelations[] = {
     "pgbench_accounts",      "pgbench_branches",      "pgbench_tellers",     "pgbench_history",
     "pgbench_accounts_pkey", "pgbench_branches_pkey", "pgbench_tellers_pkey"};
+constexpr int kServerBackSeconds = 120;
 
-// Absolute paths of the first segment of each relation's main fork.
-StatusOr<std::vector<std::string>> RelationFiles(PGconn* conn) {
-  auto dir = QueryValue(conn, "SELECT current_setting('data_directory')");
+class Actions {
+ public:
+  Actions(CacheReport* report, const PrintFn& print) : report_(report), print_(print) {}
+  void Done(const std::string& what) {
+    report_->done.push_back(what);
+    if (print_) print_("cache: " + what);
+  }
+  void NotDone(const std::string& what) {
+    report_->not_done.push_back(what);
+    if (print_) print_("cache: not done: " + what);
+  }
+  void Step(const Status& s, const std::string& what) {
+    if (s.ok()) {
+      Done(what);
+    } else {
+      NotDone(what + ": " + s.message());
+    }
+  }
+
+ private:
+  CacheReport* report_;
+  const PrintFn& print_;
+};
+
+// Reads every segment of each pgbench relation's main fork (local, readable files
+// only); returns the bytes read.
+StatusOr<int64_t> ReadRelationFiles(PGconn* conn) {
+  auto dir = QueryValue(conn, "SHOW data_directory");
   if (!dir.ok()) return dir.status();
-  std::vector<std::string> files;
-  for (const char* rel : kRelations) {
-    auto path = QueryValue(conn, std::string("SELECT pg_relation_filepath('") + rel + "')");
-    if (!path.ok()) return path.status();
-    files.push_back(*dir + "/" + *path);
-  }
-  return files;
-}
-
-// Applies `fn(fd)` to every segment (path, path.1, ...); returns bytes covered or error.
-template <typename Fn>
-StatusOr<int64_t> ForEachSegment(const std::string& path, Fn fn) {
-  int64_t bytes = 0;
-  for (int seg = 0;; ++seg) {
-    std::string p = seg == 0 ? path : path + "." + std::to_string(seg);
-    int fd = open(p.c_str(), O_RDONLY);
-    if (fd < 0) {
-      if (seg > 0 && errno == ENOENT) return bytes;
-      return ErrnoError("cannot open " + p);
-    }
-    bytes += fn(fd);
-    close(fd);
-  }
-}
-
-void FileCacheAction(PGconn* conn, bool evict, CacheReport* report) {
-  auto files = RelationFiles(conn);
-  if (!files.ok()) {
-    report->not_done.push_back("relation files: " + files.status().message());
-    return;
-  }
+  std::vector<char> buf(1 << 20);
   int64_t total = 0;
-  for (const std::string& f : *files) {
-    auto bytes = ForEachSegment(f, [&](int fd) -> int64_t {
-      off_t size = lseek(fd, 0, SEEK_END);
-      if (evict) {
-        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        return size;
+  for (const char* rel : kRelations) {
+    auto file = QueryValue(conn, std::string("SELECT pg_relation_filepath('") + rel + "')");
+    if (!file.ok()) return file.status();
+    for (int seg = 0;; ++seg) {
+      std::string p = *dir + "/" + *file + (seg == 0 ? "" : "." + std::to_string(seg));
+      int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        if (seg > 0 && errno == ENOENT) break;
+        return ErrnoError("cannot open " + p);
       }
-      std::vector<char> buf(1 << 20);
-      int64_t n = 0;
       ssize_t r;
-      while ((r = pread(fd, buf.data(), buf.size(), n)) > 0) n += r;
-      return n;
-    });
-    if (!bytes.ok()) {
-      report->not_done.push_back(std::string(evict ? "posix_fadvise DONTNEED" : "read") + ": " +
-                                 bytes.status().message());
-      return;
+      int64_t off = 0;
+      while ((r = pread(fd, buf.data(), buf.size(), off)) > 0) off += r;
+      close(fd);
+      total += off;
     }
-    total += *bytes;
   }
-  report->done.push_back(std::string(evict ? "posix_fadvise(DONTNEED) on " : "read ") +
-                         std::to_string(total) + " bytes of pgbench relation files");
+  return total;
 }
 
-void DropOsCaches(CacheReport* report) {
-  if (geteuid() != 0) {
-    report->not_done.push_back("/proc/sys/vm/drop_caches: not root");
-    return;
-  }
+Status DropOsCaches() {
+  if (geteuid() != 0) return Status::Error("not root");
   sync();
   std::ofstream f("/proc/sys/vm/drop_caches");
   f << "3\n";
   f.flush();
-  if (!f.good()) {
-    report->not_done.push_back(std::string("/proc/sys/vm/drop_caches: write failed: ") +
-                               std::strerror(errno));
-  } else {
-    report->done.push_back("sync + echo 3 > /proc/sys/vm/drop_caches");
+  if (!f.good()) return Status::Error(std::string("write failed: ") + std::strerror(errno));
+  return Status::Ok();
+}
+
+Status WaitForServer(const std::string& conninfo) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kServerBackSeconds);
+  while (true) {
+    auto conn = Connect(conninfo);
+    if (conn.ok()) return Status::Ok();
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Status::Error("server not back after " + std::to_string(kServerBackSeconds) +
+                           " s: " + conn.status().message());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
 }
 
-void Prewarm(PGconn* conn, CacheReport* report) {
-  Status s = Exec(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+Status Cold(const CacheOptions& o, const std::string& conninfo, LocalCluster* cluster,
+            Actions* act) {
+  Status plan = CheckCachePlan(o, cluster != nullptr);
+  if (!plan.ok()) return plan;
+  auto conn = Connect(conninfo);
+  if (!conn.ok()) return conn.status();
+  act->Step(Exec(conn->get(), "CHECKPOINT"), "CHECKPOINT");
+  conn.value().reset();
+  if (cluster == nullptr) {
+    act->Done("running --cold-command: " + o.cold_command);
+    auto r = RunProcess({"/bin/sh", "-c", o.cold_command});
+    if (!r.ok()) return r.status().WithContext("--cold-command");
+    if (r->exit_code != 0) {
+      std::string out = r->output.substr(0, 300);
+      return Status::Error("--cold-command exited with " + std::to_string(r->exit_code) + ": " +
+                           out);
+    }
+    Status back = WaitForServer(conninfo);
+    if (!back.ok()) return back.WithContext("after --cold-command");
+    act->Done("server accepts connections again");
+    return Status::Ok();
+  }
+  Status stop = cluster->Stop();
+  if (!stop.ok()) return stop.WithContext("stopping the embedded cluster");
+  act->Done("stopped the embedded cluster (empties shared_buffers)");
+  act->Step(DropOsCaches(),
+            "sync; echo 3 > /proc/sys/vm/drop_caches (this machine hosts the embedded cluster)");
+  Status start = cluster->Start();
+  if (!start.ok()) return start.WithContext("starting the embedded cluster");
+  act->Done("started the embedded cluster");
+  return Status::Ok();
+}
+
+// pg_prewarm when installed or allowed; false when it was not used.
+bool PrewarmWithExtension(PGconn* conn, bool create_extension, Actions* act) {
+  auto installed = QueryValue(conn, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_prewarm'");
+  if (!installed.ok() || *installed == "0") {
+    if (!create_extension) {
+      act->Done("pg_prewarm is not installed in this database (--create-extension allows "
+                "CREATE EXTENSION pg_prewarm); reading the relations with SQL instead");
+      return false;
+    }
+    Status s = Exec(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+    act->Step(s, "CREATE EXTENSION pg_prewarm (--create-extension)");
+    if (!s.ok()) return false;
+  }
   int64_t blocks = 0;
   for (const char* rel : kRelations) {
-    if (!s.ok()) break;
     auto n = QueryValue(conn, std::string("SELECT pg_prewarm('") + rel + "')");
-    if (n.ok()) blocks += std::stoll(*n);
-    s = n.status();
+    if (!n.ok()) {
+      act->NotDone(std::string("pg_prewarm('") + rel + "'): " + n.status().message());
+      return false;
+    }
+    blocks += std::stoll(*n);
   }
-  if (s.ok()) {
-    report->done.push_back("pg_prewarm: " + std::to_string(blocks) + " blocks into shared_buffers");
-    return;
-  }
-  report->not_done.push_back("pg_prewarm: " + s.message());
-  Status scan = Exec(conn, "SELECT count(*), sum(abalance) FROM pgbench_accounts");
-  if (scan.ok()) {
-    scan = Exec(conn,
-                "SET enable_seqscan = off; SELECT count(*) FROM pgbench_accounts WHERE aid > 0; "
-                "RESET enable_seqscan");
-  }
-  (scan.ok() ? report->done : report->not_done)
-      .push_back(scan.ok() ? "select-only warm-up: heap and index scan of pgbench_accounts"
-                           : "select-only warm-up: " + scan.message());
+  act->Done("pg_prewarm: " + std::to_string(blocks) + " blocks of the pgbench relations into "
+            "shared_buffers");
+  return true;
 }
 
-void Cold(const std::string& conninfo, LocalCluster* cluster, CacheReport* report) {
-  auto conn = Connect(conninfo);
-  if (!conn.ok()) {
-    report->not_done.push_back("connect: " + conn.status().message());
-    return;
+// Index scans of each table: every heap page and primary-key page through shared_buffers.
+void PrewarmWithSql(PGconn* conn, Actions* act) {
+  Status s = Exec(conn, "SET enable_seqscan = off; SET enable_bitmapscan = off; "
+                        "SET enable_indexonlyscan = off");
+  const char* keys[] = {"aid", "bid", "tid"};
+  for (size_t i = 0; s.ok() && i < 3; ++i) {
+    std::string sql = std::string("SELECT count(*), sum(length(filler)) FROM ") + kTables[i] +
+                      " WHERE " + keys[i] + " > 0";
+    s = Exec(conn, sql);
+    act->Step(s, std::string("read ") + kTables[i] + " and its primary key by index scan");
   }
-  Status s = Exec(conn->get(), "CHECKPOINT");
-  if (s.ok()) {
-    report->done.push_back("CHECKPOINT");
+  Exec(conn, "RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_indexonlyscan");
+}
+
+Status Warm(const CacheOptions& o, const std::string& conninfo, Actions* act) {
+  auto conn = Connect(conninfo);
+  if (!conn.ok()) return conn.status();
+  auto bytes = ReadRelationFiles(conn->get());
+  if (bytes.ok()) {
+    act->Done("read " + std::to_string(*bytes) +
+              " bytes of the pgbench relation files (OS page cache)");
   } else {
-    report->not_done.push_back("CHECKPOINT: " + s.message());
+    act->NotDone("reading the relation files into the OS cache: " + bytes.status().message());
   }
-  if (cluster == nullptr) {
-    report->not_done.push_back(
-        "server restart: server not managed by pgstorsim, "
-        "shared_buffers keep their pages");
-    FileCacheAction(conn->get(), /*evict=*/true, report);
-    conn.value().reset();
-    DropOsCaches(report);
-    return;
+  if (!PrewarmWithExtension(conn->get(), o.create_extension, act)) {
+    PrewarmWithSql(conn->get(), act);
   }
-  auto files_conn = std::move(conn).value();
-  Status stop = cluster->Stop();
-  if (!stop.ok()) {
-    report->not_done.push_back("server stop: " + stop.message());
-  }
-  files_conn.reset();
-  DropOsCaches(report);
-  Status start = cluster->Start();
-  if (stop.ok() && start.ok()) {
-    report->done.push_back("restarted the managed server (shared_buffers emptied)");
-  } else if (!start.ok()) {
-    report->not_done.push_back("server start: " + start.message());
-  }
-  auto again = Connect(conninfo);
-  if (again.ok()) FileCacheAction(again->get(), /*evict=*/true, report);
-}
-
-void Warm(const std::string& conninfo, CacheReport* report) {
-  auto conn = Connect(conninfo);
-  if (!conn.ok()) {
-    report->not_done.push_back("connect: " + conn.status().message());
-    return;
-  }
-  FileCacheAction(conn->get(), /*evict=*/false, report);
-  Prewarm(conn->get(), report);
+  return Status::Ok();
 }
 
 }  // namespace
 
-CacheReport PrepareCache(CacheMode mode, const std::string& conninfo, LocalCluster* cluster) {
+Status CheckCachePlan(const CacheOptions& o, bool managed) {
+  if (o.mode != CacheMode::kCold || managed || !o.cold_command.empty()) return Status::Ok();
+  return Status::Error(
+      "--cache cold: this server is not managed by pgstorsim, so pgstorsim cannot empty its "
+      "caches; give --cold-command \"CMD\" (e.g. an ssh that restarts it and drops its OS "
+      "cache) or use --cache as-is");
+}
+
+StatusOr<CacheReport> PrepareCache(const CacheOptions& options, const std::string& conninfo,
+                                   LocalCluster* cluster, const PrintFn& print) {
   CacheReport report;
-  report.mode = CacheModeName(mode);
-  if (mode == CacheMode::kCold) Cold(conninfo, cluster, &report);
-  if (mode == CacheMode::kWarm) Warm(conninfo, &report);
+  report.mode = CacheModeName(options.mode);
+  Actions act(&report, print);
+  Status s = Status::Ok();
+  if (options.mode == CacheMode::kCold) s = Cold(options, conninfo, cluster, &act);
+  if (options.mode == CacheMode::kWarm) s = Warm(options, conninfo, &act);
+  if (!s.ok()) return s;
   return report;
 }
 

@@ -1,36 +1,60 @@
-// Cache preparation before a run (--cache cold|warm|as-is), recording exactly what was
-// done and what was not permitted.
+// Cache preparation before a run (--cache cold|warm|as-is). Every action is printed
+// (through `print`) as it is taken and recorded in the report; nothing changes the
+// user's database or machine silently.
 //
-// cold: CHECKPOINT; restart the server when pgstorsim manages it (empties
-//   shared_buffers); posix_fadvise(DONTNEED) on every segment of the pgbench relation
-//   files when they are readable; sync + /proc/sys/vm/drop_caches when root.
-// warm: pg_prewarm (CREATE EXTENSION IF NOT EXISTS) on each pgbench relation; read the
-//   relation files into the OS cache when readable; when pg_prewarm is unavailable, a
-//   select-only pass over pgbench_accounts (sequential heap scan and index scan).
+// cold, embedded cluster (pgstorsim manages it): CHECKPOINT, stop the cluster, sync +
+//   /proc/sys/vm/drop_caches (root only; this machine is the cluster's host), start it.
+// cold, any other server: refused (an error) unless `cold_command` is given; then
+//   CHECKPOINT, run `sh -c cold_command` (e.g. an ssh that restarts the server and
+//   drops its OS cache), and wait up to 120 s for the server to accept connections.
+//   pgstorsim never drops this machine's caches for a server it does not manage.
+// warm: read the pgbench relation files into the OS cache when they are local and
+//   readable; then pg_prewarm each relation if the extension is installed (or
+//   `create_extension` allows CREATE EXTENSION pg_prewarm), else read every page of
+//   the tables and primary keys with SQL (index scans, which go through
+//   shared_buffers, unlike large sequential scans' ring buffer).
 // as-is: nothing.
+// Whether a cold run really started cold is measured during the run (cache_check.h).
 // Thread safety: single caller; opens its own connections (the server may restart).
 #ifndef PGSTORSIM_DRIVER_CACHE_CONTROL_H_
 #define PGSTORSIM_DRIVER_CACHE_CONTROL_H_
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "driver/run_options.h"
 #include "pg/local_cluster.h"
 
 namespace pgstorsim {
 
+struct CacheOptions {
+  CacheMode mode = CacheMode::kAsIs;
+  std::string cold_command;  // Needed for cold on a server pgstorsim does not manage.
+  bool create_extension = false;
+};
+
 struct CacheReport {
   std::string mode;
   std::vector<std::string> done;      // One sentence per action taken.
-  std::vector<std::string> not_done;  // One sentence per action refused or failed.
+  std::vector<std::string> not_done;  // One sentence per action that failed or was skipped.
 
   nlohmann::json ToJson() const { return {{"mode", mode}, {"done", done}, {"not_done", not_done}}; }
 };
 
-// `cluster` may be null (server not managed by pgstorsim).
-CacheReport PrepareCache(CacheMode mode, const std::string& conninfo, LocalCluster* cluster);
+using PrintFn = std::function<void(const std::string&)>;
+
+// The refusal of PrepareCache, checked before anything else is done: cold on a server
+// pgstorsim does not manage (`managed` false) without cold_command.
+Status CheckCachePlan(const CacheOptions& options, bool managed);
+
+// `cluster` may be null (server not managed by pgstorsim). Errors: cold on an
+// unmanaged server without cold_command; cold_command failing; the server not coming
+// back. Failed optional steps land in not_done.
+StatusOr<CacheReport> PrepareCache(const CacheOptions& options, const std::string& conninfo,
+                                   LocalCluster* cluster, const PrintFn& print);
 
 }  // namespace pgstorsim
 

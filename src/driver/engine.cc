@@ -1,5 +1,6 @@
 #include "driver/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
@@ -7,6 +8,8 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <ctime>
+#include <memory>
 
 #include "common/units.h"
 #include "driver/engine_thread.h"
@@ -36,6 +39,7 @@ void MergeOutput(const EngineOutput& t, EngineOutput* out) {
   }
   for (size_t i = 0; i < t.stmt_latency.size(); ++i) out->stmt_latency[i].Merge(t.stmt_latency[i]);
   MergeVector(t.stmt_failures, &out->stmt_failures);
+  MergeVector(t.script_txns, &out->script_txns);
   MergeVector(t.per_second_txns, &out->per_second_txns);
   if (out->per_second_latency_ns.size() < t.per_second_latency_ns.size()) {
     out->per_second_latency_ns.resize(t.per_second_latency_ns.size(), 0.0);
@@ -52,7 +56,7 @@ StatusOr<std::vector<ClientSeed>> ConnectClients(const EngineInput& in) {
     auto conn = Connect(in.conninfo);
     if (!conn.ok()) return conn.status().WithContext("client " + std::to_string(i));
     if (in.config.prepared) {
-      Status s = PrepareStatements(conn->get(), in.config.workload);
+      Status s = PrepareStatements(conn->get(), in.config.Mix());
       if (!s.ok()) return s.WithContext("client " + std::to_string(i));
     }
     seeds.push_back({i, std::move(conn).value()});
@@ -111,6 +115,18 @@ class ThreadsDone {
   int running_;
 };
 
+// Sleeps until the wall clock reaches unix_ns; false when `stop` was set meanwhile.
+bool SleepUntilUnix(int64_t unix_ns, const std::atomic<bool>* stop) {
+  while (true) {
+    if (stop != nullptr && stop->load()) return false;
+    int64_t left = unix_ns - UnixNowNs();
+    if (left <= 0) return true;
+    int64_t step = std::min<int64_t>(left, 50 * kNsPerMs);
+    struct timespec ts {static_cast<time_t>(step / kNsPerSec), static_cast<long>(step % kNsPerSec)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
 }  // namespace
 
 StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
@@ -118,10 +134,24 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   int64_t connect_start = MonotonicNs();
   auto seeds = ConnectClients(in);
   if (!seeds.ok()) return seeds.status();
+  int64_t connected_ns = MonotonicNs();
+  if (cfg.start_at_unix_ns > 0 && !SleepUntilUnix(cfg.start_at_unix_ns, in.stop)) {
+    EngineOutput out;
+    out.interrupted = true;
+    return out;
+  }
   EngineShared shared;
   shared.input = &in;
   ClientCpu cpu_start = ProcessCpuNow();
   shared.run_start_ns = MonotonicNs();
+  shared.unix_offset_ns = UnixNowNs() - shared.run_start_ns;
+  std::vector<std::unique_ptr<TxnLog>> logs(cfg.threads);
+  for (int t = 0; t < cfg.threads && cfg.log; ++t) {
+    TxnLogOptions o{cfg.log_prefix, cfg.aggregate_interval_s, cfg.rate_tps > 0, cfg.max_tries};
+    auto log = TxnLog::Open(o, t, (shared.run_start_ns + shared.unix_offset_ns) / kNsPerUs);
+    if (!log.ok()) return log.status();
+    logs[t] = std::move(log).value();
+  }
   shared.window_start_ns = shared.run_start_ns + cfg.warmup_ns;
   shared.window_end_ns = cfg.duration_ns > 0 ? shared.window_start_ns + cfg.duration_ns : INT64_MAX;
 
@@ -134,7 +164,7 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   std::vector<std::thread> threads;
   ThreadsDone done(cfg.threads);
   auto drive = [&](int t, std::vector<ClientSeed> mine) {
-    statuses[t] = RunEngineThread(&shared, std::move(mine), &outs[t]);
+    statuses[t] = RunEngineThread(&shared, std::move(mine), logs[t].get(), &outs[t]);
     done.OneFinished();
   };
   for (int t = 0; t < cfg.threads; ++t) {
@@ -155,10 +185,16 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   for (std::thread& th : threads) th.join();
   ClientCpu cpu_end = ProcessCpuNow();
   EngineOutput out;
-  out.connect_s = NsToSec(shared.run_start_ns - connect_start);
+  out.connect_s = NsToSec(connected_ns - connect_start);
   for (int t = 0; t < cfg.threads; ++t) {
     if (!statuses[t].ok()) return statuses[t];
     MergeOutput(outs[t], &out);
+  }
+  for (auto& log : logs) {
+    if (log == nullptr) continue;
+    Status s = log->Close();
+    if (!s.ok()) return s;
+    out.txn_logs.push_back(log->path());
   }
   out.cpu = CpuDelta(cpu_start, cpu_end);
   out.cpu.committed = out.transactions + out.unmeasured_committed;

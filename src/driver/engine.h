@@ -7,7 +7,9 @@
 // progress line. Waits arm no timer unless a client has a deadline (--rate schedule,
 // reconnect backoff); stop flags are checked at least every 50 ms (socket_waiter.h).
 //
-// Timing: the run starts when all connections are open; the measured window starts
+// Timing: the run starts when all connections are open (and, with --start-at, when the
+// wall clock reaches that time, so drivers on several hosts start together; the wait is
+// not part of the initial connection time); the measured window starts
 // warmup_ns later and lasts duration_ns (or until each client has run
 // transactions_per_client measured transactions). A transaction is measured when it
 // starts (or, under --rate, is scheduled) inside the window; in-flight transactions are
@@ -74,11 +76,13 @@ struct EngineOutput {
   LatencyHistogram schedule_lag;               // Only under --rate.
   std::vector<LatencyHistogram> stmt_latency;  // Index = DriverStatements order.
   std::vector<uint64_t> stmt_failures;
+  std::vector<uint64_t> script_txns;          // Committed, measured, per ScriptMix entry.
   std::vector<uint64_t> per_second_txns;      // Committed, by completion second.
   std::vector<double> per_second_latency_ns;  // Sum of latencies, same buckets.
   std::string first_error;                    // First non-fatal error text seen (for the report).
   uint64_t unmeasured_committed = 0;          // Committed outside the window (warm-up).
   ClientCpu cpu;
+  std::vector<std::string> txn_logs;  // -l files written, thread order.
 };
 
 StatusOr<EngineOutput> RunEngine(const EngineInput& input);

@@ -31,24 +31,63 @@ void FormatParams(const StatementDef& def, const TxnKeys& keys, char (*text)[kPa
 
 }  // namespace
 
-void InitClient(int id, PgConn conn, WorkloadKind kind, int scale, const Random& master,
+void InitClient(int id, PgConn conn, const ScriptMix& mix, int scale, uint64_t seed,
                 int64_t start_ns, EngineClient* c) {
+  const Random master(seed);
+  const uint64_t base = 2 * static_cast<uint64_t>(id);
   c->id = id;
   c->conn = std::move(conn);
-  c->key_gen = KeyGenerator(kind, scale, master.Fork(2 * static_cast<uint64_t>(id)));
-  c->sched_rng = master.Fork(2 * static_cast<uint64_t>(id) + 1);
+  c->key_gens.clear();
+  for (size_t k = 0; k < mix.entries.size(); ++k) {
+    c->key_gens.emplace_back(mix.entries[k].kind, scale, master.Fork(base + (k << 32)));
+  }
+  c->sched_rng = master.Fork(base + 1);
+  c->mix_rng = master.Fork(base + (uint64_t{1} << 40));
   c->sched_ns = start_ns;
+  if (mix.HasCustom()) {
+    c->runner = std::make_unique<ScriptRunner>(mix.variables.get(),
+                                               master.Fork(base + (uint64_t{1} << 41)));
+    c->runner->Set("scale", ScriptValue::Int(scale));
+    c->runner->Set("client_id", ScriptValue::Int(id));
+    c->runner->Set("random_seed", ScriptValue::Int(static_cast<int64_t>(seed)));
+  }
 }
 
-bool SendStatement(EngineClient* c, size_t index, const StatementDef& def, bool prepared) {
-  static const char* const kNames[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"};
+const char* PreparedName(size_t slot) {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (int i = 0; i < 4096; ++i) names.push_back("s" + std::to_string(i));
+    return names;
+  }();
+  return kNames.at(slot).c_str();
+}
+
+bool SendStatement(EngineClient* c, size_t slot, const StatementDef& def, bool prepared) {
   c->sqlstate.clear();
   if (!prepared) return PQsendQuery(c->conn.get(), SimpleSql(def, c->keys).c_str()) != 0;
   char text[kMaxParams][kParamChars];
   const char* ptrs[kMaxParams];
   FormatParams(def, c->keys, text, ptrs);
-  return PQsendQueryPrepared(c->conn.get(), kNames[index], static_cast<int>(def.params.size()),
-                             ptrs, nullptr, nullptr, 0) != 0;
+  return PQsendQueryPrepared(c->conn.get(), PreparedName(slot),
+                             static_cast<int>(def.params.size()), ptrs, nullptr, nullptr,
+                             0) != 0;
+}
+
+Status SendScriptSql(EngineClient* c, size_t slot, const ScriptSql& sql, bool prepared,
+                     bool* sent) {
+  c->sqlstate.clear();
+  if (!prepared) {
+    static thread_local std::string text;
+    c->runner->SimpleText(sql, &text);
+    *sent = PQsendQuery(c->conn.get(), text.c_str()) != 0;
+    return Status::Ok();
+  }
+  static thread_local std::vector<const char*> values;
+  Status s = c->runner->Params(sql, &values);
+  if (!s.ok()) return s;
+  *sent = PQsendQueryPrepared(c->conn.get(), PreparedName(slot), static_cast<int>(values.size()),
+                              values.data(), nullptr, nullptr, 0) != 0;
+  return Status::Ok();
 }
 
 bool SendRollback(EngineClient* c) { return PQsendQuery(c->conn.get(), "ROLLBACK") != 0; }

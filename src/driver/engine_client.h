@@ -8,9 +8,12 @@
 #define PGSTORSIM_DRIVER_ENGINE_CLIENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "common/random.h"
+#include "driver/script_mix.h"
 #include "driver/statement_sql.h"
 #include "pg/server.h"
 #include "workload/tpcb.h"
@@ -18,18 +21,30 @@
 namespace pgstorsim {
 
 // kIdle: between transactions. kWaitSchedule: a --rate transaction waits for its
-// scheduled start. kBusy: a statement is in flight. kRollback: the ROLLBACK after a
-// retryable error is in flight. kReconnectWait: connection lost, reconnecting after a
-// backoff. kDone: finished (connection closed).
-enum class ClientState { kIdle, kWaitSchedule, kBusy, kRollback, kReconnectWait, kDone };
+// scheduled start. kBusy: a statement is in flight. kScriptSleep: a custom script's
+// \sleep. kRollback: the ROLLBACK after a retryable error is in flight. kReconnectWait:
+// connection lost, reconnecting after a backoff. kDone: finished (connection closed).
+enum class ClientState {
+  kIdle,
+  kWaitSchedule,
+  kBusy,
+  kScriptSleep,
+  kRollback,
+  kReconnectWait,
+  kDone
+};
 
 struct EngineClient {
   int id = 0;
   PgConn conn;
-  KeyGenerator key_gen{WorkloadKind::kTpcbLike, 1, Random(1)};
+  std::vector<KeyGenerator> key_gens;    // One per script entry (used by builtins).
+  std::unique_ptr<ScriptRunner> runner;  // Custom scripts' interpreter; null without.
   Random sched_rng{1};
+  Random mix_rng{1};  // Script choice (drawn only when there are several scripts).
   ClientState state = ClientState::kIdle;
-  size_t stmt = 0;  // Index of the statement in flight (DriverStatements order).
+  size_t script = 0;  // Entry of the current transaction in the ScriptMix.
+  size_t stmt = 0;    // Builtin: index in DriverStatements; custom: SQL command index.
+  int64_t wake_ns = 0;  // kScriptSleep: end of the sleep.
   TxnKeys keys;
   uint64_t seq = 0;  // Transactions started (with retries counted once).
   uint64_t measured_done = 0;
@@ -45,17 +60,26 @@ struct EngineClient {
   int64_t backoff_ns = 0;
 };
 
-// Sends statement `index` of DriverStatements (`def`) with the client's keys, as the
-// prepared statement "s<index>" or as simple-protocol text. Clears sqlstate/error.
-// Returns false when libpq could not send (the connection is lost; see
-// PQerrorMessage). REQUIRES: index < 8 when prepared; the connection is idle.
-bool SendStatement(EngineClient* c, size_t index, const StatementDef& def, bool prepared);
+// Sends builtin statement `def` with the client's keys, as the prepared statement
+// PreparedName(slot) or as simple-protocol text. Clears sqlstate/error. Returns false
+// when libpq could not send (the connection is lost; see PQerrorMessage).
+// REQUIRES: the connection is idle.
+bool SendStatement(EngineClient* c, size_t slot, const StatementDef& def, bool prepared);
+// Sends SQL command `sql` of a custom script with the runner's variables. Returns an
+// error for an undefined variable (prepared), false in *sent when the connection is lost.
+Status SendScriptSql(EngineClient* c, size_t slot, const ScriptSql& sql, bool prepared,
+                     bool* sent);
+// "s<slot>": the name of a prepared statement.
+const char* PreparedName(size_t slot);
 // Sends ROLLBACK; false when the connection is lost.
 bool SendRollback(EngineClient* c);
 
-// Sets up client `id` on `conn`: key stream master.Fork(2 id), schedule stream
-// master.Fork(2 id + 1), first schedule at start_ns.
-void InitClient(int id, PgConn conn, WorkloadKind kind, int scale, const Random& master,
+// Sets up client `id` on `conn`: the key stream of script entry k is master.Fork(2 id)
+// for k = 0 and master.Fork(2 id + 2^32 k) after, the schedule stream master.Fork(2 id
+// + 1), the script choice master.Fork(2 id + 2^40) and the custom scripts' stream
+// master.Fork(2 id + 2^41); first schedule at start_ns. Custom script variables
+// "scale", "client_id" and "random_seed" are preset.
+void InitClient(int id, PgConn conn, const ScriptMix& mix, int scale, uint64_t seed,
                 int64_t start_ns, EngineClient* c);
 
 enum class ReadOutcome {

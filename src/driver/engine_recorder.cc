@@ -12,10 +12,12 @@ constexpr size_t kKeysLogFlushBytes = 64 * 1024;
 
 }  // namespace
 
-EngineRecorder::EngineRecorder(EngineShared* shared, EngineOutput* out, size_t statements)
-    : shared_(shared), out_(out), keys_log_(shared->input->keys_log) {
+EngineRecorder::EngineRecorder(EngineShared* shared, EngineOutput* out, size_t statements,
+                               size_t scripts, TxnLog* txn_log)
+    : shared_(shared), out_(out), keys_log_(shared->input->keys_log), txn_log_(txn_log) {
   out_->stmt_latency.assign(statements, LatencyHistogram());
   out_->stmt_failures.assign(statements, 0);
+  out_->script_txns.assign(scripts, 0);
 }
 
 EngineRecorder::~EngineRecorder() { FlushKeysLog(true); }
@@ -30,6 +32,7 @@ void EngineRecorder::Transaction(const EngineClient& c, uint64_t seq, int64_t or
   int64_t latency_ns = now_ns - origin_ns;
   if (committed) {
     ++out_->transactions;
+    ++out_->script_txns[c.script];
     out_->txn_latency.Record(latency_ns);
     CountSecond(now_ns, latency_ns);
     shared_->live_txns.fetch_add(1, std::memory_order_relaxed);
@@ -40,6 +43,19 @@ void EngineRecorder::Transaction(const EngineClient& c, uint64_t seq, int64_t or
   }
   last_done_ns_ = std::max(last_done_ns_, now_ns);
   LogKeys(c, seq, origin_ns, now_ns, committed);
+  if (txn_log_ != nullptr) {
+    TxnLogRecord r;
+    r.client = c.id;
+    r.transaction_no = seq;
+    r.script = static_cast<int>(c.script);
+    r.latency_us = latency_ns / kNsPerUs;
+    r.lag_us = (c.txn_start_ns - origin_ns) / kNsPerUs;
+    r.committed = committed;
+    r.serialization_failure = c.sqlstate == "40001";
+    r.retries = std::max(0, c.tries - (committed ? 0 : 1));
+    r.end_unix_us = (now_ns + shared_->unix_offset_ns) / kNsPerUs;
+    txn_log_->Record(r);
+  }
 }
 
 // Committed transactions and their latency sum, by completion second of the window.

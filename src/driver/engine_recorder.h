@@ -12,14 +12,17 @@
 #include "driver/engine.h"
 #include "driver/engine_client.h"
 #include "driver/engine_thread.h"
+#include "driver/txn_log.h"
 
 namespace pgstorsim {
 
 class EngineRecorder {
  public:
-  // `shared` and `out` must outlive the recorder. Sizes out's per-statement vectors
-  // for `statements` statements.
-  EngineRecorder(EngineShared* shared, EngineOutput* out, size_t statements);
+  // `shared`, `out` and `txn_log` (may be null: no -l) must outlive the recorder. Sizes
+  // out's per-statement vectors for `statements` slots and per-script counts for
+  // `scripts` scripts.
+  EngineRecorder(EngineShared* shared, EngineOutput* out, size_t statements, size_t scripts,
+                 TxnLog* txn_log);
   ~EngineRecorder();  // Flushes the keys log.
 
   // A measured statement `stmt` completed after latency_ns.
@@ -31,7 +34,8 @@ class EngineRecorder {
   // A measured --rate transaction started lag_ns after its schedule.
   void ScheduleLag(int64_t lag_ns) { out_->schedule_lag.Record(lag_ns); }
   // Client `c`'s measured transaction number `seq` ended at now_ns; latency runs from
-  // origin_ns (start, or schedule under --rate). Also writes its keys-log line.
+  // origin_ns (start, or schedule under --rate). Also writes its keys-log line and its
+  // -l line.
   void Transaction(const EngineClient& c, uint64_t seq, int64_t origin_ns, int64_t now_ns,
                    bool committed);
   // A transaction outside the window (warm-up) ended; only counted for ClientCpu.
@@ -53,6 +57,7 @@ class EngineRecorder {
   EngineShared* shared_;
   EngineOutput* out_;
   KeysLogWriter* keys_log_;
+  TxnLog* txn_log_;
   std::string keys_buf_;
   int64_t last_done_ns_ = 0;
 };

@@ -24,13 +24,13 @@ constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 
 class ThreadLoop {
  public:
-  ThreadLoop(EngineShared* shared, EngineOutput* out, SocketWaiter* waiter)
+  ThreadLoop(EngineShared* shared, EngineOutput* out, SocketWaiter* waiter, TxnLog* txn_log)
       : shared_(shared),
         in_(*shared->input),
         cfg_(in_.config),
-        defs_(DriverStatements(cfg_.workload)),
+        mix_(cfg_.Mix()),
         waiter_(waiter),
-        recorder_(shared, out, defs_.size()) {}
+        recorder_(shared, out, mix_.slots.size(), mix_.entries.size(), txn_log) {}
 
   Status Run(std::vector<ClientSeed> seeds) {
     Status s = AddClients(std::move(seeds));
@@ -42,10 +42,9 @@ class ThreadLoop {
 
  private:
   Status AddClients(std::vector<ClientSeed> seeds) {
-    Random master(cfg_.seed);
     clients_.resize(seeds.size());  // Never resized again: Wait() tags are indexes.
     for (size_t i = 0; i < seeds.size(); ++i) {
-      InitClient(seeds[i].id, std::move(seeds[i].conn), cfg_.workload, in_.scale, master,
+      InitClient(seeds[i].id, std::move(seeds[i].conn), mix_, in_.scale, cfg_.seed,
                  shared_->run_start_ns, &clients_[i]);
       clients_[i].backoff_ns = kFirstBackoffNs;
       Status s = Watch(i);
@@ -97,19 +96,30 @@ class ThreadLoop {
       NewTransaction(c);
       c->state = ClientState::kWaitSchedule;
     }
-    if (c->state == ClientState::kWaitSchedule) StepScheduled(c, now, wake_ns);
+    if (c->state == ClientState::kWaitSchedule) {
+      Status s = StepScheduled(c, now, wake_ns);
+      if (!s.ok()) return s;
+    }
+    if (c->state == ClientState::kScriptSleep) {
+      if (now < c->wake_ns) {
+        *wake_ns = std::min(*wake_ns, c->wake_ns);
+      } else {
+        return Advance(c, now);
+      }
+    }
     if (c->state == ClientState::kReconnectWait) return StepReconnect(index, now, wake_ns);
     return Status::Ok();
   }
 
-  void StepScheduled(EngineClient* c, int64_t now, int64_t* wake_ns) {
+  Status StepScheduled(EngineClient* c, int64_t now, int64_t* wake_ns) {
     if (stopping_) {
       c->state = ClientState::kIdle;  // Finishes on the next step.
     } else if (now < c->sched_ns) {
       *wake_ns = std::min(*wake_ns, c->sched_ns);
     } else {
-      StartTransaction(c, now);
+      return StartTransaction(c, now);
     }
+    return Status::Ok();
   }
 
   Status StepReconnect(size_t index, int64_t now, int64_t* wake_ns) {
@@ -130,7 +140,10 @@ class ThreadLoop {
   }
 
   void NewTransaction(EngineClient* c) {
-    c->keys = c->key_gen.Next();
+    c->script = mix_.entries.size() == 1
+                    ? 0
+                    : PickScript(mix_, c->mix_rng.UniformInt(0, mix_.total_weight - 1));
+    if (mix_.entries[c->script].builtin) c->keys = c->key_gens[c->script].Next();
     c->tries = 0;
     if (cfg_.rate_tps > 0) {
       c->sched_ns += SecToNs(c->sched_rng.Exponential(cfg_.clients / cfg_.rate_tps));
@@ -141,7 +154,9 @@ class ThreadLoop {
 
   // A retry keeps the first try's start, measured status and schedule, so its latency
   // covers every try and a retry after the window still counts.
-  void StartTransaction(EngineClient* c, int64_t now, bool retry = false) {
+  // A custom script's retry starts the script again with the variables as the failed
+  // try left them.
+  Status StartTransaction(EngineClient* c, int64_t now, bool retry = false) {
     if (!retry) {
       c->txn_start_ns = now;
       int64_t origin = cfg_.rate_tps > 0 ? c->sched_ns : now;
@@ -149,15 +164,50 @@ class ThreadLoop {
       if (cfg_.rate_tps > 0 && c->measured) recorder_.ScheduleLag(now - c->sched_ns);
     }
     c->stmt = 0;
-    Send(c, now);
+    const ScriptEntry& e = mix_.entries[c->script];
+    if (e.builtin) {
+      Send(c, now);
+      return Status::Ok();
+    }
+    c->runner->Begin(e.script.get());
+    return Advance(c, now);
   }
 
   void Send(EngineClient* c, int64_t now) {
+    const ScriptEntry& e = mix_.entries[c->script];
     c->stmt_start_ns = now;
     c->state = ClientState::kBusy;
-    if (!SendStatement(c, c->stmt, defs_[c->stmt], cfg_.prepared)) {
+    if (!SendStatement(c, e.first_slot + c->stmt, DriverStatements(e.kind)[c->stmt],
+                       cfg_.prepared)) {
       ConnectionLost(c, PQerrorMessage(c->conn.get()));
     }
+  }
+
+  // Runs a custom script up to its next SQL command (sent), \sleep or end.
+  Status Advance(EngineClient* c, int64_t now) {
+    const ScriptEntry& e = mix_.entries[c->script];
+    ScriptAction action;
+    Status s = c->runner->Next(&action);
+    if (!s.ok()) return Status::Error("client " + std::to_string(c->id) + ": " + s.message());
+    switch (action.kind) {
+      case ScriptAction::Kind::kEnd:
+        TransactionDone(c, now, true);
+        return Status::Ok();
+      case ScriptAction::Kind::kSleep:
+        c->state = ClientState::kScriptSleep;
+        c->wake_ns = now + action.sleep_us * kNsPerUs;
+        return Status::Ok();
+      case ScriptAction::Kind::kSql:
+        break;
+    }
+    c->stmt = static_cast<size_t>(action.sql);
+    c->stmt_start_ns = now;
+    c->state = ClientState::kBusy;
+    bool sent = false;
+    s = SendScriptSql(c, e.first_slot + c->stmt, e.script->sql[c->stmt], cfg_.prepared, &sent);
+    if (!s.ok()) return Status::Error("client " + std::to_string(c->id) + ": " + s.message());
+    if (!sent) ConnectionLost(c, PQerrorMessage(c->conn.get()));
+    return Status::Ok();
   }
 
   Status WaitAndHandle(int64_t timeout_ns) {
@@ -185,13 +235,12 @@ class ThreadLoop {
         break;
     }
     int64_t now = MonotonicNs();
-    if (c->state == ClientState::kRollback) {
-      AfterRollback(c, now);
-      return Status::Ok();
-    }
+    if (c->state == ClientState::kRollback) return AfterRollback(c, now);
     if (!c->sqlstate.empty()) return StatementFailed(c);
-    if (c->measured) recorder_.Statement(c->stmt, now - c->stmt_start_ns);
-    if (++c->stmt < defs_.size()) {
+    const ScriptEntry& e = mix_.entries[c->script];
+    if (c->measured) recorder_.Statement(e.first_slot + c->stmt, now - c->stmt_start_ns);
+    if (!e.builtin) return Advance(c, now);
+    if (++c->stmt < e.slots) {
       Send(c, now);
     } else {
       TransactionDone(c, now, true);
@@ -204,12 +253,13 @@ class ThreadLoop {
       ConnectionLost(c, c->error);
       return Status::Ok();
     }
-    if (c->measured) recorder_.StatementFailure(c->stmt);
+    const size_t slot = mix_.entries[c->script].first_slot + c->stmt;
+    if (c->measured) recorder_.StatementFailure(slot);
     if (!SqlStateIsRetryable(c->sqlstate)) {
       std::string msg = c->error;
       while (!msg.empty() && msg.back() == '\n') msg.pop_back();
       return Status::Error("client " + std::to_string(c->id) + ", statement '" +
-                           defs_[c->stmt].name() + "': " + msg);
+                           mix_.slots[slot].name + "': " + msg);
     }
     recorder_.NoteError(c->error);
     c->retry_after_rollback = ++c->tries < cfg_.max_tries;
@@ -218,13 +268,13 @@ class ThreadLoop {
     return Status::Ok();
   }
 
-  void AfterRollback(EngineClient* c, int64_t now) {
+  Status AfterRollback(EngineClient* c, int64_t now) {
     if (!c->retry_after_rollback) {
       TransactionDone(c, now, false);
-      return;
+      return Status::Ok();
     }
     if (c->measured) recorder_.Retry(c->tries);
-    StartTransaction(c, now, /*retry=*/true);
+    return StartTransaction(c, now, /*retry=*/true);
   }
 
   void TransactionDone(EngineClient* c, int64_t now, bool committed) {
@@ -241,7 +291,8 @@ class ThreadLoop {
 
   void ConnectionLost(EngineClient* c, const std::string& why) {
     recorder_.ConnectionLost(why);
-    bool in_txn = c->state == ClientState::kBusy || c->state == ClientState::kRollback;
+    bool in_txn = c->state == ClientState::kBusy || c->state == ClientState::kRollback ||
+                  c->state == ClientState::kScriptSleep;
     CloseConnection(c);
     if (in_txn) TransactionDone(c, MonotonicNs(), false);
     c->state = ClientState::kReconnectWait;
@@ -258,7 +309,7 @@ class ThreadLoop {
   Status Reconnect(size_t index) {
     EngineClient* c = &clients_[index];
     auto conn = Connect(in_.conninfo);
-    if (!conn.ok() || (cfg_.prepared && !PrepareStatements(conn->get(), cfg_.workload).ok())) {
+    if (!conn.ok() || (cfg_.prepared && !PrepareStatements(conn->get(), mix_).ok())) {
       c->backoff_ns = std::min(c->backoff_ns * 2, kMaxBackoffNs);
       c->reconnect_at_ns = MonotonicNs() + c->backoff_ns;
       return Status::Ok();
@@ -274,7 +325,7 @@ class ThreadLoop {
   EngineShared* shared_;
   const EngineInput& in_;
   const RunConfig& cfg_;
-  const std::vector<StatementDef>& defs_;
+  const ScriptMix& mix_;
   SocketWaiter* waiter_;
   EngineRecorder recorder_;
   std::vector<EngineClient> clients_;
@@ -285,7 +336,8 @@ class ThreadLoop {
 
 }  // namespace
 
-Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, EngineOutput* out) {
+Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, TxnLog* txn_log,
+                       EngineOutput* out) {
   auto waiter = NewSocketWaiter(kTickNs);
   if (!waiter.ok()) {
     shared->fatal.store(true);
@@ -294,7 +346,7 @@ Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, En
   int64_t last_done_ns = 0;
   Status s = Status::Ok();
   {
-    ThreadLoop loop(shared, out, waiter->get());
+    ThreadLoop loop(shared, out, waiter->get(), txn_log);
     s = loop.Run(std::move(clients));
     last_done_ns = loop.last_done_ns();
     out->interrupted = loop.interrupted();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "driver/engine.h"
+#include "driver/txn_log.h"
 #include "pg/server.h"
 
 namespace pgstorsim {
@@ -24,6 +25,7 @@ struct EngineShared {
   int64_t run_start_ns = 0;
   int64_t window_start_ns = 0;
   int64_t window_end_ns = 0;  // INT64_MAX in transactions mode.
+  int64_t unix_offset_ns = 0;  // Unix time minus monotonic time.
   std::atomic<uint64_t> live_txns{0};
   std::atomic<uint64_t> live_latency_ns{0};
   std::atomic<uint64_t> live_failed{0};
@@ -38,11 +40,13 @@ struct ClientSeed {
 // Runs `clients` until every one is done, the stop flag is set, or a fatal error (set
 // in shared->fatal for the other threads). Fills `out` (this thread's EngineOutput,
 // merged later by the caller, including measured_s and interrupted). Returns the fatal
-// error, if any. Thread safety: `shared` is shared with the other engine threads.
-Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, EngineOutput* out);
+// error, if any. `txn_log` (null without -l) is this thread's own.
+// Thread safety: `shared` is shared with the other engine threads.
+Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, TxnLog* txn_log,
+                       EngineOutput* out);
 
-// Prepares the workload's statements as "s0", "s1", ... on `conn`.
-Status PrepareStatements(PGconn* conn, WorkloadKind kind);
+// Prepares every statement slot of the mix as PreparedName(slot) on `conn`.
+Status PrepareStatements(PGconn* conn, const ScriptMix& mix);
 
 // Monotonic clock (steady_clock) in nanoseconds.
 int64_t MonotonicNs();

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "driver/engine_client.h"
 #include "driver/engine_thread.h"
 #include "driver/statement_sql.h"
 
@@ -50,18 +51,17 @@ double ClientCpu::UsPerTransaction() const {
   return committed > 0 ? (user_s + sys_s) * 1e6 / static_cast<double>(committed) : 0.0;
 }
 
-Status PrepareStatements(PGconn* conn, WorkloadKind kind) {
-  const auto& defs = DriverStatements(kind);
-  for (size_t i = 0; i < defs.size(); ++i) {
-    std::string name = "s" + std::to_string(i);
-    PGresult* res = PQprepare(conn, name.c_str(), defs[i].sql.c_str(),
-                              static_cast<int>(defs[i].params.size()), nullptr);
+Status PrepareStatements(PGconn* conn, const ScriptMix& mix) {
+  for (size_t i = 0; i < mix.slots.size(); ++i) {
+    const StatementSlot& slot = mix.slots[i];
+    PGresult* res =
+        PQprepare(conn, PreparedName(i), slot.prepared_sql.c_str(), slot.params, nullptr);
     bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     std::string err = PQresultErrorMessage(res);
     PQclear(res);
     if (!ok) {
       while (!err.empty() && err.back() == '\n') err.pop_back();
-      return Status::Error("preparing '" + std::string(defs[i].name()) + "': " + err);
+      return Status::Error("preparing '" + slot.name + "': " + err);
     }
   }
   return Status::Ok();

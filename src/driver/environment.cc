@@ -11,9 +11,10 @@ nlohmann::json DriverEnvironment(PGconn* conn, const std::string& conninfo,
                                  const std::string& source) {
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
-  auto version = QueryValue(conn, "SHOW server_version");
+  nlohmann::json server = ServerIdentity(conn);
   return {{"hostname", host},
-          {"server_version", version.ok() ? *version : "unknown"},
+          {"server", server},
+          {"server_version", server["server_version"]},
           {"conninfo", RedactConninfo(conninfo)},
           {"conninfo_source", source},
           {"libpq_version", PQlibVersion()}};

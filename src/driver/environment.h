@@ -1,4 +1,6 @@
-// Environment block of driver results: hostname, server version, redacted conninfo
+// Environment block of driver results: client hostname, the server reached
+// (ServerIdentity: host, port, database, version, system_identifier, data_directory),
+// server version, redacted conninfo
 // and where it came from. Thread safety: pure apart from gethostname.
 #ifndef PGSTORSIM_DRIVER_ENVIRONMENT_H_
 #define PGSTORSIM_DRIVER_ENVIRONMENT_H_

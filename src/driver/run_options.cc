@@ -1,5 +1,8 @@
 #include "driver/run_options.h"
 
+#include <cstdio>
+#include <ctime>
+
 #include "common/units.h"
 
 namespace pgstorsim {
@@ -13,9 +16,94 @@ Status ParseDurationOption(const std::string& option, const std::string& text, i
   return Status::Ok();
 }
 
+Status ValidateScripts(const RunOptions& o, RunConfig* c) {
+  std::vector<std::string> builtins = o.builtins;
+  if (o.select_only) builtins.push_back("select-only");
+  if (o.simple_update) builtins.push_back("simple-update");
+  auto mix = BuildScriptMix(builtins, o.files, o.workload);
+  if (!mix.ok()) return mix.status();
+  c->mix = std::make_shared<const ScriptMix>(std::move(mix).value());
+  c->workload = c->mix->MainKind();
+  return Status::Ok();
+}
+
+Status ValidateLogging(const RunOptions& o, RunConfig* c) {
+  if (o.aggregate_interval_s < 0) return Status::Error("--aggregate-interval must be >= 1");
+  if (o.aggregate_interval_s > 0 && !o.log) {
+    return Status::Error("--aggregate-interval needs -l (as in pgbench)");
+  }
+  if (o.log_prefix.empty()) return Status::Error("--log-prefix must not be empty");
+  c->log = o.log;
+  c->log_prefix = o.log_prefix;
+  c->aggregate_interval_s = o.aggregate_interval_s;
+  return Status::Ok();
+}
+
 }  // namespace
 
-StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o) {
+int64_t UnixNowNs() {
+  struct timespec ts {};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+}
+
+std::string FormatUnixTime(int64_t unix_ns) {
+  std::time_t s = static_cast<std::time_t>(unix_ns / kNsPerSec);
+  std::tm tm{};
+  gmtime_r(&s, &tm);
+  char buf[64];
+  size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buf + n, sizeof buf - n, ".%03dZ",
+                static_cast<int>((unix_ns % kNsPerSec) / kNsPerMs));
+  return buf;
+}
+
+StatusOr<int64_t> ParseStartAt(const std::string& text, int64_t now_unix_ns) {
+  const std::string bad = "--start-at '" + text +
+                          "': expected HH:MM[:SS] (UTC), YYYY-MM-DDTHH:MM:SS[Z], @UNIXSECONDS or "
+                          "+DURATION";
+  if (text.empty()) return Status::Error(bad);
+  if (text[0] == '+') {
+    auto ns = ParseDurationNs(text.substr(1));
+    if (!ns.ok() || *ns < 0) return Status::Error(bad);
+    return now_unix_ns + *ns;
+  }
+  if (text[0] == '@') {
+    char* end = nullptr;
+    double sec = std::strtod(text.c_str() + 1, &end);
+    if (end == text.c_str() + 1 || *end != '\0') return Status::Error(bad);
+    return static_cast<int64_t>(sec * 1e9);
+  }
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, n = 0;
+  double sec = 0;
+  std::tm tm{};
+  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &n) == 6 &&
+      (static_cast<size_t>(n) == text.size() ||
+       (static_cast<size_t>(n) + 1 == text.size() && text.back() == 'Z'))) {
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    return static_cast<int64_t>(timegm(&tm)) * kNsPerSec + static_cast<int64_t>(sec * 1e9);
+  }
+  n = 0;
+  sec = 0;
+  int fields = std::sscanf(text.c_str(), "%d:%d%n:%lf%n", &h, &mi, &n, &sec, &n);
+  if (fields < 2 || static_cast<size_t>(n) != text.size() || h > 23 || mi > 59 || sec >= 61) {
+    return Status::Error(bad);
+  }
+  std::time_t now_s = static_cast<std::time_t>(now_unix_ns / kNsPerSec);
+  gmtime_r(&now_s, &tm);
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = 0;
+  int64_t at = static_cast<int64_t>(timegm(&tm)) * kNsPerSec + static_cast<int64_t>(sec * 1e9);
+  if (at < now_unix_ns) at += 86400 * kNsPerSec;
+  return at;
+}
+
+StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o, int64_t now_unix_ns) {
   RunConfig c;
   if (o.clients < 1) return Status::Error("--clients must be >= 1");
   if (o.threads < 1) return Status::Error("--threads must be >= 1");
@@ -38,7 +126,11 @@ StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o) {
   }
   auto workload = ParseWorkloadKind(o.workload);
   if (!workload.ok()) return workload.status().WithContext("--workload");
-  c.workload = *workload;
+  Status scripts = ValidateScripts(o, &c);
+  if (!scripts.ok()) return scripts;
+  if (!o.keys_log.empty() && c.mix->HasCustom()) {
+    return Status::Error("--keys-log records the keys of builtin scripts only (not with -f)");
+  }
   if (o.protocol != "simple" && o.protocol != "prepared") {
     return Status::Error("--protocol must be simple or prepared (got '" + o.protocol + "')");
   }
@@ -65,6 +157,22 @@ StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o) {
     return Status::Error("--cache must be cold, warm or as-is (got '" + o.cache + "')");
   }
   c.per_second = o.per_second;
+  Status logging = ValidateLogging(o, &c);
+  if (!logging.ok()) return logging;
+  c.vacuum = !o.no_vacuum;
+  if (!o.start_at.empty()) {
+    auto at = ParseStartAt(o.start_at, now_unix_ns);
+    if (!at.ok()) return at.status();
+    if (*at < now_unix_ns - kNsPerSec) {
+      return Status::Error("--start-at '" + o.start_at + "' is in the past");
+    }
+    c.start_at_unix_ns = *at;
+  }
+  if (!o.cold_command.empty() && c.cache != CacheMode::kCold) {
+    return Status::Error("--cold-command needs --cache cold");
+  }
+  c.cold_command = o.cold_command;
+  c.create_extension = o.create_extension;
   return c;
 }
 
@@ -80,20 +188,40 @@ const char* CacheModeName(CacheMode mode) {
   return "?";
 }
 
+const ScriptMix& RunConfig::Mix() const {
+  if (mix != nullptr) return *mix;
+  static const ScriptMix kBuiltins[] = {*BuildScriptMix({"tpcb-like"}, {}, ""),
+                                        *BuildScriptMix({"simple-update"}, {}, ""),
+                                        *BuildScriptMix({"select-only"}, {}, "")};
+  return kBuiltins[static_cast<int>(workload)];
+}
+
+nlohmann::json ScriptsJson(const RunConfig& c) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ScriptEntry& e : c.Mix().entries) {
+    out.push_back({{"name", e.name}, {"weight", e.weight}, {"builtin", e.builtin}});
+  }
+  return out;
+}
+
 nlohmann::json RunConfigToJson(const RunConfig& c, int scale) {
   return {{"scale", scale},
           {"clients", c.clients},
           {"threads", c.threads},
           {"duration_s", NsToSec(c.duration_ns)},
           {"transactions_per_client", c.transactions_per_client},
-          {"workload", WorkloadKindName(c.workload)},
+          {"workload", c.mix != nullptr && c.mix->HasCustom() ? "custom"
+                                                                : WorkloadKindName(c.workload)},
           {"protocol", c.prepared ? "prepared" : "simple"},
           {"warmup_s", NsToSec(c.warmup_ns)},
           {"rate_tps", c.rate_tps},
           {"progress_s", NsToSec(c.progress_ns)},
           {"seed", c.seed},
           {"max_tries", c.max_tries},
-          {"cache", CacheModeName(c.cache)}};
+          {"cache", CacheModeName(c.cache)},
+          {"scripts", ScriptsJson(c)},
+          {"vacuum", c.vacuum},
+          {"start_at_unix_s", NsToSec(c.start_at_unix_ns)}};
 }
 
 }  // namespace pgstorsim

@@ -46,9 +46,41 @@ Status CreateTables(PGconn* conn, const InitOptions& o) {
   return s;
 }
 
+// Row progress of a long COPY in pgbench -q's form, every kProgressSeconds.
+class RowProgress {
+ public:
+  RowProgress(const ProgressFn& progress, int64_t rows)
+      : progress_(progress), rows_(rows), start_(std::chrono::steady_clock::now()) {}
+  void At(int64_t done) {
+    if (!progress_) return;
+    double elapsed = Elapsed();
+    if (done < rows_ && elapsed < next_s_) return;
+    if (done == rows_ && next_s_ == kProgressSeconds) return;  // Short: no line at all.
+    next_s_ = elapsed + kProgressSeconds;
+    double remaining = done > 0 ? elapsed * static_cast<double>(rows_ - done) / done : 0;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%lld of %lld tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)",
+                  static_cast<long long>(done), static_cast<long long>(rows_),
+                  static_cast<int>(100 * done / rows_), elapsed, remaining);
+    progress_(buf);
+  }
+
+ private:
+  static constexpr double kProgressSeconds = 5.0;
+  double Elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  const ProgressFn& progress_;
+  int64_t rows_;
+  std::chrono::steady_clock::time_point start_;
+  double next_s_ = kProgressSeconds;
+};
+
 // Streams `rows` lines produced by `line(i, buf)` (i from 1) into COPY <table>.
 template <typename LineFn>
-Status CopyRows(PGconn* conn, const std::string& table, int64_t rows, LineFn line) {
+Status CopyRows(PGconn* conn, const std::string& table, int64_t rows, LineFn line,
+                const ProgressFn& progress = nullptr) {
+  RowProgress shown(progress, rows);
   PGresult* res = PQexec(conn, ("COPY " + table + " FROM STDIN WITH (FREEZE ON)").c_str());
   bool ok = PQresultStatus(res) == PGRES_COPY_IN;
   std::string err = PQresultErrorMessage(res);
@@ -64,6 +96,7 @@ Status CopyRows(PGconn* conn, const std::string& table, int64_t rows, LineFn lin
         return Status::Error("COPY " + table + ": " + PQerrorMessage(conn));
       }
       buf.clear();
+      shown.At(i);
     }
   }
   if (PQputCopyEnd(conn, nullptr) != 1)
@@ -78,7 +111,7 @@ Status CopyRows(PGconn* conn, const std::string& table, int64_t rows, LineFn lin
   return out;
 }
 
-Status LoadData(PGconn* conn, int scale) {
+Status LoadData(PGconn* conn, int scale, const ProgressFn& progress) {
   Status s = Exec(conn, "BEGIN");
   if (s.ok()) {
     s = Exec(conn, "TRUNCATE pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers");
@@ -95,10 +128,13 @@ Status LoadData(PGconn* conn, int scale) {
     });
   }
   if (s.ok()) {
-    s = CopyRows(conn, "pgbench_accounts", kAccountsPerScale * scale, [](int64_t i, char* b) {
-      return std::snprintf(b, 96, "%lld\t%lld\t0\t\n", static_cast<long long>(i),
-                           static_cast<long long>((i - 1) / kAccountsPerScale + 1));
-    });
+    s = CopyRows(
+        conn, "pgbench_accounts", kAccountsPerScale * scale,
+        [](int64_t i, char* b) {
+          return std::snprintf(b, 96, "%lld\t%lld\t0\t\n", static_cast<long long>(i),
+                               static_cast<long long>((i - 1) / kAccountsPerScale + 1));
+        },
+        progress);
   }
   if (!s.ok()) {
     Exec(conn, "ROLLBACK");
@@ -137,7 +173,7 @@ Status CreateAndLoadPgbenchTables(PGconn* conn, const InitOptions& options,
   if (!s.ok()) return s;
   s = step("generate",
            "generating data (client-side, COPY) for scale " + std::to_string(options.scale) + "...",
-           [&] { return LoadData(conn, options.scale); });
+           [&] { return LoadData(conn, options.scale, progress); });
   if (!s.ok()) return s;
   s = step("vacuum", "vacuuming...", [&] {
     for (const char* t :
@@ -186,6 +222,16 @@ StatusOr<int> DetectScale(PGconn* conn) {
   int scale = std::stoi(*count);
   if (scale < 1) return Status::Error("pgbench_branches is empty; run `pgstorsim init` again");
   return scale;
+}
+
+std::vector<std::string> PreRunVacuum(PGconn* conn) {
+  std::vector<std::string> failures;
+  for (const char* sql :
+       {"VACUUM pgbench_branches", "VACUUM pgbench_tellers", "TRUNCATE pgbench_history"}) {
+    Status s = Exec(conn, sql);
+    if (!s.ok()) failures.push_back(s.message());
+  }
+  return failures;
 }
 
 }  // namespace pgstorsim

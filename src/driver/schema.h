@@ -14,6 +14,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 
@@ -40,6 +41,11 @@ Status CreateAndLoadPgbenchTables(PGconn* conn, const InitOptions& options,
 // {"pgbench_accounts": pages, ..., "pgbench_accounts_pkey": pages, ...}:
 // pg_relation_size / 8192 for each table and primary-key index.
 StatusOr<nlohmann::json> RelationSizesPages(PGconn* conn);
+
+// pgbench's pre-run maintenance (skipped by -n): VACUUM pgbench_branches, VACUUM
+// pgbench_tellers, TRUNCATE pgbench_history. Like pgbench, a failing step is reported
+// and the rest continues: returns one message per failure.
+std::vector<std::string> PreRunVacuum(PGconn* conn);
 
 // Scale of an initialised database (rows in pgbench_branches). Errors say the tables
 // are missing and that `pgstorsim init` creates them.

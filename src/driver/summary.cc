@@ -34,7 +34,8 @@ double SummaryTps(const EngineOutput& out) {
 std::string FormatRunSummary(const RunConfig& c, int scale, const EngineOutput& out) {
   std::string s;
   uint64_t total = out.transactions + out.failed;
-  Line(&s, "transaction type: %s", WorkloadPgbenchTitle(c.workload));
+  Line(&s, "transaction type: %s",
+       c.Mix().entries.size() == 1 ? c.Mix().entries[0].title.c_str() : "multiple scripts");
   Line(&s, "scaling factor: %d", scale);
   Line(&s, "query mode: %s", c.prepared ? "prepared" : "simple");
   Line(&s, "number of clients: %d", c.clients);
@@ -63,18 +64,33 @@ std::string FormatRunSummary(const RunConfig& c, int scale, const EngineOutput& 
   }
   Line(&s, "initial connection time = %.3f ms", out.connect_s * 1000);
   Line(&s, "tps = %f (without initial connection time)", SummaryTps(out));
-  const auto& defs = DriverStatements(c.workload);
-  Line(&s, "statement latencies in milliseconds and failures:");
-  for (size_t i = 0; i < defs.size() && i < out.stmt_latency.size(); ++i) {
-    Line(&s, "  %12.3f  %10llu  %s", out.stmt_latency[i].mean_ns() / kNsPerMs,
-         static_cast<unsigned long long>(out.stmt_failures[i]), defs[i].sql.c_str());
+  const ScriptMix& mix = c.Mix();
+  for (size_t k = 0; k < mix.entries.size(); ++k) {
+    const ScriptEntry& e = mix.entries[k];
+    if (mix.entries.size() > 1) {
+      uint64_t n = k < out.script_txns.size() ? out.script_txns[k] : 0;
+      Line(&s, "SQL script %zu: %s", k + 1, e.title.c_str());
+      Line(&s, " - weight: %d (targets %.1f%% of total)", e.weight,
+           100.0 * e.weight / static_cast<double>(mix.total_weight));
+      Line(&s, " - %llu transactions (%.1f%% of total, tps = %f)",
+           static_cast<unsigned long long>(n), Percent(n, out.transactions),
+           out.measured_s > 0 ? n / out.measured_s : 0.0);
+    }
+    Line(&s, "%sstatement latencies in milliseconds and failures:",
+         mix.entries.size() > 1 ? " - " : "");
+    for (size_t i = e.first_slot; i < e.first_slot + e.slots && i < out.stmt_latency.size();
+         ++i) {
+      Line(&s, "  %12.3f  %10llu  %s", out.stmt_latency[i].mean_ns() / kNsPerMs,
+           static_cast<unsigned long long>(out.stmt_failures[i]), mix.slots[i].sql.c_str());
+    }
   }
   Line(&s, "statement latency percentiles in milliseconds:");
   Line(&s, "  %-16s %9s %9s %9s %9s", "statement", "p50", "p95", "p99", "max");
-  for (size_t i = 0; i < defs.size() && i < out.stmt_latency.size(); ++i) {
+  for (size_t i = 0; i < mix.slots.size() && i < out.stmt_latency.size(); ++i) {
     const LatencyHistogram& h = out.stmt_latency[i];
-    Line(&s, "  %-16s %9.3f %9.3f %9.3f %9.3f", defs[i].name(), NsToMs(h.PercentileNs(0.50)),
-         NsToMs(h.PercentileNs(0.95)), NsToMs(h.PercentileNs(0.99)), NsToMs(h.max_ns()));
+    Line(&s, "  %-16s %9.3f %9.3f %9.3f %9.3f", mix.slots[i].name.c_str(),
+         NsToMs(h.PercentileNs(0.50)), NsToMs(h.PercentileNs(0.95)),
+         NsToMs(h.PercentileNs(0.99)), NsToMs(h.max_ns()));
   }
   const LatencyHistogram& t = out.txn_latency;
   Line(&s, "  %-16s %9.3f %9.3f %9.3f %9.3f", "transaction", NsToMs(t.PercentileNs(0.50)),
@@ -87,6 +103,39 @@ std::string FormatRunSummary(const RunConfig& c, int scale, const EngineOutput& 
          "committed, connections and reports excluded",
          cpu.UsPerTransaction(), cpu.user_s * 1e6 / n, cpu.sys_s * 1e6 / n,
          cpu.voluntary_switches / n, static_cast<unsigned long long>(cpu.committed));
+  }
+  return s;
+}
+
+std::string FormatServerStats(const StatCounters& delta, uint64_t committed) {
+  auto get = [&](const char* key) {
+    auto it = delta.find(key);
+    return it == delta.end() ? -1.0 : it->second;
+  };
+  auto ratio = [&](const char* key) {
+    char buf[16];
+    double v = get(key);
+    if (v < 0) return std::string("n/a");
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return std::string(buf);
+  };
+  std::string s;
+  const double n = committed > 0 ? static_cast<double>(committed) : 1.0;
+  Line(&s, "server statistics during the run (whole cluster, %llu transactions):",
+       static_cast<unsigned long long>(committed));
+  if (get("wal.wal_bytes") >= 0) {
+    Line(&s, "  WAL per transaction: %.0f bytes, %.3f full-page images (%.1f MiB, %.0f FPIs)",
+         get("wal.wal_bytes") / n, get("wal.wal_fpi") / n, get("wal.wal_bytes") / (1 << 20),
+         get("wal.wal_fpi"));
+  }
+  Line(&s, "  shared buffer hit ratio: heap %s, indexes %s", ratio("tables.heap_hit_ratio").c_str(),
+       ratio("indexes.idx_hit_ratio").c_str());
+  if (get("bgwriter.checkpoints_timed") >= 0) {
+    Line(&s, "  checkpoints: %.0f timed, %.0f requested", get("bgwriter.checkpoints_timed"),
+         get("bgwriter.checkpoints_req"));
+    Line(&s, "  buffers written: checkpointer %.0f, background writer %.0f, backends %.0f",
+         get("bgwriter.buffers_checkpoint"), get("bgwriter.buffers_clean"),
+         get("bgwriter.buffers_backend"));
   }
   return s;
 }
@@ -106,11 +155,19 @@ nlohmann::json ClientCpuJson(const ClientCpu& cpu) {
 
 std::vector<StatementResult> StatementResults(const RunConfig& c, const EngineOutput& out) {
   std::vector<StatementResult> results;
-  const auto& defs = DriverStatements(c.workload);
-  for (size_t i = 0; i < defs.size() && i < out.stmt_latency.size(); ++i) {
+  const ScriptMix& mix = c.Mix();
+  for (size_t i = 0; i < mix.slots.size() && i < out.stmt_latency.size(); ++i) {
+    auto same = std::find_if(results.begin(), results.end(), [&](const StatementResult& r) {
+      return r.name == mix.slots[i].name;
+    });
+    if (same != results.end()) {  // Builtin scripts of a mix share statement names.
+      same->failures += out.stmt_failures[i];
+      same->latency.Merge(out.stmt_latency[i]);
+      continue;
+    }
     StatementResult r;
-    r.name = defs[i].name();
-    r.sql = defs[i].sql;
+    r.name = mix.slots[i].name;
+    r.sql = mix.slots[i].sql;
     r.failures = out.stmt_failures[i];
     r.latency = out.stmt_latency[i];
     results.push_back(std::move(r));

@@ -9,6 +9,7 @@
 #include "common/results.h"
 #include "driver/engine.h"
 #include "driver/run_options.h"
+#include "pg/server_stats.h"
 
 namespace pgstorsim {
 
@@ -21,6 +22,12 @@ double SummaryTps(const EngineOutput& out);
 // "statement latency percentiles in milliseconds" block (p50 p95 p99 max), then one
 // "client CPU per transaction: ..." line (see ClientCpu) when anything committed.
 std::string FormatRunSummary(const RunConfig& config, int scale, const EngineOutput& out);
+
+// The server statistics block printed after the latency block: WAL bytes and
+// full-page images per transaction, buffer hit ratios, checkpoints, buffers written by
+// the checkpointer, the background writer and backends. `delta` is StatsDelta of the
+// run (whole cluster), `committed` the transactions it covers (warm-up included).
+std::string FormatServerStats(const StatCounters& delta, uint64_t committed);
 
 // sections.client_cpu of the results: the ClientCpu fields, us_per_transaction, and a
 // "scope" sentence saying what the span covers.

@@ -1,98 +1,122 @@
 #include "pg/conninfo.h"
 
-#include <cctype>
+#include <libpq-fe.h>
+
 #include <cstdlib>
+#include <memory>
 
 namespace pgstorsim {
 namespace {
 
-bool IsUri(const std::string& s) {
-  return s.rfind("postgresql://", 0) == 0 || s.rfind("postgres://", 0) == 0;
+// libpq keys that say which server and database (not how to reach or log in).
+const char* const kServerNamingKeys[] = {"host", "hostaddr", "port", "dbname", "user", "service"};
+
+struct OptionsDeleter {
+  void operator()(PQconninfoOption* o) const { PQconninfoFree(o); }
+};
+using Options = std::unique_ptr<PQconninfoOption, OptionsDeleter>;
+
+StatusOr<Options> Parse(const std::string& conninfo) {
+  char* err = nullptr;
+  Options opts(PQconninfoParse(conninfo.c_str(), &err));
+  if (opts == nullptr) {
+    std::string msg = err != nullptr ? err : "out of memory";
+    PQfreemem(err);
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    return Status::Error(msg);
+  }
+  return opts;
 }
 
-// Redacts "user:password@" in the authority and password=... in the query string.
-std::string RedactUri(const std::string& uri) {
-  std::string out = uri;
-  size_t scheme_end = out.find("://") + 3;
-  size_t auth_end = out.find_first_of("/?", scheme_end);
-  size_t at = out.rfind('@', auth_end == std::string::npos ? out.size() : auth_end);
-  if (at != std::string::npos && at >= scheme_end) {
-    size_t colon = out.find(':', scheme_end);
-    if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
+// A conninfo value, quoted when libpq's grammar needs it.
+std::string Quote(const std::string& value) {
+  bool plain = !value.empty() && value.find_first_of(" \t\n\r\f\v'\\") == std::string::npos;
+  if (plain) return value;
+  std::string out = "'";
+  for (char c : value) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
   }
-  size_t pos = out.find('?');
-  while (pos != std::string::npos) {
-    size_t key = pos + 1;
-    if (out.compare(key, 9, "password=") == 0) {
-      size_t end = out.find('&', key);
-      out.replace(key + 9, (end == std::string::npos ? out.size() : end) - key - 9, "***");
-    }
-    pos = out.find('&', key);
-  }
-  return out;
+  return out + "'";
 }
 
-// Skips a key=value value starting at `i` (quoted with '...' and \ escapes, or bare).
-size_t SkipValue(const std::string& s, size_t i) {
-  if (i < s.size() && s[i] == '\'') {
-    for (++i; i < s.size(); ++i) {
-      if (s[i] == '\\') {
-        ++i;
-      } else if (s[i] == '\'') {
-        return i + 1;
-      }
-    }
-    return s.size();
-  }
-  while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return i;
-}
-
-std::string RedactKeyValue(const std::string& s) {
-  std::string out;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t eq = s.find('=', i);
-    if (eq == std::string::npos) {
-      out += s.substr(i);
-      break;
-    }
-    std::string key = s.substr(i, eq - i);
-    size_t key_start = key.find_first_not_of(" \t\n");
-    std::string trimmed = key_start == std::string::npos ? "" : key.substr(key_start);
-    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) {
-      trimmed.pop_back();
-    }
-    size_t v = eq + 1;
-    while (v < s.size() && s[v] == ' ') ++v;
-    size_t end = SkipValue(s, v);
-    out += s.substr(i, v - i);
-    out += trimmed == "password" ? "***" : s.substr(v, end - v);
-    i = end;
-  }
-  return out;
+void Append(std::string* out, const std::string& key, const std::string& value) {
+  if (!out->empty()) *out += ' ';
+  *out += key + "=" + value;
 }
 
 }  // namespace
 
-ConninfoChoice ResolveConninfo(const std::string& db_flag, const EnvLookup& getenv) {
-  if (!db_flag.empty()) return {db_flag, "--db", false};
-  const char* env_db = getenv("PGSTORSIM_DB");
-  if (env_db != nullptr && *env_db != '\0') return {env_db, "PGSTORSIM_DB", false};
-  const char* host = getenv("PGHOST");
-  const char* dbname = getenv("PGDATABASE");
-  if ((host != nullptr && *host != '\0') || (dbname != nullptr && *dbname != '\0')) {
-    return {"", "libpq environment", false};
+std::vector<std::string> ServerNamingEnvironment(const EnvLookup& getenv) {
+  std::vector<std::string> set;
+  Options defaults(PQconndefaults());
+  if (defaults == nullptr) return set;
+  for (const char* key : kServerNamingKeys) {
+    for (PQconninfoOption* o = defaults.get(); o->keyword != nullptr; ++o) {
+      if (std::string(o->keyword) != key || o->envvar == nullptr) continue;
+      const char* v = getenv(o->envvar);
+      if (v != nullptr && *v != '\0') set.push_back(o->envvar);
+    }
   }
-  return {"", "embedded cluster", true};
+  return set;
 }
 
-ConninfoChoice ResolveConninfo(const std::string& db_flag) {
-  return ResolveConninfo(db_flag, [](const char* name) { return std::getenv(name); });
+StatusOr<std::string> CanonicalConninfo(
+    const std::string& conninfo,
+    const std::vector<std::pair<std::string, std::string>>& overrides) {
+  auto opts = Parse(conninfo);
+  if (!opts.ok()) return opts.status();
+  std::string out;
+  for (PQconninfoOption* o = opts->get(); o->keyword != nullptr; ++o) {
+    std::string value = o->val != nullptr ? o->val : "";
+    for (const auto& [key, v] : overrides) {
+      if (key == o->keyword && !v.empty()) value = v;
+    }
+    if (!value.empty()) Append(&out, o->keyword, Quote(value));
+  }
+  return out;
+}
+
+StatusOr<ConninfoChoice> ResolveConninfo(const ServerFlags& f, const EnvLookup& getenv) {
+  const bool pgbench_flags =
+      !f.host.empty() || !f.port.empty() || !f.user.empty() || !f.dbname.empty();
+  if (!f.db.empty() || pgbench_flags) {
+    auto conninfo = CanonicalConninfo(
+        f.db, {{"host", f.host}, {"port", f.port}, {"user", f.user}, {"dbname", f.dbname}});
+    if (!conninfo.ok()) return conninfo.status().WithContext("--db");
+    std::string source = f.db.empty() ? "-h/-p/-U/-d" : pgbench_flags ? "--db and -h/-p/-U/-d"
+                                                                        : "--db";
+    return ConninfoChoice{*conninfo, source, false};
+  }
+  const char* env_db = getenv("PGSTORSIM_DB");
+  if (env_db != nullptr && *env_db != '\0') {
+    auto conninfo = CanonicalConninfo(env_db, {});
+    if (!conninfo.ok()) return conninfo.status().WithContext("PGSTORSIM_DB");
+    return ConninfoChoice{*conninfo, "PGSTORSIM_DB", false};
+  }
+  std::vector<std::string> env = ServerNamingEnvironment(getenv);
+  if (!env.empty()) {
+    std::string names;
+    for (const std::string& n : env) names += (names.empty() ? "" : ", ") + n;
+    return ConninfoChoice{"", "libpq environment (" + names + ")", false};
+  }
+  return ConninfoChoice{"", "embedded cluster", true};
+}
+
+StatusOr<ConninfoChoice> ResolveConninfo(const ServerFlags& flags) {
+  return ResolveConninfo(flags, [](const char* name) { return std::getenv(name); });
 }
 
 std::string RedactConninfo(const std::string& conninfo) {
-  return IsUri(conninfo) ? RedactUri(conninfo) : RedactKeyValue(conninfo);
+  auto opts = Parse(conninfo);
+  if (!opts.ok()) return "(unparsable conninfo)";
+  std::string out;
+  for (PQconninfoOption* o = opts->get(); o->keyword != nullptr; ++o) {
+    if (o->val == nullptr || *o->val == '\0') continue;
+    const std::string key = o->keyword;
+    Append(&out, key, key == "password" ? "***" : Quote(o->val));
+  }
+  return out;
 }
 
 }  // namespace pgstorsim

@@ -29,13 +29,25 @@ Status EnsureDatabase(const LocalCluster& cluster, const std::string& dbname) {
 
 }  // namespace
 
-StatusOr<Server> OpenServer(const std::string& db_flag) {
-  ConninfoChoice choice = ResolveConninfo(db_flag);
+StatusOr<Server> OpenServer(const ServerFlags& flags) {
+  auto choice = ResolveConninfo(flags);
+  if (!choice.ok()) return choice.status();
   Server server;
-  server.source = choice.source;
-  server.conninfo = choice.conninfo;
-  if (!choice.embedded) return server;
+  server.source = choice->source;
+  server.conninfo = choice->conninfo;
+  if (!choice->embedded) return server;
   return OpenEmbeddedServer();
+}
+
+std::string ServerBanner(const Server& server, PGconn* conn) {
+  std::string where = std::string("host=") + PQhost(conn) + " port=" + PQport(conn) +
+                      " dbname=" + PQdb(conn) + " user=" + PQuser(conn);
+  if (server.cluster != nullptr) {
+    return "server: embedded cluster in " + server.cluster->config().home + " (" + where +
+           "): nothing named a server (--db, -h/-p/-U/-d, PGSTORSIM_DB, PGHOST, PGPORT, "
+           "PGDATABASE, PGUSER, PGSERVICE)";
+  }
+  return "server: " + where + " (from " + server.source + ")";
 }
 
 StatusOr<Server> OpenEmbeddedServer() {
@@ -78,6 +90,22 @@ Status Exec(PGconn* conn, const std::string& sql) {
   }
   PQclear(res);
   return out;
+}
+
+nlohmann::json ServerIdentity(PGconn* conn) {
+  auto value = [conn](const char* sql) -> std::string {
+    auto v = QueryValue(conn, sql);
+    return v.ok() ? *v : "unknown: " + v.status().message();
+  };
+  const char* hostaddr = PQhostaddr(conn);
+  return {{"host", PQhost(conn)},
+          {"hostaddr", hostaddr != nullptr ? hostaddr : ""},
+          {"port", PQport(conn)},
+          {"database", PQdb(conn)},
+          {"user", PQuser(conn)},
+          {"server_version", value("SHOW server_version")},
+          {"system_identifier", value("SELECT system_identifier::text FROM pg_control_system()")},
+          {"data_directory", value("SHOW data_directory")}};
 }
 
 StatusOr<std::string> QueryValue(PGconn* conn, const std::string& sql) {

@@ -1,7 +1,8 @@
 // Opening the server a command should talk to.
 //
 // OpenServer resolves the conninfo (conninfo.h); for the embedded cluster it starts the
-// cluster (local_cluster.h) and makes sure database "pgstorsim" exists. Connect opens one
+// cluster (local_cluster.h) and makes sure database "pgstorsim" exists. ServerBanner is
+// the one line saying which server a command talks to and why. Connect opens one
 // libpq connection and turns failures into one line without passwords.
 // Thread safety: Connect is safe to call from several threads (one PGconn each).
 #ifndef PGSTORSIM_PG_SERVER_H_
@@ -10,9 +11,11 @@
 #include <libpq-fe.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "common/status.h"
+#include "pg/conninfo.h"
 #include "pg/local_cluster.h"
 
 namespace pgstorsim {
@@ -23,7 +26,7 @@ struct Server {
   std::unique_ptr<LocalCluster> cluster;  // Non-null when we manage the server.
 };
 
-StatusOr<Server> OpenServer(const std::string& db_flag);
+StatusOr<Server> OpenServer(const ServerFlags& flags);
 // Starts the embedded cluster regardless of flags and environment.
 StatusOr<Server> OpenEmbeddedServer();
 
@@ -32,8 +35,17 @@ struct PgConnDeleter {
 };
 using PgConn = std::unique_ptr<PGconn, PgConnDeleter>;
 
+// "server: host=/tmp port=5432 dbname=bank user=bob (from libpq environment (PGPORT))";
+// for the embedded cluster it says that nothing named a server. No password.
+std::string ServerBanner(const Server& server, PGconn* conn);
+
 // Sessions carry application_name "pgstorsim" unless the conninfo sets one.
 StatusOr<PgConn> Connect(const std::string& conninfo);
+
+// Which server `conn` reached: host, hostaddr, port, database, user (libpq's view, no
+// password), server_version, system_identifier (pg_control_system()) and
+// data_directory; a value the role may not read is "unknown: <reason>".
+nlohmann::json ServerIdentity(PGconn* conn);
 
 // Runs one statement that returns no rows or ignores them; errors carry the server message.
 Status Exec(PGconn* conn, const std::string& sql);

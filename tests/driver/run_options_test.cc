@@ -8,12 +8,12 @@ namespace pgstorsim {
 namespace {
 
 std::string ErrorOf(const RunOptions& o) {
-  auto c = ValidateRunOptions(o);
+  auto c = ValidateRunOptions(o, 0);
   return c.ok() ? "" : c.status().message();
 }
 
 TEST(RunOptionsTest, DefaultsToSixtySecondsClosedLoop) {
-  auto c = ValidateRunOptions(RunOptions());
+  auto c = ValidateRunOptions(RunOptions(), 0);
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->duration_ns, 60 * kNsPerSec);
   EXPECT_EQ(c->transactions_per_client, 0);
@@ -34,7 +34,7 @@ TEST(RunOptionsTest, ParsesEveryOption) {
   o.progress = "5s";
   o.max_tries = 3;
   o.cache = "cold";
-  auto c = ValidateRunOptions(o);
+  auto c = ValidateRunOptions(o, 0);
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->duration_ns, 120 * kNsPerSec);
   EXPECT_EQ(c->warmup_ns, 30 * kNsPerSec);
@@ -84,7 +84,7 @@ TEST(RunOptionsTest, ErrorsNameTheOption) {
 TEST(RunOptionsTest, TransactionsModeHasNoDuration) {
   RunOptions o;
   o.transactions = 100;
-  auto c = ValidateRunOptions(o);
+  auto c = ValidateRunOptions(o, 0);
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->duration_ns, 0);
   EXPECT_EQ(c->transactions_per_client, 100);

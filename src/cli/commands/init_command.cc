@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "common/output_path.h"
 #include "common/results.h"
 #include "driver/environment.h"
 #include "driver/schema.h"
@@ -17,24 +18,36 @@ namespace {
 class InitCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
+    app->set_help_flag("--help", "Print this help message and exit");  // -h is the host.
     app->add_option("-s,--scale", options_.scale, "Scale factor (100000 accounts each)")
         ->capture_default_str();
     app->add_option("-F,--fillfactor", options_.fillfactor, "Fillfactor of updated tables")
         ->capture_default_str();
     app->add_flag("--unlogged", options_.unlogged, "Create unlogged tables");
-    app->add_option("--db", db_,
+    app->add_option("--db", server_.db,
                     "libpq conninfo or URI (default: PGSTORSIM_DB, PG* env, "
                     "else the embedded cluster)");
+    app->add_option("-h,--host", server_.host, "Server host (libpq host)");
+    app->add_option("-p,--port", server_.port, "Server port");
+    app->add_option("-U,--username", server_.user, "User name");
+    app->add_option("-d,--dbname", server_.dbname, "Database name");
+    app->add_option("dbname", positional_db_, "Database name (as pgbench's last argument)");
     app->add_option("--out", out_, "Results file (default results/runs/init-<UTC>.json)");
+    app->add_flag("--force-out", force_out_, "--out may replace an existing file");
   }
 
   int Run() override {
     Status s = ValidateInitOptions(options_);
     if (!s.ok()) return ReportError("init", s);
-    auto server = OpenServer(db_);
+    if (!positional_db_.empty()) server_.dbname = positional_db_;
+    const std::string path = out_.empty() ? DefaultResultsPath("init") : out_;
+    s = CheckOutputPath("--out", path, {}, force_out_);
+    if (!s.ok()) return ReportError("init", s);
+    auto server = OpenServer(server_);
     if (!server.ok()) return ReportError("init", server.status());
     auto conn = Connect(server->conninfo);
     if (!conn.ok()) return ReportError("init", conn.status());
+    std::cerr << ServerBanner(*server, conn->get()) << "\n";
     auto start = std::chrono::steady_clock::now();
     nlohmann::json steps = nlohmann::json::object();
     s = CreateAndLoadPgbenchTables(
@@ -55,7 +68,6 @@ class InitCommand : public Command {
     r.sections["rows"] = {{"pgbench_branches", options_.scale},
                           {"pgbench_tellers", 10LL * options_.scale},
                           {"pgbench_accounts", 100000LL * options_.scale}};
-    std::string path = out_.empty() ? DefaultResultsPath("init") : out_;
     s = SaveResults(path, r);
     if (!s.ok()) return ReportError("init", s);
     std::printf(
@@ -71,7 +83,9 @@ class InitCommand : public Command {
 
  private:
   InitOptions options_;
-  std::string db_;
+  ServerFlags server_;
+  std::string positional_db_;
+  bool force_out_ = false;
   std::string out_;
 };
 

@@ -9,9 +9,11 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "common/output_path.h"
 #include "common/results.h"
 #include "common/stop_signal.h"
 #include "common/units.h"
+#include "driver/cache_check.h"
 #include "driver/cache_control.h"
 #include "driver/engine.h"
 #include "driver/environment.h"
@@ -62,49 +64,108 @@ void WaitForClientSessionsToEnd(const std::string& conninfo) {
 class RunCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
+    // pgbench's flags: -h is the host, so help is --help only.
+    app->set_help_flag("--help", "Print this help message and exit");
     app->add_option("-c,--clients", o_.clients, "Concurrent clients (one connection each)")
         ->capture_default_str();
     app->add_option("-j,--threads", o_.threads, "Driver threads")->capture_default_str();
-    app->add_option("-T,--duration", o_.duration, "Measured duration, e.g. 60s (default 60s)");
+    app->add_option("-T,--duration,--time", o_.duration,
+                    "Measured duration, e.g. 60s or 60 (seconds; default 60s)");
     app->add_option("-t,--transactions", o_.transactions, "Transactions per client");
-    app->add_option("--workload", o_.workload, "tpcb-like | simple-update | select-only")
+    app->add_option("--workload", o_.workload,
+                    "Builtin script when no -b/-f/-S/-N: tpcb-like | simple-update | "
+                    "select-only")
         ->capture_default_str();
+    app->add_option("-b,--builtin", o_.builtins, "Builtin script NAME[@WEIGHT] (repeatable)");
+    app->add_option("-f,--file", o_.files, "Custom pgbench script FILE[@WEIGHT] (repeatable)");
+    app->add_flag("-S,--select-only", o_.select_only, "Same as -b select-only");
+    app->add_flag("-N,--skip-some-updates", o_.simple_update, "Same as -b simple-update");
+    app->add_flag("-n,--no-vacuum", o_.no_vacuum,
+                  "Skip pgbench's pre-run VACUUM of branches/tellers and TRUNCATE of history");
     app->add_option("-M,--protocol", o_.protocol, "simple | prepared")->capture_default_str();
     app->add_option("--warmup", o_.warmup, "Warm-up excluded from statistics, e.g. 30s")
         ->capture_default_str();
     app->add_option("-R,--rate", o_.rate_tps, "Open-loop Poisson arrival rate (tps)");
     app->add_option("-P,--progress", o_.progress, "Progress line every interval, e.g. 5s");
-    app->add_option("--seed", o_.seed, "Random seed")->capture_default_str();
+    app->add_option("--seed,--random-seed", o_.seed, "Random seed")->capture_default_str();
     app->add_option("--max-tries", o_.max_tries, "Tries for serialization/deadlock failures")
         ->capture_default_str();
     app->add_option("--cache", o_.cache, "cold | warm | as-is")->capture_default_str();
+    app->add_option("--cold-command", o_.cold_command,
+                    "Command (sh -c) that empties the caches of a server pgstorsim does not "
+                    "manage, e.g. an ssh that restarts it and drops its OS cache");
+    app->add_flag("--create-extension", o_.create_extension,
+                  "--cache warm may CREATE EXTENSION pg_prewarm in the database");
+    app->add_flag("-l,--log", o_.log, "Per-transaction log in pgbench's format");
+    app->add_option("--log-prefix", o_.log_prefix, "Log file prefix")->capture_default_str();
+    app->add_option("--aggregate-interval", o_.aggregate_interval_s,
+                    "With -l: aggregate the log over this many seconds");
+    app->add_option("--start-at", o_.start_at,
+                    "Start the clients at this wall-clock time (HH:MM[:SS] UTC, "
+                    "YYYY-MM-DDTHH:MM:SSZ, @UNIX or +DURATION), for drivers on several hosts");
     app->add_option("--keys-log", o_.keys_log, "Write the keys of each transaction here");
     app->add_option("--out", o_.out, "Results file (default results/runs/run-<UTC>.json)");
+    app->add_flag("--force", o_.force, "--out may replace an existing file");
     app->add_flag("--per-second", o_.per_second, "Report tps for each second");
-    app->add_option("--db", o_.db,
+    app->add_option("--db", o_.server.db,
                     "libpq conninfo or URI (default: PGSTORSIM_DB, PG* env, "
                     "else the embedded cluster)");
+    app->add_option("-h,--host", o_.server.host, "Server host (libpq host)");
+    app->add_option("-p,--port", o_.server.port, "Server port");
+    app->add_option("-U,--username", o_.server.user, "User name");
+    app->add_option("-d,--dbname", o_.server.dbname, "Database name");
+    app->add_option("dbname", positional_db_, "Database name (as pgbench's last argument)");
     app->add_option("--label", o_.label, "Free-text label stored in the results");
   }
 
   int Run() override {
-    auto config = ValidateRunOptions(o_);
+    if (!positional_db_.empty()) {
+      if (!o_.server.dbname.empty() && o_.server.dbname != positional_db_) {
+        return ReportError("run", "-d " + o_.server.dbname + " and the database name " +
+                                      positional_db_ + " disagree");
+      }
+      o_.server.dbname = positional_db_;
+    }
+    if (!o_.duration.empty() && o_.duration.find_first_not_of("0123456789") == std::string::npos) {
+      o_.duration += "s";  // pgbench's -T takes seconds.
+    }
+    auto config = ValidateRunOptions(o_, UnixNowNs());
     if (!config.ok()) return ReportError("run", config.status());
-    auto server = OpenServer(o_.db);
+    const std::string path = o_.out.empty() ? DefaultResultsPath("run") : o_.out;
+    Status out_ok = CheckOutputPath("--out", path, InputPaths(), o_.force);
+    if (!out_ok.ok()) return ReportError("run", out_ok);
+    auto server = OpenServer(o_.server);
     if (!server.ok()) return ReportError("run", server.status());
+    CacheOptions cache_options{config->cache, config->cold_command, config->create_extension};
+    Status plan = CheckCachePlan(cache_options, server->cluster != nullptr);
+    if (!plan.ok()) return ReportError("run", plan);
     auto conn = Connect(server->conninfo);
     if (!conn.ok()) return ReportError("run", conn.status());
+    std::cerr << ServerBanner(*server, conn->get()) << std::endl;
     auto scale = DetectScale(conn->get());
-    if (!scale.ok()) return ReportError("run", scale.status());
+    if (!scale.ok() && !config->mix->HasCustom()) return ReportError("run", scale.status());
+    if (!scale.ok()) {
+      std::cerr << "run: no pgbench tables (" << scale.status().message()
+                << "); :scale is 1 in the scripts" << std::endl;
+    }
+    const int scale_value = scale.ok() ? *scale : 1;
     Results r = NewResults("run");
     r.label = o_.label;
-    r.config = RunConfigToJson(*config, *scale);
+    r.config = RunConfigToJson(*config, scale_value);
     r.environment = DriverEnvironment(conn->get(), server->conninfo, server->source);
+    if (config->vacuum && scale.ok()) {
+      std::cerr << "starting vacuum...";
+      for (const std::string& e : PreRunVacuum(conn->get())) {
+        std::cerr << "\n  " << e << " (ignoring this error and continuing anyway)";
+      }
+      std::cerr << "end." << std::endl;
+    }
     conn.value().reset();
 
-    CacheReport cache = PrepareCache(config->cache, server->conninfo, server->cluster.get());
-    for (const auto& line : cache.not_done) std::cerr << "cache: not done: " << line << "\n";
-    r.sections["cache"] = cache.ToJson();
+    auto cache = PrepareCache(cache_options, server->conninfo, server->cluster.get(),
+                              [](const std::string& line) { std::cerr << line << std::endl; });
+    if (!cache.ok()) return ReportError("run", cache.status());
+    r.sections["cache"] = cache->ToJson();
     auto before = TakeSnapshot(server->conninfo);
 
     std::unique_ptr<KeysLogWriter> keys_log;
@@ -116,22 +177,45 @@ class RunCommand : public Command {
     EngineInput in;
     in.config = *config;
     in.conninfo = server->conninfo;
-    in.scale = *scale;
+    in.scale = scale_value;
     in.keys_log = keys_log.get();
     in.stop = InstallStopSignals();
     in.progress = [](const std::string& line) { std::cerr << line << std::endl; };
+    if (config->start_at_unix_ns > 0) {
+      std::cerr << "run: clients connect, then start at "
+                << FormatUnixTime(config->start_at_unix_ns) << std::endl;
+    }
+    std::unique_ptr<ColdCheck> cold_check;
+    if (config->cache == CacheMode::kCold) {
+      cold_check = StartColdCheck(server->conninfo, server->cluster.get());
+    }
     auto out = RunEngine(in);
     if (keys_log) keys_log->Close();
+    if (cold_check != nullptr) {
+      CacheCheck check = cold_check->Finish();
+      std::cerr << check.Describe() << std::endl;
+      r.sections["cache"]["first_seconds"] = check.ToJson();
+      if (check.StartedWarm()) r.flags.push_back("cold-run-started-warm");
+    }
     if (!out.ok()) return ReportError("run", out.status());
+    for (const std::string& log : out->txn_logs) std::cerr << "transaction log: " << log << "\n";
     WaitForClientSessionsToEnd(server->conninfo);
     auto after = TakeSnapshot(server->conninfo);
-    return Finish(*config, *scale, *out, before, after, &r);
+    return Finish(*config, scale_value, *out, before, after, path, &r);
   }
 
  private:
+  // Files the run reads: an output must not replace one of them.
+  std::vector<std::string> InputPaths() const {
+    std::vector<std::string> inputs;
+    for (const std::string& f : o_.files) inputs.push_back(f.substr(0, f.rfind('@')));
+    if (!o_.keys_log.empty()) inputs.push_back(o_.keys_log);
+    return inputs;
+  }
+
   int Finish(const RunConfig& c, int scale, const EngineOutput& out,
              const StatusOr<StatsSnapshot>& before, const StatusOr<StatsSnapshot>& after,
-             Results* r) {
+             const std::string& path, Results* r) {
     r->complete = !out.interrupted;
     if (out.interrupted) r->flags.push_back("interrupted");
     bool restarted =
@@ -161,8 +245,14 @@ class RunCommand : public Command {
     if (c.rate_tps > 0) r->sections["schedule_lag"] = out.schedule_lag.ToJson();
     if (!out.first_error.empty()) r->sections["first_error"] = OneLine(out.first_error);
     std::cout << FormatRunSummary(c, scale, out);
+    if (before.ok() && after.ok()) {
+      std::cout << FormatServerStats(StatsDelta(before->counters, after->counters),
+                                     out.transactions + out.unmeasured_committed);
+    } else {
+      std::cout << "server statistics: not available ("
+                << (before.ok() ? after.status() : before.status()).message() << ")\n";
+    }
     if (c.per_second) PrintPerSecond(out);
-    std::string path = o_.out.empty() ? DefaultResultsPath("run") : o_.out;
     Status s = SaveResults(path, *r);
     if (!s.ok()) return ReportError("run", s);
     std::cout << "results: " << path << (r->complete ? "" : " (partial: interrupted)") << "\n";
@@ -178,6 +268,7 @@ class RunCommand : public Command {
   }
 
   RunOptions o_;
+  std::string positional_db_;
 };
 
 PGSTORSIM_REGISTER_COMMAND(RunCommand, "run", "Run TPC-B-like transactions against PostgreSQL");
