@@ -201,7 +201,9 @@ Status ValidateScenario(const Scenario& scenario);
 
 // Canonical TOML: every section and key, units in human form, calibration included.
 // ParseScenarioToml(ScenarioToToml(s)) reproduces s (except source information).
-std::string ScenarioToToml(const Scenario& scenario);
+// `key_comments` (dotted key -> text) are written after the values as "# text".
+std::string ScenarioToToml(const Scenario& scenario,
+                           const std::map<std::string, std::string>& key_comments = {});
 
 }  // namespace pgstorsim
 

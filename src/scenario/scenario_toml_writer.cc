@@ -50,7 +50,8 @@ void WriteCalibration(const CalibrationConfig& c, std::ostringstream& out) {
 
 }  // namespace
 
-std::string ScenarioToToml(const Scenario& scenario) {
+std::string ScenarioToToml(const Scenario& scenario,
+                           const std::map<std::string, std::string>& key_comments) {
   std::ostringstream out;
   std::string section;
   for (const ScenarioKeyEntry& e : KeyTable()) {
@@ -61,7 +62,10 @@ std::string ScenarioToToml(const Scenario& scenario) {
       out << (section.empty() ? "" : "\n") << "[" << sec << "]\n";
       section = sec;
     }
-    out << key.substr(dot + 1) << " = " << TomlValue(e, scenario) << "\n";
+    out << key.substr(dot + 1) << " = " << TomlValue(e, scenario);
+    auto comment = key_comments.find(key);
+    if (comment != key_comments.end()) out << "  # " << comment->second;
+    out << "\n";
   }
   WriteCalibration(scenario.calibration, out);
   return out.str();

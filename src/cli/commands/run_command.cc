@@ -136,7 +136,9 @@ class RunCommand : public Command {
     if (!out_ok.ok()) return ReportError("run", out_ok);
     auto server = OpenServer(o_.server);
     if (!server.ok()) return ReportError("run", server.status());
-    CacheOptions cache_options{config->cache, config->cold_command, config->create_extension};
+    // The embedded cluster's database is pgstorsim's own: pg_prewarm may be created there.
+    CacheOptions cache_options{config->cache, config->cold_command,
+                               config->create_extension || server->cluster != nullptr};
     Status plan = CheckCachePlan(cache_options, server->cluster != nullptr);
     if (!plan.ok()) return ReportError("run", plan);
     auto conn = Connect(server->conninfo);

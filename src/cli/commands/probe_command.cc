@@ -1,0 +1,99 @@
+// `pgstorsim probe [--db CONNINFO] --out my.toml`: writes the scenario of a server as it
+// is (src/probe/probe.h), every value commented with where it came from.
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/command.h"
+#include "common/file_util.h"
+#include "common/output_path.h"
+#include "driver/run_options.h"
+#include "pg/server.h"
+#include "probe/probe.h"
+
+namespace pgstorsim {
+namespace {
+
+class ProbeCommand : public Command {
+ public:
+  void Configure(CLI::App* app) override {
+    app->set_help_flag("--help", "Print this help message and exit");  // -h is the host.
+    app->add_option("--db", server_.db, "libpq conninfo or URI");
+    app->add_option("-h,--host", server_.host, "Server host");
+    app->add_option("-p,--port", server_.port, "Server port");
+    app->add_option("-U,--username", server_.user, "User name");
+    app->add_option("-d,--dbname", server_.dbname, "Database name");
+    app->add_option("-c,--clients", clients_,
+                    "Clients of the runs the scenario describes (workload.clients)");
+    app->add_option("--out", out_, "Scenario file to write")->required();
+    app->add_flag("--force", force_, "--out may replace an existing file");
+  }
+
+  int Run() override {
+    Status s = CheckOutputPath("--out", out_, {}, force_);
+    if (!s.ok()) return ReportError("probe", s);
+    auto server = OpenServer(server_);
+    if (!server.ok()) return ReportError("probe", server.status());
+    auto conn = Connect(server->conninfo);
+    if (!conn.ok()) return ReportError("probe", conn.status());
+    std::cerr << ServerBanner(*server, conn->get()) << "\n";
+    std::string data_dir;
+    auto sql_facts = ProbeSqlFacts(conn->get(), &data_dir);
+    if (!sql_facts.ok()) return ReportError("probe", sql_facts.status());
+    std::vector<Fact> all = std::move(sql_facts).value();
+    std::vector<Fact>* facts = &all;
+    const bool local = ServerIsLocal(data_dir);
+    if (local) {
+      for (Fact& f : ProbeHostFacts(data_dir)) facts->push_back(std::move(f));
+    } else {
+      facts->push_back({"host", "", FactOrigin::kAssumed,
+                        "the server does not run on this machine (its postmaster.pid is not "
+                        "readable here): host, filesystem, disk and array values are the "
+                        "scenario's defaults"});
+    }
+    if (clients_ > 0) {
+      facts->push_back({"workload.clients", std::to_string(clients_), FactOrigin::kDetected,
+                        "--clients on the probe command line"});
+    }
+    facts->push_back({"scenario.description", Description(conn->get()), FactOrigin::kDetected,
+                      "pgstorsim probe"});
+    const std::string header =
+        "Scenario of " + Description(conn->get()) + ", written by `pgstorsim probe` at " +
+        FormatUnixTime(UnixNowNs()) +
+        ".\nEach value says where it came from: detected (and from where), assumed (a default "
+        "or a guess, with why) or unknown.\n" +
+        (local ? "The server runs on this machine: host facts read from /proc and /sys."
+               : "The server is remote: only what SQL tells is detected; the rest is assumed.");
+    auto toml = ProbeScenarioToml(*facts, header);
+    if (!toml.ok()) return ReportError("probe", toml.status());
+    s = WriteFileAtomically(out_, *toml);
+    if (!s.ok()) return ReportError("probe", s);
+    int detected = 0, assumed = 0, unknown = 0;
+    for (const Fact& f : *facts) {
+      (f.origin == FactOrigin::kDetected ? detected
+       : f.origin == FactOrigin::kAssumed ? assumed
+                                          : unknown)++;
+    }
+    std::cout << "probe: " << detected << " facts detected, " << assumed << " assumed, " << unknown
+              << " unknown (" << (local ? "local server" : "remote server") << ")\n"
+              << "scenario: " << out_ << "\n";
+    return 0;
+  }
+
+ private:
+  static std::string Description(PGconn* conn) {
+    return std::string("PostgreSQL ") + std::to_string(PQserverVersion(conn) / 10000) + " at " +
+           PQhost(conn) + ":" + PQport(conn) + " database " + PQdb(conn);
+  }
+
+  ServerFlags server_;
+  int clients_ = 0;
+  std::string out_;
+  bool force_ = false;
+};
+
+PGSTORSIM_REGISTER_COMMAND(ProbeCommand, "probe",
+                           "Write the scenario of a server as it is (SQL and, when local, host facts)");
+
+}  // namespace
+}  // namespace pgstorsim

@@ -1,0 +1,66 @@
+// ProbeScenarioToml: facts -> a commented scenario file (probe.h).
+#include <map>
+
+#include "probe/probe.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+namespace {
+
+std::string Describe(const Fact& f) {
+  switch (f.origin) {
+    case FactOrigin::kDetected:
+      return "detected: " + f.source;
+    case FactOrigin::kAssumed:
+      return "assumed: " + f.source;
+    case FactOrigin::kUnknown:
+      return "unknown (" + f.source + "); default kept";
+  }
+  return "";
+}
+
+}  // namespace
+
+StatusOr<std::string> ProbeScenarioToml(const std::vector<Fact>& facts, const std::string& header) {
+  auto scenario = DefaultScenario();
+  if (!scenario.ok()) return scenario.status();
+  Scenario s = *scenario;
+  std::map<std::string, std::string> comments;
+  std::vector<std::string> notes;
+  for (const Fact& f : facts) {
+    const bool is_key = GetScenarioKey(s, f.key).ok();
+    if (!is_key) {
+      notes.push_back(f.key + " = " + (f.value.empty() ? "?" : f.value) + "  (" + Describe(f) +
+                      ")");
+      continue;
+    }
+    if (!f.value.empty()) {
+      Status set = SetScenarioKey(&s, f.key, f.value);
+      if (!set.ok()) {
+        notes.push_back(f.key + " = " + f.value + " not applied: " + set.message());
+        continue;
+      }
+    }
+    comments[f.key] = Describe(f);
+  }
+  for (const ScenarioKeyInfo& k : ScenarioKeys()) {
+    if (!comments.count(k.key)) comments[k.key] = "assumed (default)";
+  }
+  Status valid = ValidateScenario(s);
+  if (!valid.ok()) return valid.WithContext("probed scenario");
+  std::string out;
+  for (size_t start = 0; start < header.size();) {
+    size_t end = header.find('\n', start);
+    if (end == std::string::npos) end = header.size();
+    out += "# " + header.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  if (!notes.empty()) {
+    out += "#\n# Facts without a scenario key (for the reader; the models do not use them yet):\n";
+    for (const std::string& n : notes) out += "#   " + n + "\n";
+  }
+  out += "\n" + ScenarioToToml(s, comments);
+  return out;
+}
+
+}  // namespace pgstorsim
