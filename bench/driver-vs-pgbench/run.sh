@@ -23,7 +23,10 @@
 #        the embedded cluster), BENCH_SCALE=10, BENCH_SECONDS=10, BENCH_RUNS=3,
 #        BENCH_FIXED_RUNS=3, BENCH_CLIENTS="1 4 10", PGSTORSIM_BINARY (default
 #        build/pgstorsim), BENCH_PREFIX (command prefix for both tools, e.g. "chrt -f 1"
-#        or "taskset -c 1"; default none), BENCH_SKIP_INIT=1 (tables already there).
+#        or "taskset -c 1"; default none), BENCH_SKIP_INIT=1 (tables already there),
+#        BENCH_SCRIPT=FILE (both tools run this -f script instead of the builtin, e.g.
+#        bench/driver-vs-pgbench/tpcb-like.sql: ours through its script interpreter).
+# Both tools skip the pre-run vacuum (-n).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${PGSTORSIM_BINARY:-$(pwd)/build/pgstorsim}
@@ -33,6 +36,8 @@ RUNS=${BENCH_RUNS:-3}
 FIXED_RUNS=${BENCH_FIXED_RUNS:-3}
 CLIENTS=${BENCH_CLIENTS:-"1 4 10"}
 read -r -a PREFIX <<<"${BENCH_PREFIX:-}"
+SCRIPT_ARGS=()
+[ -n "${BENCH_SCRIPT:-}" ] && SCRIPT_ARGS=(-f "$BENCH_SCRIPT" -s "$SCALE")
 PGBENCH=$(ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -n1)
 [ -x "$BIN" ] || { echo "bench: $BIN not built (scripts/setup.sh)" >&2; exit 1; }
 [ -n "$PGBENCH" ] || { echo "bench: pgbench not found" >&2; exit 1; }
@@ -46,7 +51,8 @@ else
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "bench: server '$DB', scale $SCALE, ${SECS}s x $RUNS runs, prepared, tpcb-like," \
+echo "bench: server '$DB', scale $SCALE, ${SECS}s x $RUNS runs, prepared," \
+  "${BENCH_SCRIPT:-builtin tpcb-like}," \
   "prefix '${PREFIX[*]:-}'"
 if [ "${BENCH_SKIP_INIT:-0}" != 1 ]; then
   "$BIN" init --scale "$SCALE" --db "$DB" --out "$work/init.json" | tail -n1
@@ -72,11 +78,11 @@ run_one() {
   local tool=$1 c=$2 j=$3 how=$4 n=$5 out=$work/out.txt cpu=$work/cpu.txt span=0
   if [ "$tool" = ours ]; then
     rm -f "$work/run.json"
-    cpu_time "$cpu" "${PREFIX[@]}" "$BIN" run --db "$DB" -c "$c" -j "$j" \
+    cpu_time "$cpu" "${PREFIX[@]}" "$BIN" run -n --db "$DB" -c "$c" -j "$j" "${SCRIPT_ARGS[@]}" \
       "$how" "$n$([ "$how" = -T ] && echo s)" -M prepared --out "$work/run.json" >"$out" 2>&1
     span=$(sed -n 's/.*"us_per_transaction": *\([0-9.e+-]*\).*/\1/p' "$work/run.json" | head -n1)
   else
-    cpu_time "$cpu" "${PREFIX[@]}" "$PGBENCH" -n -M prepared -c "$c" -j "$j" \
+    cpu_time "$cpu" "${PREFIX[@]}" "$PGBENCH" -n -M prepared -c "$c" -j "$j" "${SCRIPT_ARGS[@]}" \
       "$how" "$n" "$DB" >"$out" 2>&1
   fi
   local tps txns

@@ -37,6 +37,7 @@ struct RunOptions {
   std::string start_at;                // --start-at: wall-clock time the run starts
   std::string cold_command;            // --cold-command
   bool create_extension = false;       // --create-extension (pg_prewarm)
+  int scale = 0;                       // -s: :scale of custom scripts (0 = unset)
   std::string protocol = "simple";
   std::string warmup = "0s";
   double rate_tps = 0;   // 0 = closed loop.

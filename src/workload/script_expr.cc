@@ -499,16 +499,19 @@ class Evaluator {
   }
 
   Status Call(const ScriptExpr& e, ScriptValue* out) {
-    ScriptValue args[3];
-    std::vector<ScriptValue> many;
+    // Arguments on the stack (no allocation per call); greatest/least with more than
+    // kStackArgs arguments spill to a vector.
+    constexpr size_t kStackArgs = 8;
+    ScriptValue stack[kStackArgs];
+    std::vector<ScriptValue> spill;
     const size_t n = e.args.size();
+    if (n > kStackArgs) spill.resize(n);
+    ScriptValue* many = n > kStackArgs ? spill.data() : stack;
     for (size_t k = 0; k < n; ++k) {
-      ScriptValue v;
-      Status s = Eval(*e.args[k], &v);
+      Status s = Eval(*e.args[k], &many[k]);
       if (!s.ok()) return s;
-      if (k < 3) args[k] = v;
-      many.push_back(v);
     }
+    const ScriptValue* args = many;
     double d = 0;
     int64_t lo = 0, hi = 0;
     Status s = Status::Ok();

@@ -7,8 +7,11 @@
 #include "cli/command.h"
 #include "common/file_util.h"
 #include "common/output_path.h"
+#include "common/results.h"
 #include "driver/run_options.h"
 #include "pg/server.h"
+#include "common/stop_signal.h"
+#include "probe/device_benchmark.h"
 #include "probe/probe.h"
 
 namespace pgstorsim {
@@ -26,6 +29,12 @@ class ProbeCommand : public Command {
     app->add_option("-c,--clients", clients_,
                     "Clients of the runs the scenario describes (workload.clients)");
     app->add_option("--out", out_, "Scenario file to write")->required();
+    app->add_option("--device-benchmark", bench_.path,
+                    "Also time random reads (QD1, QD32) and write+fsync with the replayer on "
+                    "this device (read-only) or scratch file; results next to --out");
+    app->add_option("--benchmark-seconds", bench_.seconds_per_pattern,
+                    "Seconds per device pattern")
+        ->capture_default_str();
     app->add_flag("--force", force_, "--out may replace an existing file");
   }
 
@@ -74,6 +83,10 @@ class ProbeCommand : public Command {
        : f.origin == FactOrigin::kAssumed ? assumed
                                           : unknown)++;
     }
+    if (!bench_.path.empty()) {
+      int code = Benchmark();
+      if (code != 0) return code;
+    }
     std::cout << "probe: " << detected << " facts detected, " << assumed << " assumed, " << unknown
               << " unknown (" << (local ? "local server" : "remote server") << ")\n"
               << "scenario: " << out_ << "\n";
@@ -81,6 +94,24 @@ class ProbeCommand : public Command {
   }
 
  private:
+  // Each pattern's results go to <out stem>-<pattern>.json (calibrate --measured).
+  int Benchmark() {
+    const std::string stem = out_.substr(0, out_.rfind(".toml") == std::string::npos
+                                                ? out_.size()
+                                                : out_.rfind(".toml"));
+    auto measured = RunDeviceBenchmark(bench_, InstallStopSignals(),
+                                       [](const std::string& l) { std::cout << l << "\n"; });
+    if (!measured.ok()) return ReportError("probe", measured.status());
+    for (const DeviceMeasurement& m : *measured) {
+      const std::string path = stem + "-" + m.name + ".json";
+      Status s = CheckOutputPath("--out", path, {out_}, force_);
+      if (s.ok()) s = SaveResults(path, m.results);
+      if (!s.ok()) return ReportError("probe", s);
+      std::cout << "measurement: " << path << "\n";
+    }
+    return 0;
+  }
+
   static std::string Description(PGconn* conn) {
     return std::string("PostgreSQL ") + std::to_string(PQserverVersion(conn) / 10000) + " at " +
            PQhost(conn) + ":" + PQport(conn) + " database " + PQdb(conn);
@@ -90,6 +121,7 @@ class ProbeCommand : public Command {
   int clients_ = 0;
   std::string out_;
   bool force_ = false;
+  DeviceBenchmarkOptions bench_;
 };
 
 PGSTORSIM_REGISTER_COMMAND(ProbeCommand, "probe",

@@ -78,6 +78,9 @@ class RunCommand : public Command {
         ->capture_default_str();
     app->add_option("-b,--builtin", o_.builtins, "Builtin script NAME[@WEIGHT] (repeatable)");
     app->add_option("-f,--file", o_.files, "Custom pgbench script FILE[@WEIGHT] (repeatable)");
+    app->add_option("-s,--scale", o_.scale,
+                    ":scale in custom scripts (as pgbench: 1 unless given; builtin scripts use "
+                    "the tables' scale)");
     app->add_flag("-S,--select-only", o_.select_only, "Same as -b select-only");
     app->add_flag("-N,--skip-some-updates", o_.simple_update, "Same as -b simple-update");
     app->add_flag("-n,--no-vacuum", o_.no_vacuum,
@@ -144,13 +147,19 @@ class RunCommand : public Command {
     auto conn = Connect(server->conninfo);
     if (!conn.ok()) return ReportError("run", conn.status());
     std::cerr << ServerBanner(*server, conn->get()) << std::endl;
+    // pgbench's rule: builtin scripts take the scale from pgbench_branches; custom scripts
+    // alone see :scale = -s, else 1.
     auto scale = DetectScale(conn->get());
-    if (!scale.ok() && !config->mix->HasCustom()) return ReportError("run", scale.status());
-    if (!scale.ok()) {
-      std::cerr << "run: no pgbench tables (" << scale.status().message()
-                << "); :scale is 1 in the scripts" << std::endl;
+    if (!scale.ok() && HasBuiltin(*config->mix)) {
+      return ReportError("run", scale.status());
     }
-    const int scale_value = scale.ok() ? *scale : 1;
+    int scale_value = scale.ok() ? *scale : 1;
+    if (config->mix->HasCustom() && !HasBuiltin(*config->mix)) {
+      scale_value = o_.scale > 0 ? o_.scale : 1;
+    } else if (o_.scale > 0 && o_.scale != scale_value) {
+      std::cerr << "run: -s " << o_.scale << " ignored, using the scale of pgbench_branches ("
+                << scale_value << ")" << std::endl;
+    }
     Results r = NewResults("run");
     r.label = o_.label;
     r.config = RunConfigToJson(*config, scale_value);
@@ -207,6 +216,13 @@ class RunCommand : public Command {
   }
 
  private:
+  static bool HasBuiltin(const ScriptMix& mix) {
+    for (const ScriptEntry& e : mix.entries) {
+      if (e.builtin) return true;
+    }
+    return false;
+  }
+
   // Files the run reads: an output must not replace one of them.
   std::vector<std::string> InputPaths() const {
     std::vector<std::string> inputs;

@@ -1,0 +1,96 @@
+#include "probe/device_benchmark.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "common/units.h"
+#include "replay/pattern.h"
+#include "replay/report.h"
+#include "replay/session.h"
+
+namespace pgstorsim {
+namespace {
+
+struct Pattern {
+  const char* name;
+  const char* pattern;
+  int clients;
+  bool writes;
+};
+
+const Pattern kPatterns[] = {{"randread-qd1", "randread", 1, false},
+                             {"randread-qd32", "randread", 32, false},
+                             {"write-fsync", "seqwrite-fsync", 1, true}};
+
+StatusOr<Results> RunPattern(const DeviceBenchmarkOptions& o, const Pattern& p,
+                             const std::atomic<bool>* stop) {
+  PatternOptions po;
+  po.name = p.pattern;
+  po.file_bytes = o.size_bytes;
+  po.clients = p.clients;
+  po.ops_per_client = 1000000;
+  po.interarrival_ns = 0;
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  Status s = MakePatternTrace(po, &header, &records);
+  if (!s.ok()) return s;
+  ReplayTargets targets;
+  targets.target = o.path;
+  ReplayOptions ro;
+  ro.duration_ns = o.seconds_per_pattern * kNsPerSec;
+  ro.stop = stop;
+  PreparedReplay prepared;
+  auto outcome = ReplayTrace(header, records, targets, ro, &prepared);
+  if (!outcome.ok()) return outcome.status();
+  Results r = MakeReplayResults(*outcome, prepared, ro.interval_ns,
+                                {{"device_benchmark", p.name},
+                                 {"path", o.path},
+                                 {"workers", p.clients},
+                                 {"size_bytes", o.size_bytes}},
+                                header.meta);
+  r.label = std::string("device benchmark ") + p.name;
+  r.complete = !outcome->interrupted;
+  return r;
+}
+
+}  // namespace
+
+StatusOr<std::vector<DeviceMeasurement>> RunDeviceBenchmark(
+    const DeviceBenchmarkOptions& o, const std::atomic<bool>* stop,
+    const std::function<void(const std::string&)>& print) {
+  struct stat st {};
+  const bool existed = stat(o.path.c_str(), &st) == 0;
+  const bool device = existed && S_ISBLK(st.st_mode);
+  if (existed && !device && !S_ISREG(st.st_mode)) {
+    return Status::Error("--device-benchmark " + o.path + ": not a block device or regular file");
+  }
+  std::vector<DeviceMeasurement> out;
+  for (const Pattern& p : kPatterns) {
+    if (p.writes && existed) {
+      if (print) {
+        print("device benchmark: " + std::string(p.name) + " skipped: " + o.path +
+              (device ? " is a device (read-only)" : " is an existing file pgstorsim did not create"));
+      }
+      continue;
+    }
+    auto r = RunPattern(o, p, stop);
+    if (!r.ok()) {
+      if (!existed) unlink(o.path.c_str());
+      return r.status().WithContext(std::string("--device-benchmark ") + p.name);
+    }
+    if (print) {
+      char line[200];
+      std::snprintf(line, sizeof line, "device benchmark: %-14s %10.0f ops/s  mean %.3f ms",
+                    p.name, r->tps, r->transaction_latency.mean_ns() / kNsPerMs);
+      print(line);
+    }
+    out.push_back({p.name, std::move(r).value()});
+    if (stop != nullptr && stop->load()) break;
+  }
+  if (!existed) unlink(o.path.c_str());
+  return out;
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,43 @@
+// `probe --device-benchmark PATH`: short synthetic patterns played by the replayer
+// (replay/session.h, replay/pattern.h) with O_DIRECT on PATH: random 8 KiB reads at
+// queue depth 1 and 32 (one and 32 workers), and 8 KiB sequential writes each followed
+// by an fsync (WAL-like). A block device is only read (the replayer's target rules
+// never write to a device without --allow-destroy; the write pattern is skipped); a
+// path that does not exist becomes a scratch file created, zero-filled and, at the
+// end, removed by pgstorsim; an existing regular file not made by pgstorsim is only
+// read too. Each pattern yields replay results (kind "replay") that `calibrate
+// --measured` accepts. Thread safety: one call at a time; `stop` may be set from a
+// signal handler.
+#ifndef PGSTORSIM_PROBE_DEVICE_BENCHMARK_H_
+#define PGSTORSIM_PROBE_DEVICE_BENCHMARK_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/results.h"
+#include "common/status.h"
+
+namespace pgstorsim {
+
+struct DeviceBenchmarkOptions {
+  std::string path;
+  int64_t seconds_per_pattern = 5;
+  int64_t size_bytes = 256LL << 20;  // Region read/written (the scratch file's size).
+};
+
+struct DeviceMeasurement {
+  std::string name;  // "randread-qd1", "randread-qd32", "write-fsync".
+  Results results;
+};
+
+// `print` gets one line per pattern (may be empty).
+StatusOr<std::vector<DeviceMeasurement>> RunDeviceBenchmark(
+    const DeviceBenchmarkOptions& options, const std::atomic<bool>* stop,
+    const std::function<void(const std::string&)>& print);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_PROBE_DEVICE_BENCHMARK_H_
