@@ -138,7 +138,8 @@ bool PrewarmWithExtension(PGconn* conn, bool create_extension, Actions* act) {
       return false;
     }
     Status s = Exec(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
-    act->Step(s, "CREATE EXTENSION pg_prewarm (--create-extension)");
+    act->Step(s, "CREATE EXTENSION pg_prewarm (allowed by --create-extension, or the embedded "
+                 "cluster's own database)");
     if (!s.ok()) return false;
   }
   int64_t blocks = 0;

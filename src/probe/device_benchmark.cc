@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "common/units.h"
@@ -30,7 +31,8 @@ StatusOr<Results> RunPattern(const DeviceBenchmarkOptions& o, const Pattern& p,
   po.name = p.pattern;
   po.file_bytes = o.size_bytes;
   po.clients = p.clients;
-  po.ops_per_client = 1000000;
+  // The replayer repeats the trace until the duration: a short trace is enough.
+  po.ops_per_client = std::max(2000, 50000 / p.clients);
   po.interarrival_ns = 0;
   TraceHeader header;
   std::vector<TraceRecord> records;

@@ -32,6 +32,35 @@ TEST(CliErrorsTest, BadRunOptionsAreOneLineNamingTheOption) {
   }
 }
 
+TEST(CliErrorsTest, PgbenchFlagsAreServerOptionsNotHelp) {
+  // -h is the host (pgbench's meaning): no help text, exit 0 would hide the mistake.
+  auto host = RunPgstorsim({"run", "-h", "/nonexistent-socket-dir", "-p", "1", "-U", "u",
+                            "-T", "1", "bank"});
+  EXPECT_EQ(host.exit_code, 1) << host.output;
+  EXPECT_NE(host.output.find("cannot connect to 'user=u dbname=bank host=/nonexistent-socket-dir "
+                             "port=1'"),
+            std::string::npos)
+      << host.output;
+  auto bogus = RunPgstorsim({"run", "--bogus"});
+  EXPECT_NE(bogus.exit_code, 0);
+  auto missing = RunPgstorsim({"run", "-h"});
+  EXPECT_NE(missing.exit_code, 0);
+  auto help = RunPgstorsim({"run", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("--aggregate-interval"), std::string::npos);
+}
+
+TEST(CliErrorsTest, ColdOnAServerNotManagedNeedsACommand) {
+  auto r = RunPgstorsim({"run", "--cache", "cold", "--db", "host=/nonexistent-socket-dir"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--cache cold: this server is not managed by pgstorsim"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(Lines(r.output), 1) << r.output;
+  auto stray = RunPgstorsim({"run", "--cold-command", "true", "--db", "host=/nonexistent"});
+  EXPECT_NE(stray.output.find("--cold-command needs --cache cold"), std::string::npos);
+}
+
 TEST(CliErrorsTest, UnreachableServerIsOneLineWithoutPassword) {
   for (const char* cmd : {"init", "run"}) {
     auto r = RunPgstorsim(

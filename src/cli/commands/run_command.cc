@@ -86,6 +86,8 @@ class RunCommand : public Command {
     app->add_flag("-n,--no-vacuum", o_.no_vacuum,
                   "Skip pgbench's pre-run VACUUM of branches/tellers and TRUNCATE of history");
     app->add_option("-M,--protocol", o_.protocol, "simple | prepared")->capture_default_str();
+    app->add_flag("-r,--report-per-command", report_per_command_,
+                  "Accepted for pgbench compatibility: statement latencies are always shown");
     app->add_option("--warmup", o_.warmup, "Warm-up excluded from statistics, e.g. 30s")
         ->capture_default_str();
     app->add_option("-R,--rate", o_.rate_tps, "Open-loop Poisson arrival rate (tps)");
@@ -287,6 +289,7 @@ class RunCommand : public Command {
 
   RunOptions o_;
   std::string positional_db_;
+  bool report_per_command_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(RunCommand, "run", "Run TPC-B-like transactions against PostgreSQL");
