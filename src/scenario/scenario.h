@@ -129,6 +129,9 @@ struct DiskConfig {
 };
 
 enum class CacheState { kCold, kWarm };
+// pgbench -M: the query protocol. Its CPU cost is in the calibrated cpu_ms, so a
+// calibration holds for the protocol it was measured with (calibrate checks it).
+enum class QueryProtocol { kSimple, kExtended, kPrepared };
 
 struct WorkloadConfig {
   WorkloadKind type = WorkloadKind::kTpcbLike;
@@ -137,6 +140,7 @@ struct WorkloadConfig {
   int64_t duration_ns = 60LL * 1000 * 1000 * 1000;
   int64_t transactions = 0;  // Per client; 0 = run for duration_ns.
   CacheState cache = CacheState::kWarm;
+  QueryProtocol protocol = QueryProtocol::kSimple;
   double rate_tps = 0;  // 0 = closed loop, as fast as possible.
   uint64_t seed = 1;
 };
