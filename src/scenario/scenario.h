@@ -63,9 +63,15 @@ struct FilesystemConfig {
 // others (ufs2, zfs: FreeBSD's page queues and ARC differ).
 bool UsesLinuxPageCache(const FilesystemConfig& fs);
 
+// How PostgreSQL's data-page writes reach the disks (io.data_writes): through the OS
+// page cache (buffered, PostgreSQL's path: write() returns at once, the OS writes back
+// later, a checkpoint's fsync waits) or each one synchronously with O_DIRECT (direct).
+enum class DataWrites { kBuffered, kDirect };
+
 struct IoConfig {
   std::string scheduler = "mq-deadline";
   int queue_depth = 32;  // Commands outstanding per disk (NCQ/TCQ).
+  DataWrites data_writes = DataWrites::kBuffered;
 };
 
 enum class ControllerKind { kRaid, kHba };
