@@ -30,8 +30,11 @@ ModelError Summarise(std::vector<double> abs_errors, const std::string& error_cl
   double ss = 0;
   for (double a : abs_errors) ss += a * a;
   e.rms_fraction = std::sqrt(ss / abs_errors.size());
-  // The smallest value that covers kBandCoverage of the rows.
-  const size_t k = static_cast<size_t>(std::ceil(kBandCoverage * abs_errors.size()));
+  // The conformal quantile: the ceil(coverage x (n + 1))-th smallest of n errors (the
+  // largest when that exceeds n) covers a further, exchangeable row with probability
+  // >= coverage; the plain empirical quantile covers it less often.
+  const double n = static_cast<double>(abs_errors.size());
+  const size_t k = static_cast<size_t>(std::min(n, std::ceil(kBandCoverage * (n + 1))));
   e.band_fraction = abs_errors[std::max<size_t>(k, 1) - 1];
   return e;
 }

@@ -5,9 +5,11 @@
 // it, with its class ("<disks.type> <regime>", e.g. "hdd destage-bound"). The file is
 // compiled into the tool (CMake generates model_error_data.cc from it).
 //
-// A band's model part for a prediction of class C is the 80th percentile of |relative
-// error| over the rows of C (over all rows when C has fewer than kMinClassRows), so it
-// covers the measured value on at least 80 % of those rows.
+// A band's model part for a prediction of class C is the conformal 80 % quantile of
+// |relative error| over the rows of C (over all rows when C has fewer than
+// kMinClassRows): the ceil(0.8 (n + 1))-th smallest of n, which covers an unseen row
+// with probability >= 80 % when rows are exchangeable (ModelErrorOf with leave_out
+// checks it row by row: tests/model/model_error_test.cc).
 // Units: fractions (0.1 = 10 %). Thread safety: pure functions; the compiled table is
 // parsed once (thread-safe static).
 #ifndef PGSTORSIM_MODEL_MODEL_ERROR_H_
@@ -35,7 +37,7 @@ struct ModelErrorRow {
 struct ModelError {
   std::string error_class;  // The class the rows came from; "all" when pooled.
   int rows = 0;             // Validation rows behind it.
-  double band_fraction = 0;  // kBandCoverage quantile of |relative error|.
+  double band_fraction = 0;  // Conformal kBandCoverage quantile of |relative error|.
   double rms_fraction = 0;   // RMS relative error.
 };
 
