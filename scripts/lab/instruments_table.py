@@ -21,7 +21,7 @@ def conditions(path):
         for line in open(path):
             if "=" in line:
                 k, v = line.rstrip("\n").split("=", 1)
-                out[k] = v.strip("'")
+                out[k] = v.strip("'").replace("\\ ", " ")  # printf %q's escaped spaces.
     return out
 
 
@@ -45,7 +45,7 @@ def main(directory):
           "path and OS cache (`--scenario`); `simulate` and `predict` on the same scenario "
           "file (saved in each `-runs/array.toml`). No live PostgreSQL column: this "
           "kernel has neither md nor device-mapper, so PostgreSQL cannot run on an "
-          "emulated array here.\n")
+          "emulated array here. What the differences are: docs/lab.md, \"Instruments\".\n")
     print("| offset | cache | stripe | replay tps (runs) | simulate | predict | simulate vs replay "
           "| predict vs replay | spread | within %d %% |" % (100 * TOLERANCE))
     print("|---|---|---|---|---|---|---|---|---|---|")
