@@ -321,7 +321,8 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
   StripeLocks locks;
   std::unique_ptr<OsWriteback> writeback;
   std::unique_ptr<Flusher> flusher;
-  if (options.buffered_data_writes) {
+  // Without an OS cache every write is written back at once by its writer: direct.
+  if (options.buffered_data_writes && options.os_cache_bytes > 0) {
     writeback = std::make_unique<OsWriteback>(OsWritebackConfig{options.os_cache_bytes});
     auto engine = CreateIoEngine(options.engine, options.queue_depth);
     if (!engine.ok()) return engine.status();
