@@ -216,6 +216,10 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   return c;
 }
 
+int64_t OsCacheBytes(const SimConfig& c) {
+  return std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes);
+}
+
 nlohmann::json SimConfigToJson(const SimConfig& c) {
   nlohmann::json cpu = nlohmann::json::object();
   for (int i = 0; i < kStatementCount; ++i)
@@ -237,8 +241,7 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
           {"checkpoint_wal_bytes", CheckpointWalBytes(c)},
           {"data_writes", c.direct_data_writes ? "direct" : "buffered"},
-          {"os_cache_bytes",
-           std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes)},
+          {"os_cache_bytes", OsCacheBytes(c)},
           {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},
           {"seek_scale", c.disk.seek_scale},
           {"destage_position_ms",
