@@ -195,6 +195,8 @@ predict_only() {
   [[ -f $SAVED/conditions.env ]] ||
     lab_die "no saved measurement at $SAVED (run lab-array.sh first)"
   WARMUP=0  # Saved before the warm-up existed: the trace started clean.
+  grep -q '^DATA_WRITES=' "$SAVED/conditions.env" ||
+    lab_die "$SAVED was replayed before io.data_writes (every data write O_DIRECT, which predict does not model on a throttled HBA): measure again"
   # shellcheck source=/dev/null
   . "$SAVED/conditions.env"
   WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-array-predict.XXXXXX")
