@@ -26,26 +26,12 @@ TraceRecord DataWrite(const PageId& page, int64_t pages, int64_t now_ns) {
 }  // namespace
 
 BackgroundWriter::BackgroundWriter(Simulator& sim, Controller* controller, const VolumeMap* map,
-                                   int outstanding, int64_t dirty_expire_ns,
-                                   int64_t os_cache_pages)
+                                   int outstanding, int64_t dirty_expire_ns)
     : sim_(sim),
       controller_(controller),
       map_(map),
       outstanding_limit_(outstanding),
-      dirty_expire_ns_(dirty_expire_ns),
-      background_pages_(os_cache_pages / 10),
-      limit_pages_(os_cache_pages / 5) {}
-
-int64_t BackgroundWriter::DirtyOrWriting() const {
-  return static_cast<int64_t>(os_dirty_.size() + queue_.size()) + outstanding_;
-}
-
-bool BackgroundWriter::ThrottleWriter(IoListener* listener, uint64_t token) {
-  if (limit_pages_ <= 0 || DirtyOrWriting() <= limit_pages_) return false;
-  ++throttled_writers_;
-  waiters_.push_back({listener, token});
-  return true;
-}
+      dirty_expire_ns_(dirty_expire_ns) {}
 
 void BackgroundWriter::AddDirty(const VolumeOp& op) {
   if (dirty_expire_ns_ <= 0) {
@@ -53,11 +39,6 @@ void BackgroundWriter::AddDirty(const VolumeOp& op) {
     return;
   }
   os_dirty_.push_back({sim_.now_ns(), op});
-  // Above the background threshold the flusher writes the oldest back.
-  while (background_pages_ > 0 && static_cast<int64_t>(os_dirty_.size()) > background_pages_) {
-    queue_.push_back(os_dirty_.front().op);
-    os_dirty_.pop_front();
-  }
   if (!syncer_pending_) {
     syncer_pending_ = true;
     sim_.Schedule(kSyncerPeriodNs, this, kSyncerTick);
@@ -133,11 +114,6 @@ void BackgroundWriter::Pump() {
 void BackgroundWriter::OnIoDone(uint64_t token) {
   --outstanding_;
   Pump();
-  while (!waiters_.empty() && DirtyOrWriting() <= limit_pages_) {
-    const Waiter w = waiters_.front();
-    waiters_.pop_front();
-    w.listener->OnIoDone(w.token);
-  }
 }
 
 nlohmann::json BackgroundWriter::Report() const {
@@ -146,10 +122,7 @@ nlohmann::json BackgroundWriter::Report() const {
           {"eviction_writes", eviction_writes_},
           {"max_queued_writes", max_queue_},
           {"queued_at_end", queue_.size() + (paced_.size() - next_)},
-          {"os_dirty_at_end", os_dirty_.size()},
-          {"dirty_background_pages", background_pages_},
-          {"dirty_limit_pages", limit_pages_},
-          {"throttled_writers", throttled_writers_}};
+          {"os_dirty_at_end", os_dirty_.size()}};
 }
 
 }  // namespace sim

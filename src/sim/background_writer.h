@@ -5,12 +5,7 @@
 // once it is older than `dirty_expire_ns` (a syncer pass every second), and the
 // checkpoint's closing fsync writes every remaining one at once, as a burst, then
 // flushes. dirty_expire_ns == 0 writes at once. At most `outstanding` writes are in
-// flight at the controller; the rest queue here. With an OS cache of os_cache_pages
-// (> 0), Linux's dirty thresholds apply too (as the replay's, replay/os_writeback.h):
-// pages above 10 % of the cache dirty are written back oldest first
-// (dirty_background_ratio), and a backend that dirties a page while more than 20 % are
-// dirty or being written waits until they are fewer (dirty_ratio, balance_dirty_pages;
-// ThrottleWriter).
+// flight at the controller; the rest queue here.
 // Units: ns, pages. Thread safety: none.
 #ifndef PGSTORSIM_SIM_BACKGROUND_WRITER_H_
 #define PGSTORSIM_SIM_BACKGROUND_WRITER_H_
@@ -32,16 +27,13 @@ class BackgroundWriter : public Component, public IoListener {
  public:
   // Pointers must outlive the writer. REQUIRES: outstanding >= 1.
   BackgroundWriter(Simulator& sim, Controller* controller, const VolumeMap* map, int outstanding,
-                   int64_t dirty_expire_ns, int64_t os_cache_pages = 0);
+                   int64_t dirty_expire_ns);
 
   // Queues a write of `pages` blocks of `page.file` from `page.block`.
   void Enqueue(const PageId& page, int64_t pages);
   // Starts writing `pages` evenly over `spread_ns` (appended to any unfinished one).
   void StartCheckpoint(std::vector<PageId> pages, int64_t spread_ns);
   bool checkpoint_in_progress() const { return next_ < paced_.size(); }
-  // balance_dirty_pages: true when more pages are dirty or being written than the dirty
-  // limit; then `listener->OnIoDone(token)` is called once they are no more.
-  bool ThrottleWriter(IoListener* listener, uint64_t token);
 
   void HandleEvent(const Event& e) override;
   void OnIoDone(uint64_t token) override;
@@ -51,7 +43,6 @@ class BackgroundWriter : public Component, public IoListener {
   void Pump();
   void AddDirty(const VolumeOp& op);
   void Sync(int64_t older_than_ns);
-  int64_t DirtyOrWriting() const;
 
   Simulator& sim_;
   Controller* controller_;
@@ -74,13 +65,6 @@ class BackgroundWriter : public Component, public IoListener {
   uint64_t checkpoint_pages_ = 0;
   uint64_t eviction_writes_ = 0;
   uint64_t max_queue_ = 0;
-  const int64_t background_pages_, limit_pages_;  // 0: no thresholds.
-  struct Waiter {
-    IoListener* listener;
-    uint64_t token;
-  };
-  std::deque<Waiter> waiters_;
-  uint64_t throttled_writers_ = 0;
 };
 
 }  // namespace sim

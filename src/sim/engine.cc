@@ -72,8 +72,7 @@ Status Engine::Init() {
                                   &*map_, this);
   writer_ = std::make_unique<BackgroundWriter>(sim_, controller_.get(), &*map_,
                                                config_.background_writes_outstanding,
-                                               config_.os_dirty_expire_ns,
-                                               OsCacheBytes(config_) / kPageBytes);
+                                               config_.os_dirty_expire_ns);
   if (config_.row_locks) row_locks_ = std::make_unique<RowLocks>(config_.clients);
   core_free_ns_.assign(config_.cpu_cores, 0);
   for (int i = 0; i < config_.clients; ++i) {
@@ -187,14 +186,12 @@ void Engine::ContinueTouches(uint32_t c) {
       return r;
     };
     const CacheIo* read = nullptr;
-    bool dirtied = false;
     for (const CacheIo& io : ios_) {
       if (io.kind == CacheIo::kWrite) {
         if (config_.direct_data_writes) {
           client.pending_ios.push_back(record(io, IoOp::kWrite));
         } else {
           writer_->Enqueue(io.first, io.pages);
-          dirtied = true;
         }
       } else if (!extension) {
         read = &io;
@@ -202,8 +199,6 @@ void Engine::ContinueTouches(uint32_t c) {
     }
     // The victim is written before the page is read into its buffer.
     if (read != nullptr) client.pending_ios.push_back(record(*read, IoOp::kRead));
-    // A write() over the dirty limit waits (balance_dirty_pages); resumes in OnIoDone.
-    if (dirtied && writer_->ThrottleWriter(this, c)) return;
     if (SubmitPending(c)) return;  // Resumes in OnIoDone.
   }
   if (LockStatementRow(c)) FinishStatementWork(c);

@@ -216,10 +216,6 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   return c;
 }
 
-int64_t OsCacheBytes(const SimConfig& c) {
-  return std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes);
-}
-
 nlohmann::json SimConfigToJson(const SimConfig& c) {
   nlohmann::json cpu = nlohmann::json::object();
   for (int i = 0; i < kStatementCount; ++i)
@@ -241,7 +237,8 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
           {"checkpoint_wal_bytes", CheckpointWalBytes(c)},
           {"data_writes", c.direct_data_writes ? "direct" : "buffered"},
-          {"os_cache_bytes", OsCacheBytes(c)},
+          {"os_cache_bytes",
+           std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes)},
           {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},
           {"seek_scale", c.disk.seek_scale},
           {"destage_position_ms",

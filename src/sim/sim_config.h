@@ -100,8 +100,6 @@ int64_t WalRegionBytes(const SimConfig& config);
 
 // Maps a validated Scenario (plus its [calibration] values) to a SimConfig.
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);
-// The OS page cache the database's files get: RAM - shared_buffers - the OS reserve.
-int64_t OsCacheBytes(const SimConfig& config);
 
 // The parameters that shaped the run, for Results::config.
 nlohmann::json SimConfigToJson(const SimConfig& config);
