@@ -61,7 +61,7 @@ trace_file=results/runs/demo-$stamp.trace
 "$BIN" trace --scale "$SCALE" --keys-log "$keys_log" --relations "$init_json" \
   --shared-buffers 128MiB --os-cache 256MiB --cache warm --out "$trace_file"
 
-echo "== demo: replay of that trace on a file (O_DIRECT, $CLIENTS workers)"
+echo "== demo: replay of that trace on a file (O_DIRECT; data pages through the emulated 256 MiB OS cache, $CLIENTS workers)"
 replay_json=results/runs/demo-$stamp-replay.json
 "$BIN" replay --trace "$trace_file" --target results/runs/demo-data.img \
   --workers "$CLIENTS" --duration 10s --out "$replay_json" --label demo-replay

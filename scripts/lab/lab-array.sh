@@ -30,7 +30,10 @@
 # LAB_ARRAY_SHARED_BUFFERS [16MiB], LAB_ARRAY_OS_CACHE [16MiB], LAB_ARRAY_OFFSET
 # [63s] (partition offset; 0 = aligned, where no 64 KiB block has two pieces on one
 # member), LAB_ARRAY_WARMUP [10000] (trace warm-up transactions), LAB_ARRAY_ENGINE
-# [psync] (replay --engine), LAB_ARRAY_PREDICT_ONLY [0], PGSTORSIM_LAB_NAME
+# [psync] (replay --engine), LAB_ARRAY_STRIPES ["32KiB 1MiB"], LAB_ARRAY_CACHE [warm]
+# (cold: a cold trace without warm-up, simulated for the replay's length, the ramp's
+# start), LAB_ARRAY_DATA_WRITES [buffered] (io.data_writes; the replay takes it and
+# the OS cache from the scenario), LAB_ARRAY_PREDICT_ONLY [0], PGSTORSIM_LAB_NAME
 # [pgstorsim-lab-e2e-array]. Torn down on exit (also on failure or Ctrl-C). Measuring
 # needs root.
 set -euo pipefail
@@ -56,21 +59,25 @@ OFFSET=${LAB_ARRAY_OFFSET:-63s}
 WARMUP=${LAB_ARRAY_WARMUP:-10000}
 SIM_SECONDS=120
 ENGINE=${LAB_ARRAY_ENGINE:-psync}
+CACHE=${LAB_ARRAY_CACHE:-warm}
+DATA_WRITES=${LAB_ARRAY_DATA_WRITES:-buffered}
+STRIPES=${LAB_ARRAY_STRIPES:-32KiB 1MiB}
 DISK_SIZE=2G
 TSV=${1:-$root/results/validation/lab-array.tsv}
 SAVED=${TSV%.tsv}-runs
 # Trace and WAL file: a small tmpfs of our own (not under /dev/, where the replayer
 # refuses to create files; not the host disk, whose fsyncs are slow and shared).
 WORK=/var/tmp/$LAB_NAME-work
-STRIPES="32KiB 1MiB"
-CONDITIONS="IOPS MBPS SCALE CLIENTS SECONDS_PER_RUN RUNS SHARED OS_CACHE OFFSET WARMUP ENGINE DISK_SIZE"
+CONDITIONS="IOPS MBPS SCALE CLIENTS SECONDS_PER_RUN RUNS SHARED OS_CACHE OFFSET WARMUP ENGINE DISK_SIZE
+CACHE DATA_WRITES STRIPES"
 
 [[ -x $BIN ]] || lab_die "no pgstorsim binary at $BIN (set PGSTORSIM_BINARY)"
 command -v python3 >/dev/null || lab_skip "python3 needed to read the results JSON"
 
 # The scenario the array is: what the simulator and the model are given.
 write_scenario() {  # path
-  local ram
+  local ram sim_seconds=$SIM_SECONDS
+  [[ $CACHE == cold ]] && sim_seconds=$SECONDS_PER_RUN  # The ramp's start, as replayed.
   ram=$(($(lab_bytes "${SHARED%iB}") + $(lab_bytes "${OS_CACHE%iB}") + (1 << 30)))
   cat >"$1" <<EOF
 # Lab array (scripts/lab/lab-array.sh): 4 loop devices throttled by cgroup v1 blkio to
@@ -78,13 +85,15 @@ write_scenario() {  # path
 # "throttled", 30 us device latency), as a RAID 10 replayed by pgstorsim itself (no
 # controller cache); 64 KiB filesystem blocks and 8 KiB fragments as on the seed's UFS,
 # partition offset $OFFSET (63s = the seed's MBR); WAL on an unthrottled file. The
-# page cache (host.os_cache) is the trace's OS cache; the replayer writes the trace's
-# writes at once (O_DIRECT, no page cache to hold them): os_dirty_expire_s = 0.
+# page cache (host.os_cache) is the trace's OS cache; data writes io.data_writes =
+# $DATA_WRITES (the replay takes it and the OS cache from this file).
 [scenario]
 name = "lab-array"
 [host]
 ram = "$ram"
 os_cache = "$OS_CACHE"
+[io]
+data_writes = "$DATA_WRITES"
 [postgres]
 shared_buffers = "$SHARED"
 wal_on_data_volume = false
@@ -111,10 +120,8 @@ capacity = "$(lab_bytes "$DISK_SIZE")"
 [workload]
 scale = $SCALE
 clients = $CLIENTS
-cache = "warm"
-duration = "${SIM_SECONDS}s"
-[calibration]
-os_dirty_expire_s = 0
+cache = "$CACHE"
+duration = "${sim_seconds}s"
 EOF
 }
 
@@ -137,6 +144,7 @@ replay() {  # stripe run -> prints tps
   "$here/lab-disks.sh" exec "$BIN" replay --trace "$WORK/array.trace" --array raid10 \
     --members "$members" --stripe "$1" --fs-block 64k --fragment 8k --partition-offset "$OFFSET" \
     --wal-target "$WORK/wal.img" "${allow[@]}" --workers "$CLIENTS" --engine "$ENGINE" \
+    --scenario "$SAVED/array.toml" \
     --duration "${SECONDS_PER_RUN}s" --out "$json" >"$WORK/replay-$1-$2.txt" 2>&1 ||
     lab_die "replay failed: $(tail -3 "$WORK/replay-$1-$2.txt")"
   python3 -c 'import json, sys
@@ -187,6 +195,8 @@ predict_only() {
   [[ -f $SAVED/conditions.env ]] ||
     lab_die "no saved measurement at $SAVED (run lab-array.sh first)"
   WARMUP=0  # Saved before the warm-up existed: the trace started clean.
+  grep -q '^DATA_WRITES=' "$SAVED/conditions.env" ||
+    lab_die "$SAVED was replayed before io.data_writes (every data write O_DIRECT, which predict does not model on a throttled HBA): measure again"
   # shellcheck source=/dev/null
   . "$SAVED/conditions.env"
   WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-array-predict.XXXXXX")
@@ -213,10 +223,12 @@ main() {
   . "$LAB_DISKS_ENV"
   mkdir -p "$WORK" "$SAVED"
   rm -f "$SAVED"/replay-*.json.gz
-  save_conditions
   mount -t tmpfs -o size=1G,mode=700 pgstorsim-lab-array "$WORK"
+  [[ $CACHE == cold ]] && WARMUP=0  # A cold start is the ramp itself.
+  save_conditions
+  write_scenario "$SAVED/array.toml"
   "$BIN" trace --scale "$SCALE" --transactions 50000 --clients "$CLIENTS" \
-    --shared-buffers "$SHARED" --os-cache "$OS_CACHE" --cache warm \
+    --shared-buffers "$SHARED" --os-cache "$OS_CACHE" --cache "$CACHE" \
     --warmup-transactions "$WARMUP" \
     --out "$WORK/array.trace" | grep -E '^(records|hit ratio)'
   local r stripe tps

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <map>
 
 #include "model/least_squares.h"
+#include "model/model_error.h"
 #include "model/storage_model.h"
 
 namespace pgstorsim {
@@ -107,13 +110,79 @@ StatusOr<LeastSquaresResult> RobustFit(const ResidualFunction& f,
                                        const std::vector<double>& initial,
                                        const std::vector<double>& lower,
                                        const std::vector<double>& upper) {
-  auto fit = LevenbergMarquardt(f, initial, lower, upper);
+  LeastSquaresOptions options;
+  options.residual_sigma_floor = PooledModelError().rms_fraction;
+  auto fit = LevenbergMarquardt(f, initial, lower, upper, options);
   if (!fit.ok()) return fit;
   const std::vector<double> coarse = CoarseStart(f, initial, lower, upper);
   if (coarse == initial) return fit;
-  auto other = LevenbergMarquardt(f, coarse, lower, upper);
+  auto other = LevenbergMarquardt(f, coarse, lower, upper, options);
   if (other.ok() && other->cost < fit->cost * (1 - 1e-9)) return other;
   return fit;
+}
+
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return out;
+}
+
+// A fit of some of the candidates, with the identifiability of its parameters at the
+// fitted point.
+struct ChosenFit {
+  LeastSquaresResult fit;
+  Identifiability identifiability;
+};
+using FitChosen = std::function<StatusOr<ChosenFit>(const std::vector<int>& chosen)>;
+
+// Keeps in `chosen` the candidates the residuals can tell apart at the fitted point,
+// refitting after each reduction (the fitted point moves), and writes kept and notes.
+Status ChooseIdentifiable(const FitChosen& fit_chosen, const std::vector<std::string>& names,
+                          std::vector<int>* chosen, ChosenFit* fit, CalibrationReport* report) {
+  for (size_t round = 0; round < names.size(); ++round) {
+    const Identifiability& id = fit->identifiability;
+    report->rank = id.rank;
+    if (id.rank >= static_cast<int>(chosen->size()) || id.rank == 0) break;
+    std::vector<int> keep;
+    for (int i = 0; i < id.rank; ++i) keep.push_back((*chosen)[id.order[i]]);
+    std::sort(keep.begin(), keep.end());
+    for (size_t i = id.rank; i < id.order.size(); ++i) {
+      const int col = id.order[i];
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "its effect independent of %s is %.2f %% of the strongest, below %.0f %%",
+                    keep.size() > 1 ? "the fitted ones" : names[keep.front()].c_str(),
+                    100 * id.independent_effect[col], 100 * kIdentifiabilityTolerance);
+      report->kept.push_back(names[(*chosen)[col]]);
+      report->notes.push_back(names[(*chosen)[col]] + " stays at the scenario's value: " +
+                              (id.column_norm[col] > 0
+                                   ? std::string("the measurements cannot tell it apart (") +
+                                         buf + ")"
+                                   : std::string("it moves no measured figure here")));
+    }
+    *chosen = keep;
+    auto refit = fit_chosen(*chosen);
+    if (!refit.ok()) return refit.status();
+    *fit = *refit;
+  }
+  if (fit->identifiability.rank == 0) {
+    return Status::Error("no candidate parameter moves the measured figures (nothing to fit: a cap or a fixed parameter decides them)");
+  }
+  if (!report->kept.empty()) {
+    std::vector<std::string> fitted;
+    for (int k : *chosen) fitted.push_back(names[k]);
+    report->notes.insert(report->notes.begin(),
+                         std::to_string(fit->fit.residuals.size()) + " residual(s) identify " +
+                             std::to_string(chosen->size()) + " independent combination(s) of " +
+                             "the " + std::to_string(names.size()) + " candidates: fitting " +
+                             Join(fitted) + " (the fitted value" +
+                             (chosen->size() > 1 ? "s stand" : " stands") +
+                             " for the combination; the others stay, below)");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -177,33 +246,58 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
     lower.push_back(b.lower);
     upper.push_back(b.upper);
   }
-  auto to_params = [&](const std::vector<double>& v) {
-    ModelParams p = start;
-    for (size_t i = 0; i < v.size(); ++i) SetParam(&p, parameters[i], v[i]);
-    return p;
+  // The fit over the candidates in `chosen` (indices into `parameters`); the others
+  // stay at their start values.
+  const FitChosen fit_chosen = [&](const std::vector<int>& chosen) -> StatusOr<ChosenFit> {
+    auto residuals = [&](const std::vector<double>& v) {
+      ModelParams p = start;
+      for (size_t i = 0; i < chosen.size(); ++i) SetParam(&p, parameters[chosen[i]], v[i]);
+      std::vector<double> r;
+      for (const Target& t : targets) AddResiduals(t, p, &r, nullptr);
+      return r;
+    };
+    std::vector<double> init, lo, hi, scale;
+    for (int k : chosen) {
+      init.push_back(initial[k]), lo.push_back(lower[k]), hi.push_back(upper[k]);
+    }
+    auto fit = RobustFit(residuals, init, lo, hi);
+    if (!fit.ok()) return fit.status();
+    for (size_t i = 0; i < chosen.size(); ++i) {
+      scale.push_back(std::max(std::fabs(fit->params[i]), 1e-3 * (hi[i] - lo[i])));
+    }
+    return ChosenFit{*fit, AnalyseIdentifiability(residuals, fit->params, lo, hi, scale,
+                                                  kIdentifiabilityTolerance)};
   };
-  auto residuals = [&](const std::vector<double>& v) {
-    std::vector<double> r;
-    for (const Target& t : targets) AddResiduals(t, to_params(v), &r, nullptr);
-    return r;
-  };
-  auto fit = RobustFit(residuals, initial, lower, upper);
-  if (!fit.ok()) return fit.status();
-  report.parameters = parameters;
-  report.values = fit->params;
-  report.standard_errors = fit->standard_errors;
+  std::vector<int> chosen(parameters.size());
+  for (size_t k = 0; k < chosen.size(); ++k) chosen[k] = static_cast<int>(k);
+  auto first = fit_chosen(chosen);
+  if (!first.ok()) return first.status();
+  ChosenFit best = *first;
+  Status st = ChooseIdentifiable(fit_chosen, parameters, &chosen, &best, &report);
+  if (!st.ok()) return st;
+  const LeastSquaresResult* fit = &best.fit;
+  ModelParams fitted = start;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    report.parameters.push_back(parameters[chosen[i]]);
+    report.values.push_back(fit->params[i]);
+    report.standard_errors.push_back(fit->standard_errors[i]);
+    SetParam(&fitted, parameters[chosen[i]], fit->params[i]);
+  }
   for (const Target& t : targets) {
-    AddResiduals(t, to_params(fit->params), &report.residuals, &report.residual_names);
+    AddResiduals(t, fitted, &report.residuals, &report.residual_names);
   }
   double ss = 0;
-  for (double r : report.residuals) ss += r * r;
+  for (double r : report.residuals) {
+    ss += r * r;
+    report.max_abs_residual = std::max(report.max_abs_residual, std::fabs(r));
+  }
   report.rms_relative_error = std::sqrt(ss / std::max<size_t>(1, report.residuals.size()));
   report.calibrated = base;
   CalibrationConfig& c = report.calibrated.calibration;
-  for (size_t i = 0; i < parameters.size(); ++i) {
-    c.values[parameters[i]] = fit->params[i];
-    if (std::isfinite(fit->standard_errors[i])) {
-      c.standard_errors[parameters[i]] = fit->standard_errors[i];
+  for (size_t i = 0; i < report.parameters.size(); ++i) {
+    c.values[report.parameters[i]] = report.values[i];
+    if (std::isfinite(report.standard_errors[i])) {
+      c.standard_errors[report.parameters[i]] = report.standard_errors[i];
     }
   }
   c.rms_relative_error = report.rms_relative_error;

@@ -2,6 +2,14 @@
 // measured runs by Levenberg-Marquardt, and writes them into the scenario's
 // [calibration] table with standard errors and the residual RMS.
 //
+// Identifiability: never more parameters than the residuals can tell apart. After a
+// first fit of every candidate, the rank of the Jacobian (AnalyseIdentifiability,
+// scaled by each parameter's size) picks the candidates with independent effects; only
+// those are fitted (again), the others stay at the scenario's values, and
+// CalibrationReport::notes says which and why. Standard errors use the model's own
+// error on unseen configurations (model_error.h) as the floor of the residuals' scatter,
+// so an exact fit (as many parameters as residuals) still has an honest uncertainty.
+//
 // Residuals are relative errors: tps, and when measured the mean latency of
 // "UPDATE accounts", of "END" and of the remaining statements together (the CPU
 // share). Each measurement is predicted on the base scenario; measurements of other
@@ -27,14 +35,23 @@ struct CalibrationInput {
 
 struct CalibrationReport {
   Scenario calibrated;                  // Base scenario + [calibration].
-  std::vector<std::string> parameters;  // Fitted names.
+  std::vector<std::string> parameters;  // Fitted names (the identifiable candidates).
+  std::vector<std::string> kept;        // Candidates left at the scenario's values.
+  std::vector<std::string> notes;       // Why they were kept; one line each.
+  int rank = 0;                         // Independent directions the residuals see.
   std::vector<double> values;
   std::vector<double> standard_errors;
   std::vector<std::string> residual_names;  // "file: tps", "file: END", ...
   std::vector<double> residuals;            // Relative (predicted - measured) / measured.
   std::vector<std::string> ignored;         // Inputs not used, with the reason.
   double rms_relative_error = 0;
+  double max_abs_residual = 0;  // Largest |residual| (relative).
 };
+
+// A column of the scaled Jacobian whose independent part is below this share of the
+// strongest column's is not identifiable (1 %: a parameter that moves the residuals
+// less than 1 % as much as another, independently of it, is not measured).
+inline constexpr double kIdentifiabilityTolerance = 0.01;
 
 // The candidate parameters: read_seek_scale, destage_position_ms, cpu_ms.
 const std::vector<std::string>& DefaultFittedParameters();

@@ -33,9 +33,10 @@ MatrixXd Jacobian(const ResidualFunction& f, const VectorXd& p, const VectorXd& 
   return j;
 }
 
-std::vector<double> StandardErrors(const MatrixXd& j, double cost) {
+std::vector<double> StandardErrors(const MatrixXd& j, double cost, double floor) {
   const Eigen::Index m = j.rows(), n = j.cols();
-  const double s2 = cost / std::max<double>(1.0, static_cast<double>(m - n));
+  double s2 = m > n ? cost / static_cast<double>(m - n) : (floor > 0 ? 0 : cost);
+  s2 = std::max(s2, floor * floor);
   MatrixXd jtj = j.transpose() * j;
   Eigen::FullPivLU<MatrixXd> lu(jtj);
   std::vector<double> se(n, std::numeric_limits<double>::quiet_NaN());
@@ -46,6 +47,36 @@ std::vector<double> StandardErrors(const MatrixXd& j, double cost) {
 }
 
 }  // namespace
+
+Identifiability AnalyseIdentifiability(const ResidualFunction& f, const std::vector<double>& params,
+                                       const std::vector<double>& lower,
+                                       const std::vector<double>& upper,
+                                       const std::vector<double>& scale, double tolerance,
+                                       const LeastSquaresOptions& options) {
+  const auto n = static_cast<Eigen::Index>(params.size());
+  const VectorXd p = Eigen::Map<const VectorXd>(params.data(), n);
+  const VectorXd lo = Eigen::Map<const VectorXd>(lower.data(), n);
+  const VectorXd hi = Eigen::Map<const VectorXd>(upper.data(), n);
+  MatrixXd j = Jacobian(f, p, Eval(f, p), lo, hi, options.relative_step);
+  for (Eigen::Index k = 0; k < n; ++k) j.col(k) *= scale[k];
+  Identifiability out;
+  out.independent_effect.assign(n, 0.0);
+  out.column_norm.assign(n, 0.0);
+  for (Eigen::Index k = 0; k < n; ++k) out.column_norm[k] = j.col(k).norm();
+  Eigen::ColPivHouseholderQR<MatrixXd> qr(j);
+  const MatrixXd r = qr.matrixR().triangularView<Eigen::Upper>();
+  const Eigen::Index diag = std::min(j.rows(), n);
+  const double first = diag > 0 ? std::fabs(r(0, 0)) : 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int col = qr.colsPermutation().indices()[i];
+    out.order.push_back(col);
+    // |R_ii| is the part of the column the earlier pivots do not explain.
+    const double independent = i < diag ? std::fabs(r(i, i)) : 0;
+    out.independent_effect[col] = first > 0 ? independent / first : 0;
+    if (first > 0 && independent > tolerance * first) out.rank = static_cast<int>(i) + 1;
+  }
+  return out;
+}
 
 StatusOr<LeastSquaresResult> LevenbergMarquardt(const ResidualFunction& f,
                                                 const std::vector<double>& initial,
@@ -90,7 +121,7 @@ StatusOr<LeastSquaresResult> LevenbergMarquardt(const ResidualFunction& f,
   MatrixXd j = Jacobian(f, p, r, lo, hi, options.relative_step);
   out.params.assign(p.data(), p.data() + n);
   out.residuals.assign(r.data(), r.data() + r.size());
-  out.standard_errors = StandardErrors(j, cost);
+  out.standard_errors = StandardErrors(j, cost, options.residual_sigma_floor);
   out.cost = cost;
   return out;
 }

@@ -1,12 +1,15 @@
 // Benchmark-output parsers (see measured.h).
 #include "model/measured.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "common/file_util.h"
 #include "common/results.h"
+#include "scenario/scenario.h"
 
 namespace pgstorsim {
 namespace {
@@ -60,6 +63,79 @@ bool ParseStatementLine(const std::string& line, std::string* name, double* late
   return !name->empty();
 }
 
+std::string Trim(const std::string& s) {
+  const size_t first = s.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+// pgbench's builtin script names ("TPC-B (sort of)", "<builtin: simple update>",
+// "-b select-only@2") -> workload.type; anything else (a custom script) unchanged, so
+// that the condition check names it.
+std::string WorkloadForPgbench(const std::string& raw) {
+  std::string t;
+  for (char c : raw) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t.find("tpc-b") != std::string::npos || StartsWith(t, "tpcb")) return "tpcb-like";
+  if (t.find("simple update") != std::string::npos || StartsWith(t, "simple-update")) {
+    return "simple-update";
+  }
+  if (t.find("select only") != std::string::npos || StartsWith(t, "select-only")) {
+    return "select-only";
+  }
+  return Trim(raw);
+}
+
+// A pgbench header line ("scaling factor: 10") -> a condition; false for other lines.
+bool ParsePgbenchHeader(const std::string& line, std::map<std::string, std::string>* out) {
+  static const std::pair<const char*, const char*> kHeaders[] = {
+      {"transaction type:", "workload.type"},
+      {"scaling factor:", "workload.scale"},
+      {"query mode:", "workload.protocol"},
+      {"number of clients:", "workload.clients"}};
+  const std::string t = Trim(line);
+  for (const auto& [prefix, key] : kHeaders) {
+    if (!StartsWith(t, prefix)) continue;
+    const std::string value = Trim(t.substr(std::string(prefix).size()));
+    (*out)[key] = std::string(key) == "workload.type" ? WorkloadForPgbench(value) : value;
+    return true;
+  }
+  return false;
+}
+
+// "host $ pgbench -j 10 -c 10 -r -T 900 pgbench" (9.x output has no header lines):
+// clients, protocol and builtin script from the options; false when no pgbench run.
+bool ParsePgbenchCommandLine(const std::string& line, std::map<std::string, std::string>* out) {
+  const std::vector<std::string> w = Words(line);
+  size_t i = 0;
+  while (i < w.size() && w[i] != "pgbench" && w[i].find("/pgbench") == std::string::npos) ++i;
+  const bool has_option = std::any_of(w.begin() + std::min(i + 1, w.size()), w.end(),
+                                      [](const std::string& o) { return StartsWith(o, "-"); });
+  if (i == w.size() || !has_option || std::find(w.begin(), w.end(), "-i") != w.end()) {
+    return false;  // Not a run's command line (the version banner, an initialisation).
+  }
+  std::map<std::string, std::string> c = {{"workload.type", "tpcb-like"},
+                                          {"workload.protocol", "simple"}};
+  for (++i; i < w.size(); ++i) {
+    const std::string& o = w[i];
+    const std::string next = i + 1 < w.size() ? w[i + 1] : "";
+    if (o == "-c" || o == "-M" || o == "-b") {
+      c[o == "-c" ? "workload.clients" : o == "-M" ? "workload.protocol" : "workload.type"] =
+          o == "-b" ? WorkloadForPgbench(next.substr(0, next.find('@'))) : next;
+      ++i;
+    } else if (StartsWith(o, "--client=")) {
+      c["workload.clients"] = o.substr(9);
+    } else if (StartsWith(o, "--protocol=")) {
+      c["workload.protocol"] = o.substr(11);
+    } else if (o == "-S" || o == "-N") {
+      c["workload.type"] = o == "-S" ? "select-only" : "simple-update";
+    } else if (o == "-f" || StartsWith(o, "--file")) {
+      c.erase("workload.type");  // A custom script: not a builtin workload.
+    }
+  }
+  *out = c;
+  return true;
+}
+
 }  // namespace
 
 std::string StatementNameForSql(const std::string& raw) {
@@ -82,7 +158,13 @@ StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& 
   m.source = source;
   m.tool = "pgbench";
   bool have_tps = false, have_preferred = false, in_statements = false;
+  std::map<std::string, std::string> from_command_line;
   for (const std::string& line : Lines(text)) {
+    if (!in_statements && (ParsePgbenchHeader(line, &m.conditions) ||
+                           (from_command_line.empty() &&
+                            ParsePgbenchCommandLine(line, &from_command_line)))) {
+      continue;
+    }
     double tps = 0;
     bool preferred = false;
     if (ParseTpsLine(line, &tps, &preferred)) {
@@ -105,6 +187,7 @@ StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& 
     }
   }
   if (!have_tps) return Status::Error(source + ": no 'tps = ' line in pgbench output");
+  m.conditions.insert(from_command_line.begin(), from_command_line.end());  // Header wins.
   return m;
 }
 
@@ -190,6 +273,52 @@ StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& sour
   return m;
 }
 
+namespace {
+
+// A JSON scalar as a condition value ("10", "tpcb-like").
+void SetCondition(const nlohmann::json& j, const char* field, const char* key,
+                  std::map<std::string, std::string>* out) {
+  if (!j.is_object() || !j.contains(field)) return;
+  const nlohmann::json& v = j[field];
+  if (v.is_string()) {
+    const std::string text = v.get<std::string>();
+    if (text.empty() || text == "as-is") return;  // Cache left as found: not recorded.
+    (*out)[key] = text == "pg-prewarm" ? "warm" : text;
+  } else if (v.is_number()) {
+    (*out)[key] = v.dump();
+  }
+}
+
+// Conditions of a run (its config), a replay (the trace's meta) or a simulation (its
+// scenario).
+Status ResultsConditions(const Results& r, std::map<std::string, std::string>* out) {
+  const nlohmann::json* source = &r.config;
+  if (r.kind == "replay") {
+    static const nlohmann::json kNone = nlohmann::json::object();
+    source = r.sections.contains("trace") && r.sections["trace"].contains("meta")
+                 ? &r.sections["trace"]["meta"]
+                 : &kNone;
+  }
+  if (r.kind == "simulate") {
+    if (!r.config.contains("scenario_toml")) return Status::Ok();
+    auto s = ParseScenarioToml(r.config["scenario_toml"].get<std::string>(), "scenario_toml");
+    if (!s.ok()) return s.status();
+    for (const char* key : {"workload.type", "workload.scale", "workload.clients",
+                            "workload.protocol", "workload.cache"}) {
+      (*out)[key] = GetScenarioKey(*s, key).value();
+    }
+    return Status::Ok();
+  }
+  SetCondition(*source, "workload", "workload.type", out);
+  SetCondition(*source, "scale", "workload.scale", out);
+  SetCondition(*source, "clients", "workload.clients", out);
+  SetCondition(*source, "protocol", "workload.protocol", out);
+  SetCondition(*source, "cache", "workload.cache", out);
+  return Status::Ok();
+}
+
+}  // namespace
+
 StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& source) {
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded()) return Status::Error(source + ": invalid JSON");
@@ -204,9 +333,17 @@ StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& 
   m.tool = "results";
   m.label = results->label;
   m.tps = results->tps;
+  // pgbench's statements only (a replay's "data read", "fsync" are I/O, not statements).
+  static const std::set<std::string> kStatements = {
+      "BEGIN",          "UPDATE accounts", "SELECT accounts", "UPDATE tellers",
+      "UPDATE branches", "INSERT history", "END"};
   for (const StatementResult& s : results->statements) {
-    if (s.latency.count() > 0) m.statement_latency_ms[s.name] = s.latency.mean_ns() / 1e6;
+    if (s.latency.count() > 0 && kStatements.count(s.name)) {
+      m.statement_latency_ms[s.name] = s.latency.mean_ns() / 1e6;
+    }
   }
+  Status st = ResultsConditions(*results, &m.conditions);
+  if (!st.ok()) return st.WithContext(source);
   return m;
 }
 

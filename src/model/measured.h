@@ -33,9 +33,15 @@ struct Measured {
   double seq_read_bytes_per_s = 0;   // bonnie++ block input / fio.
   double seq_write_bytes_per_s = 0;  // bonnie++ block output.
   double rewrite_bytes_per_s = 0;    // bonnie++ rewrite.
+  // What the measurement ran at, as scenario keys and values ("workload.scale" -> "10",
+  // "workload.clients", "workload.type", "workload.protocol", "workload.cache"); a key
+  // the input does not record is absent. model/measured_conditions.h checks them.
+  std::map<std::string, std::string> conditions;
 };
 
-// pgbench -r output. Takes "tps = X (excluding ...)" / "(without initial connection
+// pgbench -r output. Conditions from the header lines ("transaction type:", "scaling
+// factor:", "query mode:", "number of clients:") or, without them (9.x), from a
+// pgbench command line echoed above the output (-c, -M, -S, -N, -b). Takes "tps = X (excluding ...)" / "(without initial connection
 // time)" in preference to the "including" figure; statement lines of both the 9.x
 // layout ("latency  SQL") and the 15 layout ("latency  failures  SQL"); skips \set
 // lines. Fails when no tps line is present.
@@ -47,7 +53,9 @@ StatusOr<Measured> ParseRandomioText(const std::string& text, const std::string&
 StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& source);
 // fio JSON: sums IOPS over jobs, IOPS-weighted mean completion latency.
 StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& source);
-// pgstorsim results JSON of kind run, replay or simulate: tps and statement means.
+// pgstorsim results JSON of kind run, replay or simulate: tps and statement means;
+// conditions from the run's config, the replayed trace's meta or the simulated
+// scenario.
 StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& source);
 
 // Detects the format from the content and parses it. Errors name the file.

@@ -1,6 +1,7 @@
 #include "model/prediction_results.h"
 
 #include "common/units.h"
+#include "model/model_error.h"
 
 namespace pgstorsim {
 
@@ -15,6 +16,15 @@ nlohmann::json PredictionToJson(const Prediction& p) {
   return {{"tps", p.tps},
           {"tps_low", p.tps_low},
           {"tps_high", p.tps_high},
+          // The band and what it is made of (docs/model.md, "Bands from model error").
+          {"band",
+           {{"tps_low", p.tps_low},
+            {"tps_high", p.tps_high},
+            {"coverage_fraction", kBandCoverage},
+            {"parameter_error_fraction", p.parameter_error_fraction},
+            {"model_error_fraction", p.model_error_fraction},
+            {"model_error_class", p.model_error_class},
+            {"model_error_validation_rows", p.model_error_rows}}},
           {"statement_latency_ms", p.statement_latency_ms},
           {"transaction_latency_ms", p.transaction_latency_ms},
           {"regime", p.regime},

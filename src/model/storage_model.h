@@ -62,7 +62,13 @@ struct DeviceLoad {
 
 struct Prediction {
   double tps = 0;
-  double tps_low = 0, tps_high = 0;  // Error band from calibration residuals (= tps if none).
+  // The error band: the fitted parameters' standard errors (propagated) and the model's
+  // own error on unseen configurations of this class (model_error.h), in quadrature.
+  double tps_low = 0, tps_high = 0;
+  double parameter_error_fraction = 0;  // Relative, from [calibration] standard errors.
+  double model_error_fraction = 0;      // Relative: 80 % of validation rows within it.
+  std::string model_error_class;        // Rows it came from ("hdd destage-bound", "all").
+  int model_error_rows = 0;             // Validation rows behind it.
   std::map<std::string, double> statement_latency_ms;  // Project statement names.
   double transaction_latency_ms = 0;
   std::string regime;                 // "read-bound" or "destage-bound".

@@ -11,6 +11,7 @@
 
 #include "replay/array_io.h"
 #include "replay/interval_board.h"
+#include "replay/os_writeback.h"
 
 namespace pgstorsim {
 
@@ -99,13 +100,15 @@ bool SleepUntil(int64_t when_ns, const ReplayOptions& o) {
 class Worker {
  public:
   Worker(int id, std::unique_ptr<IoEngine> engine, DeviceStats* stats, StripeLocks* locks,
-         const ReplaySetup* setup, const ReplayOptions* options, uint64_t seed)
+         const ReplaySetup* setup, const ReplayOptions* options, uint64_t seed,
+         OsWriteback* writeback)
       : id_(id),
         engine_(std::move(engine)),
         core_(engine_.get(), stats),
         io_(&core_, stats, locks, seed),
         setup_(setup),
-        options_(options) {}
+        options_(options),
+        writeback_(writeback) {}
 
   // Runs `txns` from `start_ns`; `span_ns` shifts each repetition in open loop.
   // Publishes finished intervals to `board` and finishes there.
@@ -125,15 +128,48 @@ class Worker {
     const Volume& v = f.volume == VolumeId::kWal && setup_->wal_volume != nullptr
                           ? *setup_->wal_volume
                           : *setup_->data_volume;
+    const bool buffered = writeback_ != nullptr && r.stream == IoStream::kData;
     switch (r.op) {
       case IoOp::kRead:
         return io_.Read(v, f.base_bytes + r.offset_bytes, r.length_bytes);
       case IoOp::kWrite:
-        return io_.Write(v, f.base_bytes + r.offset_bytes, r.length_bytes);
+        if (!buffered) return io_.Write(v, f.base_bytes + r.offset_bytes, r.length_bytes);
+        return BufferedWrite(r, v, f.base_bytes + r.offset_bytes);
       case IoOp::kFsync:
-        return io_.Flush(v);
+        if (!buffered) return io_.Flush(v);
+        return WriteBackFile(r.file, io_.Flush(v));
     }
     return {};
+  }
+
+  // write() into the page cache; a writer over the dirty limit writes back the oldest
+  // ranges itself (balance_dirty_pages).
+  AccessOutcome BufferedWrite(const TraceRecord& r, const Volume& v, int64_t offset) {
+    AccessOutcome o;
+    o.start_ns = o.end_ns = MonotonicNowNs();
+    writeback_->MarkDirty({&v, r.file, offset, r.length_bytes, o.start_ns});
+    DirtyRange d;
+    while (writeback_->TakeThrottled(&d)) Add(&o, io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes));
+    return o;
+  }
+
+  // fsync of a data file: its dirty ranges are written, then the flush (`flush`, done
+  // after them) completes.
+  AccessOutcome WriteBackFile(uint32_t file, AccessOutcome flush) {
+    AccessOutcome o;
+    o.start_ns = o.end_ns = MonotonicNowNs();
+    DirtyRange d;
+    while (writeback_->TakeOfFile(file, &d)) {
+      Add(&o, io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes));
+    }
+    Add(&o, flush);
+    return o;
+  }
+
+  static void Add(AccessOutcome* total, const AccessOutcome& part) {
+    total->end_ns = std::max(total->end_ns, part.end_ns);
+    total->member_requests += part.member_requests;
+    total->errors += part.errors;
   }
 
   void RunPasses(const std::vector<Txn>& txns, int64_t start_ns, int64_t span_ns) {
@@ -204,7 +240,41 @@ class Worker {
   ArrayIo io_;
   const ReplaySetup* setup_;
   const ReplayOptions* options_;
+  OsWriteback* writeback_;  // Null: data writes at once.
   ReplayOutcome result_;
+};
+
+// The kernel's writeback worker: writes what OsWriteback hands it until stopped.
+class Flusher {
+ public:
+  Flusher(std::unique_ptr<IoEngine> engine, DeviceStats* stats, StripeLocks* locks,
+          uint64_t seed, OsWriteback* writeback)
+      : engine_(std::move(engine)),
+        core_(engine_.get(), stats),
+        io_(&core_, stats, locks, seed),
+        writeback_(writeback) {}
+
+  void Run() {
+    constexpr int64_t kWakeNs = 5LL * 1000 * 1000 * 1000;  // dirty_writeback_centisecs.
+    while (!writeback_->stopped()) {
+      DirtyRange d;
+      while (!writeback_->stopped() && writeback_->TakeForFlusher(MonotonicNowNs(), &d)) {
+        const AccessOutcome o = io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes);
+        ++writes_;
+        member_requests_ += static_cast<uint64_t>(o.member_requests);
+        member_errors_ += static_cast<uint64_t>(o.errors);
+      }
+      writeback_->WaitForWork(kWakeNs);
+    }
+  }
+
+  uint64_t writes_ = 0, member_requests_ = 0, member_errors_ = 0;
+
+ private:
+  std::unique_ptr<IoEngine> engine_;
+  IoCore core_;
+  ArrayIo io_;
+  OsWriteback* writeback_;
 };
 
 void MergeInto(ReplayOutcome* total, ReplayOutcome& part) {
@@ -249,6 +319,18 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
   }
   DeviceStats stats(static_cast<int>(setup.targets.size()));
   StripeLocks locks;
+  std::unique_ptr<OsWriteback> writeback;
+  std::unique_ptr<Flusher> flusher;
+  // Without an OS cache every write is written back at once by its writer: direct.
+  if (options.buffered_data_writes && options.os_cache_bytes > 0) {
+    writeback = std::make_unique<OsWriteback>(OsWritebackConfig{options.os_cache_bytes});
+    auto engine = CreateIoEngine(options.engine, options.queue_depth);
+    if (!engine.ok()) return engine.status();
+    Status s = (*engine)->Open(setup.targets);
+    if (!s.ok()) return s;
+    flusher = std::make_unique<Flusher>(std::move(engine).value(), &stats, &locks,
+                                        options.seed * 1000003 + kMaxWorkers, writeback.get());
+  }
   std::vector<std::unique_ptr<Worker>> pool;
   for (int w = 0; w < workers; ++w) {
     auto engine = CreateIoEngine(options.engine, options.queue_depth);
@@ -256,13 +338,16 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
     Status s = (*engine)->Open(setup.targets);
     if (!s.ok()) return s;
     pool.push_back(std::make_unique<Worker>(w, std::move(engine).value(), &stats, &locks, &setup,
-                                            &options, options.seed * 1000003 + w));
+                                            &options, options.seed * 1000003 + w,
+                                            writeback.get()));
   }
   const std::vector<std::vector<Txn>> work = Partition(records, workers, !options.open_loop);
   int64_t span_ns = 1;
   for (const TraceRecord& r : records) span_ns = std::max(span_ns, r.time_ns + 1);
   const int64_t start_ns = MonotonicNowNs();
   IntervalBoard board(workers, start_ns, options.interval_ns, options.on_interval);
+  std::thread flusher_thread;
+  if (flusher) flusher_thread = std::thread([&] { flusher->Run(); });
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] { pool[w]->Run(work[w], start_ns, span_ns, &board); });
@@ -271,6 +356,14 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
   }
   for (std::thread& t : threads) t.join();
   ReplayOutcome total;
+  if (flusher) {
+    writeback->Stop();
+    flusher_thread.join();
+    total.flusher_writes = flusher->writes_;
+    total.member_requests += flusher->member_requests_;
+    total.member_errors += flusher->member_errors_;
+    total.dirty_bytes_at_end = writeback->dirty_bytes();
+  }
   total.workers = workers;
   int64_t end_ns = start_ns + 1;
   for (auto& worker : pool) {

@@ -7,7 +7,11 @@
 // Closed loop: worker w runs the transactions of clients k with k % workers == w, in
 // transaction order, back to back; inside a transaction the records run in this
 // order: data reads, data writes, WAL writes, fsyncs (each group in trace order).
-// Latency is measured from issue. Open loop: each record is issued at its trace time
+// Latency is measured from issue. Data-page writes follow PostgreSQL's path by default
+// (buffered_data_writes): write() into an emulated OS page cache of os_cache_bytes that
+// a flusher thread writes back as Linux does (replay/os_writeback.h); a data-file fsync
+// writes back that file's dirty pages first. Otherwise each is written synchronously
+// by its worker (O_DIRECT, as before). Open loop: each record is issued at its trace time
 // (relative to the start), latency from that scheduled time, so a late worker's
 // queueing shows up (no coordinated omission). With a duration the trace repeats
 // (open loop: shifted by the trace's span) until the duration has passed, checked
@@ -50,6 +54,10 @@ struct ReplayOptions {
   bool open_loop = false;
   int64_t interval_ns = 1000LL * 1000 * 1000;
   uint64_t seed = 1;             // Write data content.
+  // PostgreSQL's write path (io.data_writes = buffered): data writes go to the emulated
+  // OS page cache of `os_cache_bytes`; false: each is written at once (direct).
+  bool buffered_data_writes = true;
+  int64_t os_cache_bytes = 0;
   IntervalCallback on_interval;  // Optional live output.
   // Optional; not owned; set to true (e.g. from a signal handler) to stop early.
   const std::atomic<bool>* stop = nullptr;
@@ -94,6 +102,9 @@ struct ReplayOutcome {
   LatencyHistogram data_read, data_write, wal_write, fsync, transaction;
   std::vector<IntervalStats> intervals;  // intervals[i] covers [i, i+1) * interval_ns.
   std::vector<DeviceCounters> devices;   // Indexed like ReplaySetup::targets.
+  // Buffered data writes: the flusher's writes and what was still dirty at the end.
+  uint64_t flusher_writes = 0;
+  int64_t dirty_bytes_at_end = 0;
 };
 
 StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const ReplaySetup& setup,

@@ -154,6 +154,8 @@ Results MakeReplayResults(const ReplayOutcome& o, const PreparedReplay& p, int64
                           {"failed_transactions", o.failed_transactions}};
   r.sections["trace"] = {{"records", p.check.records}, {"meta", trace_meta}};
   r.sections["workers"] = o.workers;
+  r.sections["writeback"] = {{"flusher_writes", o.flusher_writes},
+                             {"dirty_bytes_at_end", o.dirty_bytes_at_end}};
   return r;
 }
 

@@ -162,6 +162,13 @@ std::optional<Recommendation> FromSweep(const std::vector<ReportInput>& inputs) 
                      PercentChange(base->tps, best->tps) + " tps vs " + SettingsText(base_changed) +
                      " (" + FormatNumber(best->tps, 0) + " vs " + FormatNumber(base->tps, 0) +
                      " tps, band " + BandText(band) + ")";
+      // Bands that overlap: the model cannot tell the two apart.
+      const Band current{in.label, base->tps, base->tps_low, base->tps_high};
+      if (band.low && current.high && *band.low <= *current.high) {
+        rec.headline = "Not distinguishable: " + rec.headline + " overlaps the current " +
+                       "configuration's band " + BandText(current) +
+                       "; keep the current configuration";
+      }
     }
     rec.assumptions.push_back("Predicted by " + in.label + " (" + in.results.kind +
                               "), not measured: confirm with `pgstorsim run` on the changed "

@@ -63,9 +63,15 @@ struct FilesystemConfig {
 // others (ufs2, zfs: FreeBSD's page queues and ARC differ).
 bool UsesLinuxPageCache(const FilesystemConfig& fs);
 
+// How PostgreSQL's data-page writes reach the disks (io.data_writes): through the OS
+// page cache (buffered, PostgreSQL's path: write() returns at once, the OS writes back
+// later, a checkpoint's fsync waits) or each one synchronously with O_DIRECT (direct).
+enum class DataWrites { kBuffered, kDirect };
+
 struct IoConfig {
   std::string scheduler = "mq-deadline";
   int queue_depth = 32;  // Commands outstanding per disk (NCQ/TCQ).
+  DataWrites data_writes = DataWrites::kBuffered;
 };
 
 enum class ControllerKind { kRaid, kHba };
@@ -129,6 +135,9 @@ struct DiskConfig {
 };
 
 enum class CacheState { kCold, kWarm };
+// pgbench -M: the query protocol. Its CPU cost is in the calibrated cpu_ms, so a
+// calibration holds for the protocol it was measured with (calibrate checks it).
+enum class QueryProtocol { kSimple, kExtended, kPrepared };
 
 struct WorkloadConfig {
   WorkloadKind type = WorkloadKind::kTpcbLike;
@@ -137,6 +146,7 @@ struct WorkloadConfig {
   int64_t duration_ns = 60LL * 1000 * 1000 * 1000;
   int64_t transactions = 0;  // Per client; 0 = run for duration_ns.
   CacheState cache = CacheState::kWarm;
+  QueryProtocol protocol = QueryProtocol::kSimple;
   double rate_tps = 0;  // 0 = closed loop, as fast as possible.
   uint64_t seed = 1;
 };

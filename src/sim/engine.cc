@@ -173,31 +173,50 @@ void Engine::ContinueTouches(uint32_t c) {
     // Extending pgbench_history creates its page: nothing to read.
     const bool extension = t.relation == Relation::kHistory && t.block > last_history_block_;
     if (extension) last_history_block_ = t.block;
+    auto record = [&](const CacheIo& io, IoOp op) {
+      TraceRecord r;
+      r.time_ns = sim_.now_ns();
+      r.client = c;
+      r.transaction = client.transaction;
+      r.statement = static_cast<uint8_t>(s.statement);
+      r.op = op;
+      r.file = io.first.file;
+      r.offset_bytes = io.first.block * kPageBytes;
+      r.length_bytes = io.pages * kPageBytes;
+      return r;
+    };
     const CacheIo* read = nullptr;
     for (const CacheIo& io : ios_) {
       if (io.kind == CacheIo::kWrite) {
-        writer_->Enqueue(io.first, io.pages);
+        if (config_.direct_data_writes) {
+          client.pending_ios.push_back(record(io, IoOp::kWrite));
+        } else {
+          writer_->Enqueue(io.first, io.pages);
+        }
       } else if (!extension) {
         read = &io;
       }
     }
-    if (read != nullptr) {
-      TraceRecord record;
-      record.time_ns = sim_.now_ns();
-      record.client = c;
-      record.transaction = client.transaction;
-      record.statement = static_cast<uint8_t>(s.statement);
-      record.file = read->first.file;
-      record.offset_bytes = read->first.block * kPageBytes;
-      record.length_bytes = read->pages * kPageBytes;
-      controller_->Submit(map_->Map(record), this, c);
-      return;  // Resumes in OnIoDone.
-    }
+    // The victim is written before the page is read into its buffer.
+    if (read != nullptr) client.pending_ios.push_back(record(*read, IoOp::kRead));
+    if (SubmitPending(c)) return;  // Resumes in OnIoDone.
   }
   if (LockStatementRow(c)) FinishStatementWork(c);
 }
 
-void Engine::OnIoDone(uint64_t token) { ContinueTouches(static_cast<uint32_t>(token)); }
+bool Engine::SubmitPending(uint32_t c) {
+  Client& client = clients_[c];
+  if (client.pending_ios.empty()) return false;
+  const TraceRecord next = client.pending_ios.front();
+  client.pending_ios.erase(client.pending_ios.begin());
+  controller_->Submit(map_->Map(next), this, c);
+  return true;
+}
+
+void Engine::OnIoDone(uint64_t token) {
+  const auto c = static_cast<uint32_t>(token);
+  if (!SubmitPending(c)) ContinueTouches(c);
+}
 
 int64_t Engine::FullPageImageBytes(const PageTouch& t) {
   if (!config_.full_page_writes || !MarkChangedSinceCheckpoint(t)) return 0;

@@ -64,6 +64,8 @@ class Engine : public Component, public IoListener, public WalWaiter {
     uint64_t transaction = 0;         // Global number of the running transaction.
     int64_t commit_lsn = 0;           // WAL position after the statement's records.
     int64_t lock_wait_start_ns = -1;  // >= 0 while queued for a row lock.
+    // Direct data writes: the victims' writes still to issue, then the read.
+    std::vector<TraceRecord> pending_ios;
   };
   struct LockWaits {
     uint64_t waits = 0;
@@ -77,6 +79,8 @@ class Engine : public Component, public IoListener, public WalWaiter {
   void StartTransaction(uint32_t c);
   void StartStatement(uint32_t c);
   void ContinueTouches(uint32_t c);
+  // Direct data writes: issues the client's next pending I/O; false when none is left.
+  bool SubmitPending(uint32_t c);
   bool LockStatementRow(uint32_t c);
   void LockGranted(uint32_t c);
   void EndTransactionLocks(uint32_t c);

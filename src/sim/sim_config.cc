@@ -206,6 +206,8 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.os_readahead_bytes = s.filesystem.os_readahead_bytes;
   FillStorage(s, &c);
   ApplyCalibration(s.calibration.values, &c);
+  c.direct_data_writes = s.io.data_writes == DataWrites::kDirect;
+  if (c.direct_data_writes) c.os_dirty_expire_ns = 0;  // Checkpoint writes at once.
   if (s.host.os_cache_bytes > 0) {  // host.os_cache: the page cache as given, over cache_fraction.
     c.os_reserved_bytes = c.ram_bytes - c.shared_buffers_bytes - s.host.os_cache_bytes;
   }
@@ -234,6 +236,7 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"full_page_writes", c.full_page_writes},
           {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
           {"checkpoint_wal_bytes", CheckpointWalBytes(c)},
+          {"data_writes", c.direct_data_writes ? "direct" : "buffered"},
           {"os_cache_bytes",
            std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes)},
           {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},

@@ -76,6 +76,10 @@ struct SimConfig {
   // synced buffer; the device queue, not the OS, bounds them).
   int background_writes_outstanding = 256;
   int64_t os_dirty_expire_ns = 30LL * 1000 * 1000 * 1000;  // OS write-back age.
+  // io.data_writes = direct: a backend writes its dirty victim synchronously before
+  // reading into the buffer, and the checkpointer's writes go to the disks at once
+  // (no OS page cache between); false: PostgreSQL's buffered path.
+  bool direct_data_writes = false;
   // Storage.
   SimControllerConfig controller;
   ArrayGeometry array;

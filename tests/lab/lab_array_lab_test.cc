@@ -59,11 +59,14 @@ TEST_F(LabArray, MergedPiecesThrottledScenarioAndPredictOnly) {
   EXPECT_LT(reads_32k / reads_1m, 2.3) << table;
   EXPECT_GT(Field(1, 4), 0) << table;
   EXPECT_GT(Field(2, 4), Field(1, 4)) << table;  // The larger stripe is faster.
-  // The trace starts in steady state (warm-up): the second half of a run (column 9,
-  // late_tps) runs at the whole run's rate, where a clean warm start ran its first
-  // seconds 2-2.5x faster.
+  // The trace starts in steady state (warm-up): a clean warm start ran its first
+  // seconds 2-2.5x faster than the rest. The replay's emulated page cache (buffered data
+  // writes) starts with nothing dirty and reaches its dirty limit in 1-2 s, a start of
+  // its own: in a 4 s run the second half (column 9, late_tps) ran at 0.73-0.79 of the
+  // whole run's rate (2026-12-01), so the bound is looser below than above.
   for (int row = 1; row <= 2; ++row) {
-    EXPECT_NEAR(Field(row, 9), Field(row, 4), 0.25 * Field(row, 4)) << table;
+    EXPECT_GT(Field(row, 9), 0.65 * Field(row, 4)) << table;
+    EXPECT_LT(Field(row, 9), 1.25 * Field(row, 4)) << table;
   }
   const std::string saved = "/tmp/" + name_ + "-runs";
   const std::string scenario = RunShell("cat " + saved + "/array.toml").output;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "model/measured.h"
 #include "model/storage_model.h"
 
@@ -79,6 +81,32 @@ TEST(Calibration, DefaultFitIsWhatTheScenarioAndMeasurementsLeaveOpen) {
   ASSERT_TRUE(report.ok()) << report.status().message();
   EXPECT_LT(report->rms_relative_error, 0.01);
   EXPECT_GT(report->calibrated.calibration.values.at("update_residence_share"), 0.1);
+}
+
+TEST(Calibration, ThreeParametersOnOneFigureFitOneCombinationAndSaySo) {
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok());
+  Scenario open = *base;
+  open.calibration.values.erase("read_seek_scale");
+  Measured tps_only;
+  tps_only.source = "t";
+  tps_only.tps = 300;
+  auto report = Calibrate(open, {{tps_only, {}}}, DefaultFittedParameters());
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->rank, 1);
+  ASSERT_EQ(report->parameters.size(), 1u);
+  EXPECT_EQ(report->kept.size(), 2u);
+  ASSERT_GE(report->notes.size(), 3u);
+  EXPECT_NE(report->notes[0].find("1 independent combination"), std::string::npos)
+      << report->notes[0];
+  EXPECT_LT(report->max_abs_residual, 1e-3);
+  // An exact fit still has an uncertainty: the model's own error.
+  EXPECT_TRUE(std::isfinite(report->standard_errors[0]));
+  EXPECT_GT(report->standard_errors[0], 0);
+  for (const std::string& kept : report->kept) {
+    EXPECT_EQ(report->calibrated.calibration.values.count(kept),
+              open.calibration.values.count(kept));
+  }
 }
 
 }  // namespace

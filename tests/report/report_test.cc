@@ -89,6 +89,19 @@ TEST(Report, SweepOnlyRecommendsBestRowAgainstBaseRow) {
   EXPECT_TRUE(Has(docs.markdown, "not measured"));
 }
 
+TEST(Report, OverlappingBandsAreNotDistinguishable) {
+  Results r = testing_report::PredictionWithSweep();
+  for (auto& row : r.sections["sweep"]) {
+    if (row.value("base", false)) row["tps_low"] = 200, row["tps_high"] = 610;
+  }
+  ReportDocuments docs = BuildReport({In(r)}, {});
+  EXPECT_TRUE(Has(docs.markdown,
+                  "**Not distinguishable: stripe 1 MiB: predicted +150% tps vs stripe 32 KiB "
+                  "(625 vs 250 tps, band 600-650) overlaps the current configuration's band "
+                  "200-610; keep the current configuration**"))
+      << docs.markdown;
+}
+
 TEST(Report, RunAndReplayAreNeverCompared) {
   // The demo's mix: a live run and a trace replay on a file (16x the tps) are different
   // kinds; a recommendation between them would attribute the gap to config keys.

@@ -8,6 +8,7 @@
 #include "common/file_util.h"
 #include "model/calibration.h"
 #include "model/measured.h"
+#include "model/measured_conditions.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -34,6 +35,7 @@ std::string Header(const Scenario& base, const CalibrationReport& r) {
                   100 * r.residuals[i]);
     h += buf;
   }
+  for (const std::string& note : r.notes) h += "# note: " + note + "\n";
   if (!base.description.empty()) h += "# base: " + base.description + "\n";
   return h;
 }
@@ -47,23 +49,41 @@ class CalibrateCommand : public Command {
                     "Measurement files: pgbench -r text, results JSON, fio JSON, "
                     "randomio or bonnie++ output")
         ->required();
-    app->add_option("--set", sets_, "Override key=value on the base scenario (repeatable)");
+    app->add_option("--set", sets_,
+                    "Override key=value on the base scenario (repeatable); workload.* keys "
+                    "bring it to the measured conditions and are not written back");
+    app->add_option("--measured-set", measured_sets_,
+                    "A condition the measurements ran at, key=value (workload.scale, "
+                    "workload.clients, workload.type, workload.protocol, workload.cache); "
+                    "overrides what the files record");
     app->add_option("--fit", fit_,
                     "Comma-separated parameters to fit (default: read_seek_scale, "
                     "destage_position_ms, cpu_ms unless the scenario's [calibration] fixes "
                     "them, and update_residence_share when the measurements have UPDATE "
                     "accounts and END latencies)");
     app->add_option("--out", out_, "Calibrated scenario TOML to write")->required();
+    app->add_flag("--accept-poor-fit", accept_poor_fit_,
+                  "Write the scenario even when a residual exceeds 5 %");
   }
 
   int Run() override {
+    auto original = LoadScenario(scenario_path_);
+    if (!original.ok()) return ReportError("calibrate", original.status());
     auto base = LoadScenario(scenario_path_, sets_);
     if (!base.ok()) return ReportError("calibrate", base.status());
     std::vector<CalibrationInput> inputs;
     for (const std::string& path : measured_) {
-      auto m = ParseMeasuredFile(path);
-      if (!m.ok()) return ReportError("calibrate", m.status());
-      inputs.push_back({*m, {}});
+      auto parsed = ParseMeasuredFile(path);
+      if (!parsed.ok()) return ReportError("calibrate", parsed.status());
+      Measured m = *parsed;
+      for (const std::string& set : measured_sets_) {
+        Status st = SetMeasuredCondition(&m, set);
+        if (!st.ok()) return ReportError("calibrate", st);
+      }
+      Status st = CheckConditions(m, *base);
+      if (!st.ok()) return ReportError("calibrate", st);
+      PrintUnrecorded(m);
+      inputs.push_back({m, {}});
     }
     std::vector<std::string> params =
         fit_.empty() ? DefaultFitFor(*base, inputs) : SplitCommas(fit_);
@@ -71,22 +91,36 @@ class CalibrateCommand : public Command {
       return ReportError("calibrate", Status::Error("--fit: no parameter left to fit (the "
                                                     "scenario's [calibration] fixes them all)"));
     }
-    auto report = Calibrate(*base, inputs, params);
-    if (!report.ok()) return ReportError("calibrate", report.status());
-    Print(*report);
+    auto fitted = Calibrate(*base, inputs, params);
+    if (!fitted.ok()) return ReportError("calibrate", fitted.status());
+    CalibrationReport report = *fitted;
+    Print(report);
+    if (report.max_abs_residual > kPoorFit && !accept_poor_fit_) {
+      std::fprintf(stderr,
+                   "calibrate: poor fit: a residual of %.1f %% exceeds %.0f %%; nothing "
+                   "written (the model does not describe these measurements; "
+                   "--accept-poor-fit writes it anyway)\n",
+                   100 * report.max_abs_residual, 100 * kPoorFit);
+      return 1;
+    }
+    // Fitted at the measured conditions; the scenario keeps its own workload.
+    report.calibrated.workload = original->workload;
     Status st =
-        WriteFileAtomically(out_, Header(*base, *report) + ScenarioToToml(report->calibrated));
+        WriteFileAtomically(out_, Header(*base, report) + ScenarioToToml(report.calibrated));
     if (!st.ok()) return ReportError("calibrate", st);
     std::printf("wrote %s\n", out_.c_str());
     return 0;
   }
 
  private:
+  static constexpr double kPoorFit = 0.05;
+
   void Print(const CalibrationReport& r) {
     for (size_t i = 0; i < r.parameters.size(); ++i) {
       std::printf("%-22s = %10.4f  +- %.4f\n", r.parameters[i].c_str(), r.values[i],
                   r.standard_errors[i]);
     }
+    for (const std::string& note : r.notes) std::printf("note: %s\n", note.c_str());
     for (size_t i = 0; i < r.residuals.size(); ++i) {
       std::printf("residual %-50s %+7.2f %%\n", r.residual_names[i].c_str(), 100 * r.residuals[i]);
     }
@@ -94,11 +128,21 @@ class CalibrateCommand : public Command {
     std::printf("rms relative error %.2f %%\n", 100 * r.rms_relative_error);
   }
 
+  static void PrintUnrecorded(const Measured& m) {
+    std::string keys;
+    for (const std::string& k : UnrecordedConditions(m)) keys += (keys.empty() ? "" : ", ") + k;
+    if (m.tps > 0 && !keys.empty()) {
+      std::printf("not checked (%s does not record them): %s\n", m.source.c_str(), keys.c_str());
+    }
+  }
+
   std::string scenario_path_;
   std::vector<std::string> measured_;
+  std::vector<std::string> measured_sets_;
   std::vector<std::string> sets_;
   std::string fit_;
   std::string out_;
+  bool accept_poor_fit_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(CalibrateCommand, "calibrate",

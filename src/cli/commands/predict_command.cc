@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "model/prediction_results.h"
 #include "model/storage_model.h"
+#include "model/model_error.h"
 #include "model/sweep.h"
 #include "scenario/scenario.h"
 
@@ -17,6 +18,10 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
   std::printf("scenario: %s\n", s.name.c_str());
   std::printf("tps = %.1f (band %.1f .. %.1f), regime %s (cache-full weight %.2f)\n", p.tps,
               p.tps_low, p.tps_high, p.regime.c_str(), p.cache_full_probability);
+  std::printf("band: model error +-%.1f %% (covers %.0f %% of %d leave-one-out validation rows, "
+              "class %s), parameters +-%.1f %%, in quadrature\n",
+              100 * p.model_error_fraction, 100 * kBandCoverage, p.model_error_rows,
+              p.model_error_class.c_str(), 100 * p.parameter_error_fraction);
   std::printf("reads/txn %.3f, read command %.2f ms, destage command %.2f ms\n",
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
   std::printf("statement latencies in milliseconds:\n");

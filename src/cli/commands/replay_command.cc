@@ -14,6 +14,7 @@
 #include "common/units.h"
 #include "replay/pattern.h"
 #include "replay/report.h"
+#include "replay/scenario_write_path.h"
 #include "replay/session.h"
 #include "trace/trace_io.h"
 
@@ -88,6 +89,12 @@ class ReplayCommand : public Command {
     app->add_option("--create-size", create_size_, "Size of files the replay creates")
         ->check(SizeValidator());
     app->add_flag("--no-direct", no_direct_, "Buffered I/O instead of O_DIRECT");
+    app->add_option("--scenario", scenario_,
+                    "Scenario whose host the replay takes: io.data_writes and the OS page cache");
+    app->add_option("--data-writes", data_writes_,
+                    "buffered (PostgreSQL's path, the default: an emulated OS page cache of "
+                    "the trace's os_cache_bytes or the scenario's) or direct")
+        ->check(CLI::IsMember({"buffered", "direct"}));
   }
 
   int Run() override {
@@ -97,6 +104,8 @@ class ReplayCommand : public Command {
     std::vector<TraceRecord> records;
     s = trace_.empty() ? MakePatternTrace(pattern_, &header, &records)
                        : LoadTrace(trace_, &header, &records);
+    if (!s.ok()) return ReportError(kName, s);
+    s = WritePath(header);
     if (!s.ok()) return ReportError(kName, s);
     PreparedReplay prepared;
     bool header_printed = false;
@@ -157,6 +166,20 @@ class ReplayCommand : public Command {
     return Status::Ok();
   }
 
+  // Data writes and the OS cache: the scenario's, else the trace's cache; --data-writes
+  // last.
+  Status WritePath(const TraceHeader& header) {
+    options_.os_cache_bytes = header.meta.value("os_cache_bytes", int64_t{0});
+    if (!scenario_.empty()) {
+      auto scenario = LoadScenario(scenario_);
+      if (!scenario.ok()) return scenario.status();
+      Status s = ApplyScenarioWritePath(*scenario, &options_);
+      if (!s.ok()) return s;
+    }
+    if (!data_writes_.empty()) options_.buffered_data_writes = data_writes_ == "buffered";
+    return Status::Ok();
+  }
+
   static int64_t Bytes(const std::string& text) {
     return text.empty() ? 0 : ParseBytes(text).value();
   }
@@ -177,10 +200,13 @@ class ReplayCommand : public Command {
             {"duration_ns", options_.duration_ns},
             {"open_loop", options_.open_loop},
             {"direct", targets_.direct},
+            {"scenario", scenario_},
+            {"data_writes", options_.buffered_data_writes ? "buffered" : "direct"},
+            {"os_cache_bytes", options_.os_cache_bytes},
             {"seed", options_.seed}};
   }
 
-  std::string trace_, out_, label_, array_, members_;
+  std::string trace_, out_, label_, array_, members_, scenario_, data_writes_;
   std::string stripe_ = "64k", fs_block_, fragment_, partition_offset_, create_size_;
   std::string duration_, interval_ = "1s", pattern_size_ = "1GiB", pattern_block_ = "8k";
   bool no_direct_ = false;

@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "common/file_util.h"
+#include "model/leave_one_out.h"
 #include "model/validation.h"
 #include "scenario/scenario.h"
 
@@ -17,11 +18,32 @@ class ValidateCommand : public Command {
                     "Calibrated M5110e scenario (e.g. results/validation/m5110e-calibrated.toml)")
         ->required();
     app->add_option("--out", out_, "Markdown report to write (else printed)");
+    app->add_option("--model-error-out", model_error_out_,
+                    "Also write the leave-one-out table of the model's error (field rows and "
+                    "the lab matrix; results/validation/model-error.tsv)");
+    app->add_option("--lab-measured", lab_measured_, "Lab matrix measurements (TSV)")
+        ->default_val("results/validation/lab-matrix-measured.tsv");
+    app->add_option("--lab-scenarios", lab_scenarios_, "Lab matrix scenarios (directory)")
+        ->default_val("results/validation/lab-matrix-scenarios");
+  }
+
+  int WriteModelError(const Scenario& calibrated) {
+    auto field = FieldLeaveOneOut(calibrated);
+    if (!field.ok()) return ReportError("validate", field.status());
+    auto lab = LabLeaveOneOut(lab_measured_, lab_scenarios_);
+    if (!lab.ok()) return ReportError("validate", lab.status());
+    std::vector<ModelErrorRow> rows = *field;
+    rows.insert(rows.end(), lab->begin(), lab->end());
+    Status st = WriteFileAtomically(model_error_out_, ModelErrorTsv(rows));
+    if (!st.ok()) return ReportError("validate", st);
+    std::printf("wrote %s: %zu rows\n", model_error_out_.c_str(), rows.size());
+    return 0;
   }
 
   int Run() override {
     auto s = LoadScenario(scenario_path_);
     if (!s.ok()) return ReportError("validate", s.status());
+    if (!model_error_out_.empty() && WriteModelError(*s) != 0) return 1;
     auto summary = RunValidation(*s, M5110eRows());
     if (!summary.ok()) return ReportError("validate", summary.status());
     const std::string md = ValidationMarkdown(*s, *summary);
@@ -40,6 +62,7 @@ class ValidateCommand : public Command {
  private:
   std::string scenario_path_;
   std::string out_;
+  std::string model_error_out_, lab_measured_, lab_scenarios_;
 };
 
 PGSTORSIM_REGISTER_COMMAND(ValidateCommand, "validate",

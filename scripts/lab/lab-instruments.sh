@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The instruments' agreement (issue 15, docs/lab.md "Instruments"): replay, simulate and
+# predict of the same scenario on the lab's emulated RAID 10 (four throttled loop
+# devices, 64 KiB filesystem blocks) at 32 KiB, 128 KiB and 1 MiB stripes, aligned and
+# at a 63-sector offset, warm and cold. Runs lab-array.sh once per (offset, cache) with
+# the three stripes (each writes its scenario, replays with `--scenario` -- the write
+# path and OS cache of that scenario -- and runs simulate and predict on it), into
+# results/validation/instruments/OFFSET-CACHE.tsv (+ -runs/ with every replay), then
+# writes results/validation/instruments.md with instruments_table.py.
+#
+#   lab-instruments.sh
+#
+# LAB_INSTRUMENTS_PREDICT_ONLY=1: re-runs simulate and predict on the saved replays (no
+# root, lab or loop device); LAB_INSTRUMENTS_TABLE_ONLY=1: only the table. Other
+# settings pass to lab-array.sh (LAB_ARRAY_RUNS [2 here], LAB_ARRAY_SECONDS [10 here],
+# LAB_ARRAY_DATA_WRITES, PGSTORSIM_BINARY). Run it under `flock /work/wt/lab.lock`
+# where several people share the lab.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=$root/results/validation/instruments
+export LAB_ARRAY_STRIPES="32KiB 128KiB 1MiB"
+export LAB_ARRAY_RUNS=${LAB_ARRAY_RUNS:-2}
+export LAB_ARRAY_SECONDS=${LAB_ARRAY_SECONDS:-10}
+mkdir -p "$out"
+if [[ ${LAB_INSTRUMENTS_TABLE_ONLY:-0} != 1 ]]; then
+  for offset in 0 63s; do
+    for cache in warm cold; do
+      LAB_ARRAY_OFFSET=$offset LAB_ARRAY_CACHE=$cache \
+        LAB_ARRAY_PREDICT_ONLY=${LAB_INSTRUMENTS_PREDICT_ONLY:-0} \
+        "$here/lab-array.sh" "$out/$offset-$cache.tsv"
+    done
+  done
+fi
+python3 "$here/instruments_table.py" "$out" >"$root/results/validation/instruments.md"
+cat "$root/results/validation/instruments.md"

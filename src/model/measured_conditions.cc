@@ -1,0 +1,69 @@
+#include "model/measured_conditions.h"
+
+#include <algorithm>
+
+namespace pgstorsim {
+namespace {
+
+// `value` in the key's canonical form ("10", "tpcb-like"), or the key's error.
+StatusOr<std::string> Canonical(const std::string& key, const std::string& value) {
+  Scenario probe;
+  Status st = SetScenarioKey(&probe, key, value);
+  if (!st.ok()) return st;
+  return GetScenarioKey(probe, key);
+}
+
+}  // namespace
+
+const std::vector<std::string>& ConditionKeys() {
+  static const std::vector<std::string> keys = {"workload.type", "workload.scale",
+                                                "workload.clients", "workload.protocol",
+                                                "workload.cache"};
+  return keys;
+}
+
+Status SetMeasuredCondition(Measured* measured, const std::string& assignment) {
+  const size_t eq = assignment.find('=');
+  const std::string key = assignment.substr(0, eq);
+  const auto& keys = ConditionKeys();
+  if (eq == std::string::npos || std::find(keys.begin(), keys.end(), key) == keys.end()) {
+    std::string known;
+    for (const std::string& k : keys) known += (known.empty() ? "" : ", ") + k;
+    return Status::Error("--measured-set '" + assignment + "': expected KEY=VALUE with KEY one of " +
+                         known);
+  }
+  auto value = Canonical(key, assignment.substr(eq + 1));
+  if (!value.ok()) return value.status().WithContext("--measured-set " + key);
+  measured->conditions[key] = *value;
+  return Status::Ok();
+}
+
+Status CheckConditions(const Measured& measured, const Scenario& scenario) {
+  for (const std::string& key : ConditionKeys()) {
+    auto it = measured.conditions.find(key);
+    if (it == measured.conditions.end()) continue;
+    auto value = Canonical(key, it->second);
+    if (!value.ok()) {
+      return Status::Error(measured.source + ": measured " + key + " = " + it->second +
+                           " is not one the models answer (" + value.status().message() + ")");
+    }
+    const std::string wanted = GetScenarioKey(scenario, key).value();
+    if (*value != wanted) {
+      return Status::Error(measured.source + ": measured " + key + " = " + *value +
+                           ", scenario " + key + " = " + wanted + " (fit at the measured "
+                           "conditions with --set " + key + "=" + *value +
+                           ", or correct the measurement's with --measured-set)");
+    }
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> UnrecordedConditions(const Measured& measured) {
+  std::vector<std::string> out;
+  for (const std::string& key : ConditionKeys()) {
+    if (!measured.conditions.count(key)) out.push_back(key);
+  }
+  return out;
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,20 @@
+// The replay's share of a scenario's host: the data-write path (io.data_writes) and the
+// OS page cache that buffered writes go through, sized as the simulator sizes it
+// (sim/sim_config.h: host.os_cache, else RAM - shared_buffers - the OS reserve), so that
+// `replay --scenario F` and `simulate --scenario F` describe the same host.
+// Thread safety: pure function.
+#ifndef PGSTORSIM_REPLAY_SCENARIO_WRITE_PATH_H_
+#define PGSTORSIM_REPLAY_SCENARIO_WRITE_PATH_H_
+
+#include "common/status.h"
+#include "replay/replayer.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+
+// Sets options->buffered_data_writes and options->os_cache_bytes from `scenario`.
+Status ApplyScenarioWritePath(const Scenario& scenario, ReplayOptions* options);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_REPLAY_SCENARIO_WRITE_PATH_H_

@@ -1,0 +1,36 @@
+// results/validation/instruments.md is what instruments_table.py computes from the
+// saved measurements (results/validation/instruments/), for every configuration the
+// issue asks for (3 stripes x 2 offsets x warm/cold). Label unit: no lab needed.
+#include <gtest/gtest.h>
+
+#include "common/file_util.h"
+#include "support/shell.h"
+
+namespace pgstorsim {
+namespace {
+
+const std::string kRoot = PGSTORSIM_SOURCE_DIR;
+
+TEST(InstrumentsTable, IsTheRecomputationOfTheSavedMeasurements) {
+  if (RunShell("command -v python3").exit_code != 0) GTEST_SKIP() << "python3 not installed";
+  ShellResult r = RunShell("cd " + kRoot +
+                               " && python3 scripts/lab/instruments_table.py "
+                               "results/validation/instruments",
+                           /*merge_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto published = ReadFile(kRoot + "/results/validation/instruments.md");
+  ASSERT_TRUE(published.ok());
+  EXPECT_EQ(r.output, *published)
+      << "regenerate: LAB_INSTRUMENTS_TABLE_ONLY=1 scripts/lab/lab-instruments.sh";
+  int rows = 0;
+  for (const char* offset : {"| 0 |", "| 63s |"}) {
+    for (size_t at = r.output.find(offset); at != std::string::npos;
+         at = r.output.find(offset, at + 1)) {
+      ++rows;
+    }
+  }
+  EXPECT_EQ(rows, 12) << r.output;
+}
+
+}  // namespace
+}  // namespace pgstorsim
