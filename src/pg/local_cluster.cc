@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdlib>
 #include <fstream>
 #include <vector>
@@ -15,6 +16,8 @@
 
 namespace pgstorsim {
 namespace {
+
+constexpr const char* kCreatedMarker = "pgstorsim-cluster.created";
 
 bool FileExists(const std::string& path) {
   struct stat st;
@@ -86,15 +89,22 @@ class LocalClusterImpl : public LocalCluster {
   }
 
   Status Destroy() override {
+    const std::string why = NotOursReason();
+    if (!why.empty()) return Status::Error("refusing to remove " + DataDir() + ": " + why);
     Status s = Stop();
-    if (!s.ok()) return s;
-    auto r = RunProcess({"rm", "-rf", DataDir()});
-    if (!r.ok()) return r.status();
-    if (r->exit_code != 0) return Status::Error("cannot remove " + DataDir() + ": " + r->output);
+    if (!s.ok()) return s.WithContext("not removed: the server did not stop");
+    std::error_code ec;
+    std::filesystem::remove_all(DataDir(), ec);
+    if (ec) return Status::Error("cannot remove " + DataDir() + ": " + ec.message());
     return Status::Ok();
   }
 
   bool Initialized() const override { return FileExists(DataDir() + "/PG_VERSION"); }
+
+  bool Created() const override {
+    struct stat st;
+    return lstat(DataDir().c_str(), &st) == 0;
+  }
 
   bool Running() const override {
     if (!Initialized() || config_.bin_dir.empty()) return false;
@@ -134,6 +144,26 @@ class LocalClusterImpl : public LocalCluster {
     return Status::Ok();
   }
 
+  std::string MarkerPath() const { return DataDir() + "/" + kCreatedMarker; }
+
+  // "" when DataDir() is a real directory that initdb filled (PG_VERSION) and this
+  // class marked after it; else why it may not be removed.
+  std::string NotOursReason() const {
+    struct stat st;
+    if (lstat(DataDir().c_str(), &st) != 0) return "it does not exist";
+    if (S_ISLNK(st.st_mode)) return "it is a symbolic link, not a directory pgstorsim created";
+    if (!S_ISDIR(st.st_mode)) return "it is not a directory";
+    if (!FileExists(DataDir() + "/PG_VERSION")) {
+      return "it is not a PostgreSQL data directory (no PG_VERSION); remove it yourself if "
+             "it is not needed";
+    }
+    if (lstat(MarkerPath().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      return "`pgstorsim cluster` did not create it (no " + MarkerPath() +
+             "); remove it yourself if it is not needed";
+    }
+    return "";
+  }
+
   Status InitDb() {
     Status s = MakeDirectories(config_.home);
     if (!s.ok()) return s;
@@ -154,6 +184,11 @@ class LocalClusterImpl : public LocalCluster {
          << "port = " << config_.port << "\n"
          << "shared_preload_libraries = ''\n";
     if (!conf.good()) return Status::Error("cannot append to " + DataDir() + "/postgresql.conf");
+    // Written last: only a directory initdb created for us carries it (Destroy checks).
+    std::ofstream marker(MarkerPath());
+    marker << "created by pgstorsim (cluster start / embedded server); "
+           << "`pgstorsim cluster destroy` may remove this directory\n";
+    if (!marker.good()) return Status::Error("cannot write " + MarkerPath());
     return Status::Ok();
   }
 

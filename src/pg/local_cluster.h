@@ -35,9 +35,16 @@ class LocalCluster {
   // Fast shutdown; no-op when stopped.
   virtual Status Stop() = 0;
   virtual Status Restart() = 0;
-  // Stops the cluster and deletes <home>/data.
+  // Stops the cluster and deletes <home>/data -- only when it is a directory the first
+  // Start() created: initdb's PG_VERSION plus the marker file
+  // <home>/data/pgstorsim-cluster.created written after initdb. Anything else (missing,
+  // a symlink, a user's folder, a data directory made by someone else) is refused with
+  // the reason and nothing is touched.
   virtual Status Destroy() = 0;
+  // <home>/data holds PG_VERSION.
   virtual bool Initialized() const = 0;
+  // <home>/data exists (whatever it holds).
+  virtual bool Created() const = 0;
   virtual bool Running() const = 0;
   // Conninfo for database `dbname` over the unix socket (no password).
   virtual std::string Conninfo(const std::string& dbname = "postgres") const = 0;

@@ -15,17 +15,19 @@
 #include <vector>
 
 #include "common/units.h"
+#include "replay/signature.h"
 
 namespace pgstorsim {
 namespace {
 
 std::string Errno() { return strerror(errno); }
 
-// The device number of a block device path (symlinks resolved), or 0.
-dev_t BlockDeviceOf(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return 0;
-  return st.st_rdev;
+// The same block device (device number) or the same file (device and inode).
+bool SameTarget(const struct stat& a, const struct stat& b) {
+  if (S_ISBLK(a.st_mode) || S_ISBLK(b.st_mode)) {
+    return S_ISBLK(a.st_mode) && S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev;
+  }
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 Status WriteZeros(int fd, int64_t from, int64_t to, const std::string& path) {
@@ -40,40 +42,105 @@ Status WriteZeros(int fd, int64_t from, int64_t to, const std::string& path) {
   return Status::Ok();
 }
 
+// Fills [from, to) of `path` with zeros, creating it (O_EXCL) when `create`. On failure
+// (ENOSPC, EFBIG, ...) nothing is left behind: a file we created is removed, a file we
+// extended is cut back to `from`.
 Status CreateOrExtend(const std::string& path, int64_t from, int64_t to, bool create) {
   const int flags = O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0);
   const int fd = open(path.c_str(), flags, 0644);
   if (fd < 0)
     return Status::Error(path + ": cannot " + (create ? "create" : "open") + ": " + Errno());
   Status s = WriteZeros(fd, from, to, path);
+  if (!s.ok()) {
+    if (create) {
+      unlink(path.c_str());
+    } else if (ftruncate(fd, from) != 0) {
+      s = Status::Error(s.message() + "; and cannot cut it back to " + FormatBytes(from));
+    }
+  }
   close(fd);
   return s;
 }
 
-StatusOr<PreparedTarget> PrepareRegularFile(const std::string& path, const struct stat* st,
-                                            int64_t required, const TargetPolicy& policy) {
-  PreparedTarget t{path, false, true, false, 0};
-  const std::string marker = CreatedMarkerPath(path);
-  if (st == nullptr) {
-    if (path.rfind("/dev/", 0) == 0) {
-      return Status::Error(path +
-                           " does not exist (a device path with a typo?); refusing to "
-                           "create a regular file under /dev");
-    }
-    const int64_t size = std::max(required, policy.create_size_bytes);
-    // The mark first, so the file is ours even if filling it is cut short.
-    const int mfd = open(marker.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (mfd < 0) return Status::Error(marker + ": cannot create: " + Errno());
-    close(mfd);
-    Status s = CreateOrExtend(path, 0, size, true);
-    if (!s.ok()) return s;
-    t.created_by_us = true;
-    t.size_bytes = size;
-    return t;
+bool AllowDestroyNames(const TargetPolicy& policy, const struct stat& st) {
+  for (const std::string& a : policy.allow_destroy) {
+    struct stat ast;
+    if (stat(a.c_str(), &ast) == 0 && SameTarget(ast, st)) return true;
   }
+  return false;
+}
+
+// The partition table / filesystem signature at either end of `path`, or "".
+StatusOr<std::string> SignatureOf(const std::string& path, int64_t size_bytes) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::Error(path + ": cannot open: " + Errno());
+  auto sig = ReadSignature(fd, size_bytes, path);
+  close(fd);
+  return sig;
+}
+
+Status RefuseSignature(const std::string& path, int64_t size_bytes, const TargetPolicy& policy) {
+  auto sig = SignatureOf(path, size_bytes);
+  if (!sig.ok()) return sig.status();
+  if (!sig->empty() && !policy.force_signature) {
+    return Status::Error(path + " holds a " + *sig +
+                         "; refusing to overwrite it without --force-signature");
+  }
+  return Status::Ok();
+}
+
+// An existing file is written only when nothing live uses it and, unless pgstorsim
+// created it, --allow-destroy names it and it holds no signature (or --force-signature).
+Status CheckWritableFile(const std::string& path, const struct stat& st, bool created_by_us,
+                         const TargetPolicy& policy) {
+  std::string why = PostgresFileReason(path);
+  if (why.empty()) why = LoopBackingFileReason(st);
+  if (!why.empty()) return Status::Error(path + ": refused: " + why);
+  if (created_by_us) return Status::Ok();
+  if (!AllowDestroyNames(policy, st)) {
+    return Status::Error(path + ": the trace writes, and a file pgstorsim did not create (no " +
+                         CreatedMarkerPath(path) +
+                         ") is only written when --allow-destroy names it (its contents are "
+                         "destroyed); refused before any I/O");
+  }
+  return RefuseSignature(path, st.st_size, policy);
+}
+
+StatusOr<PreparedTarget> CreateFile(const std::string& path, int64_t required,
+                                    const TargetPolicy& policy) {
+  if (path.rfind("/dev/", 0) == 0) {
+    return Status::Error(path +
+                         " does not exist (a device path with a typo?); refusing to "
+                         "create a regular file under /dev");
+  }
+  const std::string marker = CreatedMarkerPath(path);
+  const int64_t size = std::max(required, policy.create_size_bytes);
+  // The mark first, so the file is ours even if filling it is cut short.
+  const int mfd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  const bool new_marker = mfd >= 0;
+  if (mfd < 0 && errno != EEXIST) return Status::Error(marker + ": cannot create: " + Errno());
+  if (new_marker) close(mfd);
+  Status s = CreateOrExtend(path, 0, size, true);
+  if (!s.ok()) {
+    if (new_marker) unlink(marker.c_str());
+    return s;
+  }
+  return PreparedTarget{path, false, true, true, size};
+}
+
+StatusOr<PreparedTarget> PrepareRegularFile(const std::string& path, const struct stat* st,
+                                            int64_t required, bool needs_write,
+                                            const TargetPolicy& policy) {
+  if (st == nullptr) return CreateFile(path, required, policy);
+  PreparedTarget t{path, false, needs_write, false, 0};
+  const std::string marker = CreatedMarkerPath(path);
   struct stat mst;
   t.created_by_us = stat(marker.c_str(), &mst) == 0;
   t.size_bytes = st->st_size;
+  if (needs_write) {
+    Status s = CheckWritableFile(path, *st, t.created_by_us, policy);
+    if (!s.ok()) return s;
+  }
   if (t.size_bytes >= required) return t;
   if (!t.created_by_us) {
     return Status::Error(path + " is " + FormatBytes(t.size_bytes) + " but the replay needs " +
@@ -87,28 +154,15 @@ StatusOr<PreparedTarget> PrepareRegularFile(const std::string& path, const struc
   return t;
 }
 
-Status CheckWritableDevice(const std::string& path, const struct stat& st,
+Status CheckWritableDevice(const std::string& path, const struct stat& st, int64_t size_bytes,
                            const TargetPolicy& policy) {
-  bool named = false;
-  for (const std::string& a : policy.allow_destroy) named |= BlockDeviceOf(a) == st.st_rdev;
-  if (!named) {
+  if (!AllowDestroyNames(policy, st)) {
     return Status::Error(path +
                          ": the trace writes, and a block device is only opened "
                          "for writing when --allow-destroy names it (all data on it is "
                          "destroyed); refused before any I/O");
   }
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Error(path + ": cannot open: " + Errno());
-  std::vector<uint8_t> head(128 * 1024, 0);
-  const ssize_t n = pread(fd, head.data(), head.size(), 0);
-  close(fd);
-  if (n < 0) return Status::Error(path + ": cannot read its first sectors: " + Errno());
-  const std::string sig = DetectSignature(head.data(), static_cast<size_t>(n));
-  if (!sig.empty() && !policy.force_signature) {
-    return Status::Error(path + " holds a " + sig +
-                         "; refusing to overwrite it without --force-signature");
-  }
-  return Status::Ok();
+  return RefuseSignature(path, size_bytes, policy);
 }
 
 StatusOr<PreparedTarget> PrepareBlockDevice(const std::string& path, const struct stat& st,
@@ -129,7 +183,7 @@ StatusOr<PreparedTarget> PrepareBlockDevice(const std::string& path, const struc
                          FormatBytes(required));
   }
   if (needs_write) {
-    Status s = CheckWritableDevice(path, st, policy);
+    Status s = CheckWritableDevice(path, st, t.size_bytes, policy);
     if (!s.ok()) return s;
     t.writable = true;
   }
@@ -146,14 +200,12 @@ StatusOr<PreparedTarget> PrepareTarget(const std::string& path, int64_t required
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
     if (errno != ENOENT) return Status::Error(path + ": " + Errno());
-    auto t = PrepareRegularFile(path, nullptr, required_bytes, policy);
+    auto t = PrepareRegularFile(path, nullptr, required_bytes, needs_write, policy);
     if (t.ok()) t.value().writable = needs_write;
     return t;
   }
   if (S_ISREG(st.st_mode)) {
-    auto t = PrepareRegularFile(path, &st, required_bytes, policy);
-    if (t.ok()) t.value().writable = needs_write;
-    return t;
+    return PrepareRegularFile(path, &st, required_bytes, needs_write, policy);
   }
   if (S_ISBLK(st.st_mode)) {
     return PrepareBlockDevice(path, st, required_bytes, needs_write, policy);
@@ -164,13 +216,22 @@ StatusOr<PreparedTarget> PrepareTarget(const std::string& path, int64_t required
 Status CheckAllowDestroyNamesTargets(const std::vector<std::string>& targets,
                                      const TargetPolicy& policy) {
   for (const std::string& a : policy.allow_destroy) {
-    const dev_t dev = BlockDeviceOf(a);
-    if (dev == 0) return Status::Error("--allow-destroy " + a + ": not a block device");
+    struct stat ast;
+    if (stat(a.c_str(), &ast) != 0) {
+      return Status::Error("--allow-destroy " + a + ": " + Errno() +
+                           " (it names an existing block device or file)");
+    }
+    if (!S_ISBLK(ast.st_mode) && !S_ISREG(ast.st_mode)) {
+      return Status::Error("--allow-destroy " + a + ": neither a block device nor a file");
+    }
     bool found = false;
-    for (const std::string& t : targets) found |= BlockDeviceOf(t) == dev;
+    for (const std::string& t : targets) {
+      struct stat tst;
+      if (stat(t.c_str(), &tst) == 0) found |= SameTarget(ast, tst);
+    }
     if (!found) {
       return Status::Error("--allow-destroy " + a +
-                           " names a device that is not a replay target; refused");
+                           " names a device or file that is not a replay target; refused");
     }
   }
   return Status::Ok();

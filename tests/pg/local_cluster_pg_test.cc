@@ -3,6 +3,7 @@
 #include <glob.h>
 #include <gtest/gtest.h>
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pg/local_cluster.h"
@@ -43,8 +44,15 @@ TEST(LocalClusterPgTest, LifecycleInPrivateHome) {
   ASSERT_TRUE(cluster->Stop().ok());
   EXPECT_FALSE(cluster->Running());
   EXPECT_TRUE(cluster->Initialized());  // Kept between invocations.
-  ASSERT_TRUE(cluster->Destroy().ok());
+  struct stat st;
+  EXPECT_EQ(stat((cluster->DataDir() + "/pgstorsim-cluster.created").c_str(), &st), 0);
+  // Destroy stops a running server first.
+  ASSERT_TRUE(cluster->Start().ok());
+  s = cluster->Destroy();
+  ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_FALSE(cluster->Initialized());
+  EXPECT_FALSE(cluster->Created());
+  EXPECT_FALSE(cluster->Running());
   RunProcess({"rm", "-rf", config.home});
 }
 

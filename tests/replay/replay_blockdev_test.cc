@@ -139,5 +139,33 @@ TEST_F(ReplayBlockdevTest, ArrayOfLoopDevicesWithParity) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
+// The backing file of an attached loop device is never a target, whatever the flags:
+// writing it would destroy what the device shows. Reproducer: exit 0, file overwritten.
+TEST_F(ReplayBlockdevTest, LoopBackingFileAlwaysRefused) {
+  const std::string backing = dir_.File("a.img");
+  CommandResult r = Replay("randwrite", "--target " + backing + " --allow-destroy " + backing +
+                                            " --force-signature");
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("backing file of " + a_->device()), std::string::npos) << r.output;
+  EXPECT_TRUE(a_->Unchanged());
+}
+
+// An md 0.90 superblock sits at the end of the device only; it is found there.
+TEST_F(ReplayBlockdevTest, SignatureAtTheEndNeedsForce) {
+  const size_t at = (LoopDevice::kBytes & ~size_t{65535}) - 65536;
+  const uint8_t md_magic[4] = {0xfc, 0x4e, 0x2b, 0xa9};
+  const int fd = open(a_->device().c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(pwrite(fd, md_magic, 4, at), 4);
+  ASSERT_EQ(fsync(fd), 0);
+  close(fd);
+  const std::vector<uint8_t> data = ReadAll(dir_.File("a.img"));
+  CommandResult r =
+      Replay("randwrite", "--target " + a_->device() + " --allow-destroy " + a_->device());
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("0.90"), std::string::npos) << r.output;
+  EXPECT_TRUE(ReadAll(dir_.File("a.img")) == data) << "device written despite refusal";
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -34,6 +34,10 @@ class ClusterCommand : public Command {
       std::cout << "cluster: running, conninfo: " << RedactConninfo(server->conninfo) << "\n";
       return 0;
     }
+    if (action_ == "destroy" && !cluster->Created()) {
+      std::cout << "cluster: " << cluster->DataDir() << " does not exist; nothing to destroy\n";
+      return 0;
+    }
     Status s = action_ == "stop" ? cluster->Stop() : cluster->Destroy();
     if (!s.ok()) return ReportError("cluster", s);
     std::cout << "cluster: " << (action_ == "stop" ? "stopped" : "destroyed") << "\n";
