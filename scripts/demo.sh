@@ -34,7 +34,7 @@ keys_log=results/runs/demo-$stamp-warm.keys
 
 echo "== demo part 1: your server (the embedded cluster)"
 echo "== demo: pgbench schema at scale $SCALE on the embedded cluster"
-"$BIN" init --scale "$SCALE" --out "$init_json"
+"$BIN" init --force --scale "$SCALE" --out "$init_json"
 "$BIN" cluster status
 
 echo "== demo: probe the server into a scenario (every value says where it came from)"

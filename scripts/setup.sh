@@ -12,6 +12,7 @@ PACKAGES=(
   postgresql postgresql-contrib
   fio util-linux e2fsprogs
   chromium imagemagick time python3
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

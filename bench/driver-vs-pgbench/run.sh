@@ -55,7 +55,7 @@ echo "bench: server '$DB', scale $SCALE, ${SECS}s x $RUNS runs, prepared," \
   "${BENCH_SCRIPT:-builtin tpcb-like}," \
   "prefix '${PREFIX[*]:-}'"
 if [ "${BENCH_SKIP_INIT:-0}" != 1 ]; then
-  "$BIN" init --scale "$SCALE" --db "$DB" --out "$work/init.json" | tail -n1
+  "$BIN" init --force --scale "$SCALE" --db "$DB" --out "$work/init.json" | tail -n1
 fi
 
 # cpu_time <file> <command...>: runs the command, writes "user_s sys_s" of it (all its

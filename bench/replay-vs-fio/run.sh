@@ -59,10 +59,10 @@ ours_run() {  # pattern out.json
   case $1 in
     randrw) "${RUNNER[@]}" "$BIN" replay --pattern randrw --workers 8 --pattern-size "$SIZE" \
               --pattern-ops 65536 --engine psync --duration "${RUNTIME}s" --target "$FILE" \
-              --allow-destroy "$FILE" --out "$2" >/dev/null ;;
+              --allow-destroy "$FILE" --out "$2" --force >/dev/null ;;
     seqsync) "${RUNNER[@]}" "$BIN" replay --pattern seqwrite-fsync --workers 1 --pattern-size "$SIZE" \
               --pattern-ops 131072 --engine psync --duration "${RUNTIME}s" \
-              --target "$FILE" --allow-destroy "$FILE" --out "$2" >/dev/null ;;
+              --target "$FILE" --allow-destroy "$FILE" --out "$2" --force >/dev/null ;;
   esac
 }
 

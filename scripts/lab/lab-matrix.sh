@@ -113,7 +113,7 @@ setup_lab() {
     psql_at postgres "CREATE DATABASE s$scale" >/dev/null
     lab_say "loading scale $scale"
     "$BIN" init --scale "$scale" --db "$CONNINFO_BASE dbname=s$scale" \
-      --out "$WORK/init-s$scale.json" | tail -1
+      --out "$WORK/init-s$scale.json" --force | tail -1
   done
 }
 
@@ -182,7 +182,7 @@ run_point() {  # iops scale cache clients rep
   SAMPLER=$!
   "$here/lab-pg.sh" exec "$BIN" run --db "$CONNINFO_BASE dbname=run" -c "$clients" \
     -j "$threads" -T "${SECONDS_PER_POINT}s" "${warmup[@]}" -M prepared --cache "$cache" \
-    --label "lab $tag" --out "$WORK/$tag-run.json" >"$WORK/$tag-run.txt" 2>&1 ||
+    --label "lab $tag" --out "$WORK/$tag-run.json" --force >"$WORK/$tag-run.txt" 2>&1 ||
     lab_die "pgstorsim run failed for $tag: $(tail -3 "$WORK/$tag-run.txt")"
   end_time=$(date +%s.%N)
   kill "$SAMPLER"

@@ -68,7 +68,7 @@ print("tps = %.6f" % json.load(gzip.open(sys.argv[1], "rt"))["summary"]["tps"])'
   done
   "$BIN" calibrate --scenario "$SCENARIOS/lab-$iops-s$scale.toml" --measured "${tps_files[@]}" \
     --set "workload.clients=$clients" --set "workload.scale=$scale" --set "workload.cache=$cache" \
-    --fit cpu_ms --out "$work/calibrated.toml" >"$work/calibrate.txt" 2>&1 ||
+    --fit cpu_ms --out "$work/calibrated.toml" --force >"$work/calibrate.txt" 2>&1 ||
     lab_die "calibrate failed on ${measured[*]}: $(tail -2 "$work/calibrate.txt")"
   echo "lab: calibrated on $CALIBRATE_POINT (${#measured[@]} runs): $(grep -m1 '^cpu_ms' "$work/calibrated.toml")" >&2
   echo "$work/calibrated.toml"
@@ -95,10 +95,10 @@ predict_point() {  # iops scale cache clients seconds
     lab_die "$scenario has no host.os_cache (written before 2026-11-30 17:00): measure again"
   local common=(--scenario "$scenario" --set "workload.clients=$4" --set "workload.scale=$2"
     --set "workload.cache=$3" --set "workload.duration=$5s")
-  "$BIN" predict "${common[@]}" --out "$work/$tag-predict.json" >"$work/$tag-predict.txt" 2>&1 ||
+  "$BIN" predict "${common[@]}" --out "$work/$tag-predict.json" --force >"$work/$tag-predict.txt" 2>&1 ||
     lab_die "predict failed for $tag: $(tail -2 "$work/$tag-predict.txt")"
   "$BIN" simulate "${common[@]}" --seed 1 \
-    --out "$work/$tag-simulate.json" --quiet >"$work/$tag-simulate.txt" 2>&1 ||
+    --out "$work/$tag-simulate.json" --force --quiet >"$work/$tag-simulate.txt" 2>&1 ||
     lab_die "simulate failed for $tag: $(tail -2 "$work/$tag-simulate.txt")"
 }
 

@@ -46,6 +46,18 @@ int ReportError(const std::string& command, const std::string& message, int exit
 // CLI11 validator for a size ("64k", "1MiB") and a duration ("60s", "3.4ms").
 CLI::Validator SizeValidator();
 CLI::Validator DurationValidator();
+// CLI11 validators that say the allowed values in words: "must be at least 1 (got 0)",
+// "must be more than 0 (got 0)", "must be between 0 and 1 (got 2)",
+// "must be one of cold, warm (got 'hot')".
+CLI::Validator AtLeast(double min);
+CLI::Validator MoreThan(double min);
+CLI::Validator Between(double min, double max);
+CLI::Validator OneOf(const std::vector<std::string>& values);
+
+// Runs the CLI11 parse of `app` (argv as given to main). Help and --version print and
+// return 0; any other parse or validation error prints one line
+// "pgstorsim <command>: <what>" on stderr and returns kExitUsage. -1: parsed, go on.
+int ParseCommandLine(CLI::App* app, int argc, char** argv);
 
 struct CommandRegistrar {
   CommandRegistrar(const char* name, const char* help,

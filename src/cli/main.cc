@@ -24,11 +24,8 @@ int main(int argc, char** argv) {
     entries.push_back({sub, info.factory()});
     entries.back().command->Configure(sub);
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  const int parse_exit = pgstorsim::ParseCommandLine(&app, argc, argv);
+  if (parse_exit >= 0) return parse_exit;
   try {
     for (Entry& e : entries) {
       if (e.app->parsed()) return e.command->Run();

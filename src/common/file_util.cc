@@ -1,6 +1,7 @@
 #include "common/file_util.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,6 +45,43 @@ Status MakeDirectories(const std::string& path) {
   return Status::Ok();
 }
 
+std::string TemporaryPath(const std::string& path) {
+  return path + ".tmp." + std::to_string(::getpid());
+}
+
+int RemoveStaleTemporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  const std::string prefix = target.filename().string() + ".tmp.";
+  std::error_code ec;
+  int removed = 0;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    if (pid_text.size() > 9 || pid_text.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    if (fs::is_regular_file(it->path(), rm) && fs::remove(it->path(), rm)) ++removed;
+  }
+  return removed;
+}
+
+Status RenameDurably(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) return ErrnoError("cannot rename onto " + to);
+  const std::string dir = std::filesystem::path(to).parent_path().string();
+  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return Status::Ok();
+}
+
 Status WriteFileAtomically(const std::string& path, const std::string& contents) {
   struct stat existing {};
   if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
@@ -55,24 +93,16 @@ Status WriteFileAtomically(const std::string& path, const std::string& contents)
   std::string dir = target.parent_path().string();
   Status st = MakeDirectories(dir);
   if (!st.ok()) return st;
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  RemoveStaleTemporaries(path);
+  const std::string tmp = TemporaryPath(path);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError("cannot create " + tmp);
   st = WriteAll(fd, contents, tmp);
   if (st.ok() && ::fsync(fd) != 0) st = ErrnoError("cannot fsync " + tmp);
   if (::close(fd) != 0 && st.ok()) st = ErrnoError("cannot close " + tmp);
-  if (st.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
-    st = ErrnoError("cannot rename onto " + path);
-  if (!st.ok()) {
-    ::unlink(tmp.c_str());
-    return st;
-  }
-  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return Status::Ok();
+  if (st.ok()) st = RenameDurably(tmp, path);
+  if (!st.ok()) ::unlink(tmp.c_str());
+  return st;
 }
 
 Status WriteJsonAtomically(const std::string& path, const nlohmann::json& doc) {
@@ -80,6 +110,10 @@ Status WriteJsonAtomically(const std::string& path, const nlohmann::json& doc) {
 }
 
 StatusOr<std::string> ReadFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return Status::Error("cannot read " + path + ": is a directory");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return ErrnoError("cannot open " + path);
   std::ostringstream ss;

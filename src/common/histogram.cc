@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/json_integer.h"
+
 namespace pgstorsim {
 namespace {
 
@@ -101,15 +103,15 @@ nlohmann::json LatencyHistogram::ToJson() const {
 StatusOr<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& j) {
   LatencyHistogram h;
   try {
-    h.count_ = j.at("count").get<uint64_t>();
+    h.count_ = JsonInteger<uint64_t>(j.at("count"), "count");
     h.sum_ns_ = j.at("sum_ns").get<double>();
     h.sum_sq_ns2_ = j.at("sum_sq_ns2").get<double>();
-    h.min_ns_ = j.at("min_ns").get<int64_t>();
-    h.max_ns_ = j.at("max_ns").get<int64_t>();
+    h.min_ns_ = JsonInteger<int64_t>(j.at("min_ns"), "min_ns");
+    h.max_ns_ = JsonInteger<int64_t>(j.at("max_ns"), "max_ns");
     uint64_t total = 0;
     for (const auto& b : j.at("buckets")) {
-      int64_t lower = b.at(0).get<int64_t>();
-      uint64_t n = b.at(1).get<uint64_t>();
+      int64_t lower = JsonInteger<int64_t>(b.at(0), "bucket bound");
+      uint64_t n = JsonInteger<uint64_t>(b.at(1), "bucket count");
       int bucket = BucketOf(lower);
       if (BucketLowerNs(bucket) != lower) {
         return Status::Error("histogram bucket bound " + std::to_string(lower) + " is not valid");
@@ -119,6 +121,8 @@ StatusOr<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& j) {
     }
     if (total != h.count_) return Status::Error("histogram bucket counts do not add up to count");
   } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed histogram: ") + e.what());
+  } catch (const std::out_of_range& e) {
     return Status::Error(std::string("malformed histogram: ") + e.what());
   }
   return h;

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "common/file_util.h"
+#include "common/json_integer.h"
 #include "common/units.h"
 
 namespace pgstorsim {
@@ -80,7 +81,7 @@ StatusOr<Results> Results::FromJson(const nlohmann::json& j) {
     if (j.value("schema", "") != kResultsSchema) {
       return Status::Error("not a pgstorsim results document (schema key missing or wrong)");
     }
-    int version = j.at("version").get<int>();
+    int version = JsonInteger<int>(j.at("version"), "version");
     if (version != kResultsVersion) {
       return Status::Error("unsupported results version " + std::to_string(version));
     }
@@ -92,9 +93,9 @@ StatusOr<Results> Results::FromJson(const nlohmann::json& j) {
     r.config = j.value("config", nlohmann::json::object());
     r.environment = j.value("environment", nlohmann::json::object());
     const auto& summary = j.at("summary");
-    r.transactions = summary.at("transactions").get<uint64_t>();
-    r.failed = summary.value("failed", uint64_t{0});
-    r.retried = summary.value("retried", uint64_t{0});
+    r.transactions = JsonInteger<uint64_t>(summary.at("transactions"), "transactions");
+    r.failed = JsonIntegerOr<uint64_t>(summary, "failed", 0);
+    r.retried = JsonIntegerOr<uint64_t>(summary, "retried", 0);
     r.duration_s = summary.at("duration_s").get<double>();
     r.tps = summary.at("tps").get<double>();
     auto txn = LatencyHistogram::FromJson(j.at("transaction_latency"));
@@ -104,18 +105,21 @@ StatusOr<Results> Results::FromJson(const nlohmann::json& j) {
       StatementResult sr;
       sr.name = s.at("name").get<std::string>();
       sr.sql = s.value("sql", "");
-      sr.failures = s.value("failures", uint64_t{0});
+      sr.failures = JsonIntegerOr<uint64_t>(s, "failures", 0);
       auto h = LatencyHistogram::FromJson(s.at("latency"));
       if (!h.ok()) return h.status().WithContext("statement '" + sr.name + "'");
       sr.latency = *h;
       r.statements.push_back(std::move(sr));
     }
     for (const auto& s : j.value("series", nlohmann::json::array())) {
-      r.series.push_back({s.at("t_s").get<double>(), s.at("transactions").get<uint64_t>(),
+      r.series.push_back({s.at("t_s").get<double>(),
+                          JsonInteger<uint64_t>(s.at("transactions"), "series transactions"),
                           s.at("tps").get<double>(), s.value("mean_latency_ms", 0.0)});
     }
     r.sections = j.value("sections", nlohmann::json::object());
   } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed results: ") + e.what());
+  } catch (const std::out_of_range& e) {
     return Status::Error(std::string("malformed results: ") + e.what());
   }
   return r;

@@ -31,6 +31,8 @@ void MergeOutput(const EngineOutput& t, EngineOutput* out) {
   out->reconnects += t.reconnects;
   out->measured_s = std::max(out->measured_s, t.measured_s);
   out->interrupted = out->interrupted || t.interrupted;
+  out->server_lost = out->server_lost || t.server_lost;
+  if (out->server_lost_reason.empty()) out->server_lost_reason = t.server_lost_reason;
   out->unmeasured_committed += t.unmeasured_committed;
   out->txn_latency.Merge(t.txn_latency);
   out->schedule_lag.Merge(t.schedule_lag);

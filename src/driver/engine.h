@@ -18,6 +18,9 @@
 // serialization failures (40001) and deadlocks (40P01) are retried with the same keys up
 // to max_tries; lost connections (server restart, pg_terminate_backend) count the
 // transaction as failed and the client reconnects with backoff (100 ms doubling to 2 s).
+// A client still without a connection config.max_reconnect_wait_ns after it lost it
+// (also after the window ends) ends the run: server_lost, and measured_s stops when
+// that outage began, so tps covers only the time the server was up.
 // Any other SQL error aborts the run with that error. Thread safety: RunEngine is
 // called once from one thread; `stop` may be set from a signal handler.
 #ifndef PGSTORSIM_DRIVER_ENGINE_H_
@@ -72,6 +75,8 @@ struct EngineOutput {
   double connect_s = 0;   // Time to open all connections.
   double measured_s = 0;  // Window start to the last measured completion (or stop).
   bool interrupted = false;
+  bool server_lost = false;        // No connection for max_reconnect_wait_ns: run ended.
+  std::string server_lost_reason;  // One line: how long, and libpq's last error.
   LatencyHistogram txn_latency;
   LatencyHistogram schedule_lag;               // Only under --rate.
   std::vector<LatencyHistogram> stmt_latency;  // Index = DriverStatements order.

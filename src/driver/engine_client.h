@@ -58,6 +58,7 @@ struct EngineClient {
   std::string error;     // Its message with " (SQLSTATE xxxxx)".
   int64_t reconnect_at_ns = 0;
   int64_t backoff_ns = 0;
+  int64_t lost_since_ns = 0;  // When the connection was lost; 0 while connected.
 };
 
 // Sends builtin statement `def` with the client's keys, as the prepared statement

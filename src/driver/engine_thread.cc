@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 
 #include "common/random.h"
 #include "common/units.h"
@@ -30,7 +31,8 @@ class ThreadLoop {
         cfg_(in_.config),
         mix_(cfg_.Mix()),
         waiter_(waiter),
-        recorder_(shared, out, mix_.slots.size(), mix_.entries.size(), txn_log) {}
+        recorder_(shared, out, mix_.slots.size(), mix_.entries.size(), txn_log),
+        out_(out) {}
 
   Status Run(std::vector<ClientSeed> seeds) {
     Status s = AddClients(std::move(seeds));
@@ -63,7 +65,8 @@ class ThreadLoop {
         interrupted_ = true;
         return Status::Ok();
       }
-      if (shared_->fatal.load(std::memory_order_relaxed)) {
+      if (shared_->fatal.load(std::memory_order_relaxed) ||
+          shared_->server_lost.load(std::memory_order_relaxed)) {
         return Status::Ok();  // The failing thread reports it.
       }
       int64_t now = MonotonicNs();
@@ -122,12 +125,10 @@ class ThreadLoop {
     return Status::Ok();
   }
 
+  // Also after the window ends: a server that does not come back must be reported,
+  // not averaged into the run (engine.h).
   Status StepReconnect(size_t index, int64_t now, int64_t* wake_ns) {
     EngineClient* c = &clients_[index];
-    if (stopping_) {
-      c->state = ClientState::kDone;
-      return Status::Ok();
-    }
     if (now >= c->reconnect_at_ns) return Reconnect(index);
     *wake_ns = std::min(*wake_ns, c->reconnect_at_ns);
     return Status::Ok();
@@ -295,8 +296,23 @@ class ThreadLoop {
                   c->state == ClientState::kScriptSleep;
     CloseConnection(c);
     if (in_txn) TransactionDone(c, MonotonicNs(), false);
+    if (c->lost_since_ns == 0) c->lost_since_ns = MonotonicNs();
     c->state = ClientState::kReconnectWait;
     c->reconnect_at_ns = MonotonicNs() + c->backoff_ns;
+  }
+
+  void ServerLost(EngineClient* c, int64_t now, const Status& last) {
+    std::string why = last.ok() ? std::string("unknown") : last.message();
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    while (!why.empty() && why.back() == ' ') why.pop_back();
+    char head[120];
+    std::snprintf(head, sizeof head, "no connection to the server for %.1f s (client %d)",
+                  NsToSec(now - c->lost_since_ns), c->id);
+    out_->server_lost = true;
+    out_->server_lost_reason = std::string(head) + "; last error: " + why;
+    int64_t expected = 0;
+    shared_->outage_start_ns.compare_exchange_strong(expected, c->lost_since_ns);
+    shared_->server_lost.store(true);
   }
 
   void CloseConnection(EngineClient* c) {
@@ -309,12 +325,20 @@ class ThreadLoop {
   Status Reconnect(size_t index) {
     EngineClient* c = &clients_[index];
     auto conn = Connect(in_.conninfo);
-    if (!conn.ok() || (cfg_.prepared && !PrepareStatements(conn->get(), mix_).ok())) {
+    Status prepared = Status::Ok();
+    if (conn.ok() && cfg_.prepared) prepared = PrepareStatements(conn->get(), mix_);
+    if (!conn.ok() || !prepared.ok()) {
+      const int64_t now = MonotonicNs();
+      if (now - c->lost_since_ns >= cfg_.max_reconnect_wait_ns) {
+        ServerLost(c, now, conn.ok() ? prepared : conn.status());
+        return Status::Ok();
+      }
       c->backoff_ns = std::min(c->backoff_ns * 2, kMaxBackoffNs);
-      c->reconnect_at_ns = MonotonicNs() + c->backoff_ns;
+      c->reconnect_at_ns = now + c->backoff_ns;
       return Status::Ok();
     }
     recorder_.Reconnected();
+    c->lost_since_ns = 0;
     c->conn = std::move(conn).value();
     c->backoff_ns = kFirstBackoffNs;
     c->state = ClientState::kIdle;
@@ -328,6 +352,7 @@ class ThreadLoop {
   const ScriptMix& mix_;
   SocketWaiter* waiter_;
   EngineRecorder recorder_;
+  EngineOutput* out_;
   std::vector<EngineClient> clients_;
   std::vector<uint32_t> ready_;  // Reused by WaitAndHandle.
   bool stopping_ = false;
@@ -353,7 +378,10 @@ Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, Tx
   }  // Flushes the keys log.
   if (!s.ok()) shared->fatal.store(true);
   int64_t end = std::max(last_done_ns, MonotonicNs());
-  if (shared->window_end_ns != INT64_MAX && !out->interrupted) {
+  if (shared->server_lost.load()) {
+    // Only while the server was up: until the outage that ended the run began.
+    end = std::min(shared->outage_start_ns.load(), shared->window_end_ns);
+  } else if (shared->window_end_ns != INT64_MAX && !out->interrupted) {
     end = std::max(last_done_ns, shared->window_end_ns);
   }
   out->measured_s = std::max(0.0, NsToSec(end - shared->window_start_ns));

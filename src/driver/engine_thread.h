@@ -30,6 +30,10 @@ struct EngineShared {
   std::atomic<uint64_t> live_latency_ns{0};
   std::atomic<uint64_t> live_failed{0};
   std::atomic<bool> fatal{false};  // A thread hit a fatal error: every thread stops.
+  // A client found the server lost (engine.h): every thread stops; the outage began
+  // at outage_start_ns (monotonic).
+  std::atomic<bool> server_lost{false};
+  std::atomic<int64_t> outage_start_ns{0};
 };
 
 struct ClientSeed {

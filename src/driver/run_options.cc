@@ -11,7 +11,7 @@ namespace {
 Status ParseDurationOption(const std::string& option, const std::string& text, int64_t* out) {
   auto ns = ParseDurationNs(text);
   if (!ns.ok()) return ns.status().WithContext(option);
-  if (*ns < 0) return Status::Error(option + " must not be negative");
+  if (*ns < 0) return Status::Error(option + " must be at least 0 (got " + text + ")");
   *out = *ns;
   return Status::Ok();
 }
@@ -28,7 +28,7 @@ Status ValidateScripts(const RunOptions& o, RunConfig* c) {
 }
 
 Status ValidateLogging(const RunOptions& o, RunConfig* c) {
-  if (o.aggregate_interval_s < 0) return Status::Error("--aggregate-interval must be >= 1");
+  if (o.aggregate_interval_s < 0) return Status::Error("--aggregate-interval must be at least 1 s");
   if (o.aggregate_interval_s > 0 && !o.log) {
     return Status::Error("--aggregate-interval needs -l (as in pgbench)");
   }
@@ -37,6 +37,9 @@ Status ValidateLogging(const RunOptions& o, RunConfig* c) {
   c->log_prefix = o.log_prefix;
   c->aggregate_interval_s = o.aggregate_interval_s;
   return Status::Ok();
+
+Status AtLeast(const std::string& option, const std::string& min, const std::string& got) {
+  return Status::Error(option + " must be at least " + min + " (got " + got + ")");
 }
 
 }  // namespace
@@ -105,8 +108,8 @@ StatusOr<int64_t> ParseStartAt(const std::string& text, int64_t now_unix_ns) {
 
 StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o, int64_t now_unix_ns) {
   RunConfig c;
-  if (o.clients < 1) return Status::Error("--clients must be >= 1");
-  if (o.threads < 1) return Status::Error("--threads must be >= 1");
+  if (o.clients < 1) return AtLeast("--clients", "1", std::to_string(o.clients));
+  if (o.threads < 1) return AtLeast("--threads", "1", std::to_string(o.threads));
   if (o.threads > o.clients) {
     return Status::Error("--threads (" + std::to_string(o.threads) +
                          ") must not exceed --clients (" + std::to_string(o.clients) + ")");
@@ -116,13 +119,13 @@ StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o, int64_t now_unix_ns)
   if (!o.duration.empty() && o.transactions > 0) {
     return Status::Error("--duration and --transactions are mutually exclusive");
   }
-  if (o.transactions < 0) return Status::Error("--transactions must be >= 1");
+  if (o.transactions < 0) return AtLeast("--transactions", "1", std::to_string(o.transactions));
   c.transactions_per_client = o.transactions;
   if (o.transactions == 0) {
     Status s =
         ParseDurationOption("--duration", o.duration.empty() ? "60s" : o.duration, &c.duration_ns);
     if (!s.ok()) return s;
-    if (c.duration_ns <= 0) return Status::Error("--duration must be > 0");
+    if (c.duration_ns <= 0) return Status::Error("--duration must be more than 0 s");
   }
   auto workload = ParseWorkloadKind(o.workload);
   if (!workload.ok()) return workload.status().WithContext("--workload");
@@ -137,15 +140,15 @@ StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o, int64_t now_unix_ns)
   c.prepared = o.protocol == "prepared";
   Status s = ParseDurationOption("--warmup", o.warmup.empty() ? "0s" : o.warmup, &c.warmup_ns);
   if (!s.ok()) return s;
-  if (o.rate_tps < 0) return Status::Error("--rate must be > 0");
+  if (o.rate_tps < 0) return Status::Error("--rate must be more than 0 tps");
   c.rate_tps = o.rate_tps;
   if (!o.progress.empty()) {
     s = ParseDurationOption("--progress", o.progress, &c.progress_ns);
     if (!s.ok()) return s;
-    if (c.progress_ns < kNsPerMs * 100) return Status::Error("--progress must be >= 100ms");
+    if (c.progress_ns < kNsPerMs * 100) return AtLeast("--progress", "100ms", o.progress);
   }
   c.seed = o.seed;
-  if (o.max_tries < 1) return Status::Error("--max-tries must be >= 1");
+  if (o.max_tries < 1) return AtLeast("--max-tries", "1", std::to_string(o.max_tries));
   c.max_tries = o.max_tries;
   if (o.cache == "as-is") {
     c.cache = CacheMode::kAsIs;
@@ -173,6 +176,11 @@ StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o, int64_t now_unix_ns)
   }
   c.cold_command = o.cold_command;
   c.create_extension = o.create_extension;
+  s = ParseDurationOption("--max-reconnect-wait", o.max_reconnect_wait, &c.max_reconnect_wait_ns);
+  if (!s.ok()) return s;
+  if (c.max_reconnect_wait_ns <= 0) {
+    return Status::Error("--max-reconnect-wait must be more than 0 s");
+  }
   return c;
 }
 
@@ -221,7 +229,8 @@ nlohmann::json RunConfigToJson(const RunConfig& c, int scale) {
           {"cache", CacheModeName(c.cache)},
           {"scripts", ScriptsJson(c)},
           {"vacuum", c.vacuum},
-          {"start_at_unix_s", NsToSec(c.start_at_unix_ns)}};
+          {"start_at_unix_s", NsToSec(c.start_at_unix_ns)},
+          {"max_reconnect_wait_s", NsToSec(c.max_reconnect_wait_ns)}};
 }
 
 }  // namespace pgstorsim

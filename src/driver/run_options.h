@@ -50,7 +50,8 @@ struct RunOptions {
   bool per_second = false;
   ServerFlags server;  // --db, -h, -p, -U, -d / positional database name.
   std::string label;
-  bool force = false;  // --force: --out may replace an existing file.
+  bool force = false;  // --force: --out / --keys-log may replace an existing file.
+  std::string max_reconnect_wait = "30s";
 };
 
 struct RunConfig {
@@ -75,12 +76,16 @@ struct RunConfig {
   int64_t start_at_unix_ns = 0;  // 0 = start at once.
   std::string cold_command;
   bool create_extension = false;
+  // A client that has had no successful connection for this long ends the run
+  // (EngineOutput::server_lost).
+  int64_t max_reconnect_wait_ns = 30 * int64_t{1000000000};
 
   // The scripts: `mix`, or the builtin script of `workload` alone when mix is unset.
   const ScriptMix& Mix() const;
 };
 
-// Neither --duration nor --transactions: 60 s. Errors: "--clients must be >= 1", ...
+// Neither --duration nor --transactions: 60 s. Errors name the option and the allowed
+// values in words: "--clients must be at least 1 (got 0)", ...
 // `now_unix_ns` anchors --start-at (a time of day means its next occurrence).
 StatusOr<RunConfig> ValidateRunOptions(const RunOptions& options, int64_t now_unix_ns);
 

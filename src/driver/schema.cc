@@ -1,5 +1,6 @@
 #include "driver/schema.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -147,10 +148,10 @@ Status LoadData(PGconn* conn, int scale, const ProgressFn& progress) {
 
 Status ValidateInitOptions(const InitOptions& o) {
   if (o.scale < 1)
-    return Status::Error("--scale must be >= 1 (got " + std::to_string(o.scale) + ")");
+    return Status::Error("--scale must be at least 1 (got " + std::to_string(o.scale) + ")");
   if (o.fillfactor < 10 || o.fillfactor > 100) {
-    return Status::Error("--fillfactor must be in 10..100 (got " + std::to_string(o.fillfactor) +
-                         ")");
+    return Status::Error("--fillfactor must be between 10 and 100 (got " +
+                         std::to_string(o.fillfactor) + ")");
   }
   return Status::Ok();
 }
@@ -193,6 +194,21 @@ Status CreateAndLoadPgbenchTables(PGconn* conn, const InitOptions& options,
     }
     return Status::Ok();
   });
+}
+
+std::vector<PgbenchTableColumns> PgbenchTables() {
+  std::vector<PgbenchTableColumns> out;
+  for (const TableDdl& t : kTables) {
+    PgbenchTableColumns table{t.name, {}};
+    const std::string ddl = t.columns_int;
+    for (size_t pos = 0; pos < ddl.size();) {
+      const size_t end = std::min(ddl.find(',', pos), ddl.size());
+      table.columns.push_back(ddl.substr(pos, ddl.find(' ', pos) - pos));
+      pos = end + 1;
+    }
+    out.push_back(table);
+  }
+  return out;
 }
 
 StatusOr<nlohmann::json> RelationSizesPages(PGconn* conn) {

@@ -38,6 +38,13 @@ using ProgressFn = std::function<void(const std::string&)>;
 Status CreateAndLoadPgbenchTables(PGconn* conn, const InitOptions& options,
                                   const ProgressFn& progress, nlohmann::json* step_seconds);
 
+// A pgbench table and its column names in order, as CreateAndLoadPgbenchTables makes it.
+struct PgbenchTableColumns {
+  std::string table;
+  std::vector<std::string> columns;
+};
+std::vector<PgbenchTableColumns> PgbenchTables();
+
 // {"pgbench_accounts": pages, ..., "pgbench_accounts_pkey": pages, ...}:
 // pg_relation_size / 8192 for each table and primary-key index.
 StatusOr<nlohmann::json> RelationSizesPages(PGconn* conn);

@@ -2,6 +2,7 @@
 #include "model/measured.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -33,22 +34,27 @@ std::vector<std::string> Words(const std::string& line) {
   return out;
 }
 
+// A whole word that is a finite number (no "nan", "inf").
 bool ToDouble(const std::string& s, double* v) {
   if (s.empty()) return false;
   char* end = nullptr;
   *v = std::strtod(s.c_str(), &end);
-  return *end == '\0';
+  return *end == '\0' && std::isfinite(*v);
 }
 
 bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
-// "tps = 254.19 (excluding connections establishing)" -> 254.19.
-bool ParseTpsLine(const std::string& line, double* tps, bool* preferred) {
+enum class TpsLine { kNone, kParsed, kMalformed };
+
+// "tps = 254.19 (excluding connections establishing)" -> 254.19. kMalformed: "tps = "
+// followed by no number.
+TpsLine ParseTpsLine(const std::string& line, double* tps, bool* preferred) {
   size_t at = line.find("tps = ");
-  if (at == std::string::npos) return false;
-  if (!ToDouble(Words(line.substr(at + 6)).at(0), tps)) return false;
+  if (at == std::string::npos) return TpsLine::kNone;
+  const std::vector<std::string> after = Words(line.substr(at + 6));
+  if (after.empty() || !ToDouble(after[0], tps)) return TpsLine::kMalformed;
   *preferred = line.find("including") == std::string::npos;
-  return true;
+  return TpsLine::kParsed;
 }
 
 // A statement latency line: numbers first, then SQL. Returns false for other lines.
@@ -159,7 +165,9 @@ StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& 
   m.tool = "pgbench";
   bool have_tps = false, have_preferred = false, in_statements = false;
   std::map<std::string, std::string> from_command_line;
-  for (const std::string& line : Lines(text)) {
+  const std::vector<std::string> lines = Lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
     if (!in_statements && (ParsePgbenchHeader(line, &m.conditions) ||
                            (from_command_line.empty() &&
                             ParsePgbenchCommandLine(line, &from_command_line)))) {
@@ -167,7 +175,12 @@ StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& 
     }
     double tps = 0;
     bool preferred = false;
-    if (ParseTpsLine(line, &tps, &preferred)) {
+    const TpsLine kind = ParseTpsLine(line, &tps, &preferred);
+    if (kind == TpsLine::kMalformed) {
+      return Status::Error(source + ":" + std::to_string(i + 1) +
+                           ": 'tps = ' is not followed by a number");
+    }
+    if (kind == TpsLine::kParsed) {
       if (!have_preferred) m.tps = tps;
       have_tps = true;
       have_preferred = have_preferred || preferred;
@@ -225,13 +238,14 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
     std::vector<std::string> head = Words(lines[i]);
     if (head.size() < 2 || head[0] != "Machine" || head[1] != "Size") continue;
     std::vector<std::string> w = Words(lines[i + 1]);
-    if (w.size() < 12) break;
+    // label size chr_out %cp block_out %cp rewrite %cp chr_in %cp block_in %cp seeks %cp:
+    // w[12] (seeks) is the last field read.
+    if (w.size() < 13) break;
     Measured m;
     m.source = source;
     m.tool = "bonnie++";
     m.label = w[0];
     double v = 0;
-    // label size chr_out %cp block_out %cp rewrite %cp chr_in %cp block_in %cp seeks %cp
     if (ToDouble(w[4], &v)) m.seq_write_bytes_per_s = v * 1024;
     if (ToDouble(w[6], &v)) m.rewrite_bytes_per_s = v * 1024;
     if (ToDouble(w[10], &v)) m.seq_read_bytes_per_s = v * 1024;

@@ -49,8 +49,8 @@ StatusOr<TraceCheck> CheckRecords(const std::vector<TraceRecord>& records,
     }
     const FilePlacement& f = placement.files[r.file];
     if (r.op != IoOp::kFsync) {
-      if (r.length_bytes <= 0 || r.offset_bytes < 0 ||
-          r.offset_bytes + r.length_bytes > f.size_bytes) {
+      if (r.length_bytes <= 0 || r.offset_bytes < 0 || r.length_bytes > f.size_bytes ||
+          r.offset_bytes > f.size_bytes - r.length_bytes) {
         return Status::Error(where + ": range [" + std::to_string(r.offset_bytes) + ", +" +
                              std::to_string(r.length_bytes) + ") is outside file " +
                              std::to_string(r.file) + " of " + std::to_string(f.size_bytes) +

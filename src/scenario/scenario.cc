@@ -176,10 +176,32 @@ StatusOr<std::string> GetScenarioKey(const Scenario& scenario, const std::string
   return entry->get(scenario);
 }
 
+namespace {
+
+// Any line other than blanks and comments.
+bool HasContent(const std::string& text) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    const size_t first = text.find_first_not_of(" \t\r", pos);
+    if (first < end && text[first] != '#') return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
 StatusOr<Scenario> LoadScenario(const std::string& path,
                                 const std::vector<std::string>& overrides) {
   auto text = ReadFile(path);
   if (!text.ok()) return text.status();
+  if (!HasContent(*text)) {
+    return Status::Error(path +
+                         ": empty scenario (no keys); give a scenario file, or no --scenario for "
+                         "the built-in default");
+  }
   auto parsed = ParseScenarioToml(*text, path);
   if (!parsed.ok()) return parsed.status();
   Scenario s = std::move(parsed).value();

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 
 #include "common/units.h"
 
@@ -17,8 +20,10 @@ namespace {
 StatusOr<int64_t> ParseInt(const std::string& raw) {
   const std::string text = TrimBlanks(raw);
   char* end = nullptr;
+  errno = 0;
   long long v = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0') return Status::Error("invalid integer '" + raw + "'");
+  if (errno == ERANGE) return Status::Error("integer '" + raw + "' is out of range");
   return static_cast<int64_t>(v);
 }
 
@@ -72,12 +77,28 @@ ScenarioKeyEntry DurationKey(const char* key, const char* help, Section<S> sec, 
           [sec, field](const Scenario& s) { return FormatDurationCanonical((s.*sec).*field); }};
 }
 
+// OK when `v` fits T (so it is stored, and written back, unchanged).
+template <typename T>
+Status CheckIntRange(int64_t v) {
+  const bool fits = std::is_unsigned_v<T>
+                        ? v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<T>::max()
+                        : v >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
+                              v <= static_cast<int64_t>(std::numeric_limits<T>::max());
+  if (fits) return Status::Ok();
+  const std::string max = std::to_string(
+      std::min<uint64_t>(std::numeric_limits<T>::max(), std::numeric_limits<int64_t>::max()));
+  return Status::Error("must be between " + std::to_string(std::numeric_limits<T>::min()) +
+                       " and " + max + " (got " + std::to_string(v) + ")");
+}
+
 template <typename S, typename T>
 ScenarioKeyEntry IntKey(const char* key, const char* help, Section<S> sec, T S::*field) {
   return {{key, "int", help},
           [sec, field](Scenario* s, const std::string& v) -> Status {
             auto r = ParseInt(v);
             if (!r.ok()) return r.status();
+            Status in_range = CheckIntRange<T>(*r);
+            if (!in_range.ok()) return in_range;
             (s->*sec).*field = static_cast<T>(*r);
             return Status::Ok();
           },

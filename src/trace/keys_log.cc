@@ -1,5 +1,7 @@
 #include "trace/keys_log.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -9,35 +11,50 @@
 #include <mutex>
 #include <sstream>
 
+#include "common/file_util.h"
+
 namespace pgstorsim {
 namespace {
 
 class FileKeysLogWriter : public KeysLogWriter {
  public:
-  FileKeysLogWriter(std::FILE* f, std::string path) : f_(f), path_(std::move(path)) {}
-  ~FileKeysLogWriter() override { Close(); }
+  FileKeysLogWriter(std::FILE* f, std::string path, std::string tmp)
+      : f_(f), path_(std::move(path)), tmp_(std::move(tmp)) {}
+  ~FileKeysLogWriter() override { CloseAsPartial("the command did not finish"); }
 
   Status Append(const std::string& lines) override {
     std::lock_guard<std::mutex> lock(mu_);
+    return AppendLocked(lines);
+  }
+
+  Status Close() override { return CloseAsPartial(""); }
+
+  Status CloseAsPartial(const std::string& reason) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (f_ == nullptr) return Status::Ok();
+    Status s = reason.empty() ? Status::Ok()
+                              : AppendLocked(std::string(kKeysLogPartialMark) + reason + "\n");
+    if (s.ok() && std::fflush(f_) != 0) s = ErrnoError(tmp_ + ": write failed");
+    if (s.ok() && ::fsync(::fileno(f_)) != 0) s = ErrnoError(tmp_ + ": fsync failed");
+    if (std::fclose(f_) != 0 && s.ok()) s = ErrnoError(tmp_ + ": close failed");
+    f_ = nullptr;
+    // Kept even when writing failed: what was logged is worth more than nothing.
+    Status r = RenameDurably(tmp_, path_);
+    return s.ok() ? r : s;
+  }
+
+ private:
+  Status AppendLocked(const std::string& lines) {
     if (f_ == nullptr) return Status::Error(path_ + ": keys log already closed");
     if (std::fwrite(lines.data(), 1, lines.size(), f_) != lines.size()) {
-      return ErrnoError(path_ + ": write failed");
+      return ErrnoError(tmp_ + ": write failed");
     }
     return Status::Ok();
   }
 
-  Status Close() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (f_ == nullptr) return Status::Ok();
-    bool ok = std::fclose(f_) == 0;
-    f_ = nullptr;
-    return ok ? Status::Ok() : Status::Error(path_ + ": close failed");
-  }
-
- private:
   std::mutex mu_;
   std::FILE* f_;
-  std::string path_;
+  std::string path_, tmp_;
 };
 
 // Parses the fields of one data line into *r; the error says what is wrong, not where.
@@ -138,9 +155,11 @@ StatusOr<std::vector<KeysLogRecord>> ParseKeysLog(const std::string& text,
 }
 
 StatusOr<std::unique_ptr<KeysLogWriter>> OpenKeysLogWriter(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (f == nullptr) return ErrnoError(path + ": cannot create keys log");
-  std::unique_ptr<KeysLogWriter> w(new FileKeysLogWriter(f, path));
+  RemoveStaleTemporaries(path);
+  const std::string tmp = TemporaryPath(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) return ErrnoError(tmp + ": cannot create keys log");
+  std::unique_ptr<KeysLogWriter> w(new FileKeysLogWriter(f, path, tmp));
   Status s = w->Append(std::string(kKeysLogHeader) + "\n");
   if (!s.ok()) return s;
   return w;

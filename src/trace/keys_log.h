@@ -58,17 +58,28 @@ StatusOr<std::vector<KeysLogRecord>> ReadKeysLog(const std::string& path);
 // The same for the text of a keys log; `name` stands for the file in error messages.
 StatusOr<std::vector<KeysLogRecord>> ParseKeysLog(const std::string& text, const std::string& name);
 
+// Writes TemporaryPath(path) (common/file_util.h) and renames it onto `path` when
+// closed, so `path` is never a torn or half-written log while the run goes on and an
+// existing `path` is replaced only at the end. Destroyed without Close (the command
+// failed): closed as partial, so what was logged is kept.
 class KeysLogWriter {
  public:
   virtual ~KeysLogWriter() = default;
   // Appends formatted lines (each ending in '\n') as one block.
   virtual Status Append(const std::string& lines) = 0;
-  // Flushes and closes; further Appends fail.
+  // Flushes, fsyncs and renames onto the path; further Appends fail.
   virtual Status Close() = 0;
+  // The same, after the comment line "# partial: <reason>" (readers skip it), for a run
+  // that was interrupted or failed.
+  virtual Status CloseAsPartial(const std::string& reason) = 0;
 };
 
-// Creates/truncates `path` and writes the header line.
+// Removes stale temporaries of `path`, creates this process's temporary and writes the
+// header line.
 StatusOr<std::unique_ptr<KeysLogWriter>> OpenKeysLogWriter(const std::string& path);
+
+// The comment line a partial keys log ends with (without the reason).
+inline constexpr const char* kKeysLogPartialMark = "# partial: ";
 
 }  // namespace pgstorsim
 

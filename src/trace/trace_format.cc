@@ -1,5 +1,6 @@
 #include "trace/trace_format.h"
 
+#include <climits>
 #include <sstream>
 
 namespace pgstorsim {
@@ -81,8 +82,8 @@ StatusOr<TraceHeader> HeaderFromJson(const nlohmann::json& j) {
     const nlohmann::json& f = j["files"][i];
     const std::string where = "header: files[" + std::to_string(i) + "]";
     if (!f.is_object() || !f.contains("id") || !f["id"].is_number_unsigned() ||
-        !f.contains("name") || !f["name"].is_string() || !f.contains("stream") ||
-        !f["stream"].is_string() || !f.contains("size_bytes") ||
+        f["id"].get<uint64_t>() > UINT32_MAX || !f.contains("name") || !f["name"].is_string() ||
+        !f.contains("stream") || !f["stream"].is_string() || !f.contains("size_bytes") ||
         !f["size_bytes"].is_number_integer()) {
       return Status::Error(where + ": expected {id, name, stream, size_bytes}");
     }
@@ -98,6 +99,7 @@ StatusOr<TraceHeader> HeaderFromJson(const nlohmann::json& j) {
 }
 
 Status ValidateHeader(const TraceHeader& header) {
+  int64_t total = 0;
   if (header.version != kTraceVersion) {
     return Status::Error("header: unsupported version " + std::to_string(header.version));
   }
@@ -107,6 +109,10 @@ Status ValidateHeader(const TraceHeader& header) {
     if (f.id != i) return Status::Error(where + ": id must be " + std::to_string(i));
     if (f.name.empty()) return Status::Error(where + ": empty name");
     if (f.size_bytes < 0) return Status::Error(where + ": negative size_bytes");
+    total += f.size_bytes;  // Each term is checked first, so the sum cannot overflow.
+    if (f.size_bytes > kMaxTraceBytes || total > kMaxTraceBytes) {
+      return Status::Error(where + ": the files' size_bytes add up to more than 1 PiB");
+    }
   }
   return Status::Ok();
 }
@@ -194,8 +200,13 @@ Status CheckRecord(const TraceHeader& header, const TraceRecord& r) {
   if (r.offset_bytes < 0 || r.length_bytes <= 0) {
     return Status::Error("negative offset or non-positive length");
   }
+  if (r.length_bytes > kMaxRecordBytes) {
+    return Status::Error("length " + std::to_string(r.length_bytes) + " above the " +
+                         std::to_string(kMaxRecordBytes) + "-byte limit of one record");
+  }
   const TraceFile& f = header.files[r.file];
-  if (r.offset_bytes + r.length_bytes > f.size_bytes) {
+  // Compared without forming offset + length, which may overflow.
+  if (r.length_bytes > f.size_bytes || r.offset_bytes > f.size_bytes - r.length_bytes) {
     return Status::Error("extent " + std::to_string(r.offset_bytes) + "+" +
                          std::to_string(r.length_bytes) + " beyond " + f.name + " size " +
                          std::to_string(f.size_bytes));

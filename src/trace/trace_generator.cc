@@ -32,21 +32,25 @@ StatusOr<DatabaseLayout> MakeLayout(const GeneratorOptions& o) {
 }
 
 Status ValidateOptions(const GeneratorOptions& o) {
-  if (o.transactions < 0) return Status::Error("--transactions must be >= 0");
-  if (o.warmup_transactions < 0) return Status::Error("--warmup-transactions must be >= 0");
-  if (o.clients < 1) return Status::Error("--clients must be >= 1");
-  if (o.rate_tps <= 0) return Status::Error("--rate must be > 0");
-  if (o.checkpoint_interval_ns <= 0) return Status::Error("--checkpoint-interval must be > 0");
-  if (o.checkpoint_wal_bytes <= 0) return Status::Error("--checkpoint-wal must be > 0");
-  if (o.group_commit_window_ns < 0) return Status::Error("--group-commit must be >= 0");
-  if (o.bgwriter_lru_maxpages < 0) return Status::Error("--bgwriter-lru-maxpages must be >= 0");
+  if (o.transactions < 0) return Status::Error("--transactions must be at least 0");
+  if (o.warmup_transactions < 0) return Status::Error("--warmup-transactions must be at least 0");
+  if (o.clients < 1) return Status::Error("--clients must be at least 1");
+  if (o.rate_tps <= 0) return Status::Error("--rate must be more than 0 tps");
+  if (o.checkpoint_interval_ns <= 0)
+    return Status::Error("--checkpoint-interval must be more than 0 s");
+  if (o.checkpoint_wal_bytes <= 0)
+    return Status::Error("--checkpoint-wal must be more than 0 bytes");
+  if (o.group_commit_window_ns < 0) return Status::Error("--group-commit must be at least 0 s");
+  if (o.bgwriter_lru_maxpages < 0)
+    return Status::Error("--bgwriter-lru-maxpages must be at least 0");
   if (!(o.bgwriter_lru_multiplier >= 0 && o.bgwriter_lru_multiplier <= 10)) {
-    return Status::Error("--bgwriter-lru-multiplier must be in [0, 10]");
+    return Status::Error("--bgwriter-lru-multiplier must be between 0 and 10");
   }
-  if (o.bgwriter_delay_ns < 1000000) return Status::Error("--bgwriter-delay must be >= 1ms");
-  if (o.wal_file_bytes < kWalSegmentBytes) return Status::Error("--wal-size must be >= 16MiB");
+  if (o.bgwriter_delay_ns < 1000000) return Status::Error("--bgwriter-delay must be at least 1ms");
+  if (o.wal_file_bytes < kWalSegmentBytes)
+    return Status::Error("--wal-size must be at least 16MiB");
   if (o.os_cache_bytes < 0 || o.readahead_max_bytes < 0) {
-    return Status::Error("--os-cache and --readahead must be >= 0");
+    return Status::Error("--os-cache and --readahead must be at least 0 bytes");
   }
   StatusOr<WorkloadKind> kind = ParseWorkloadKind(o.workload);
   return kind.ok() ? Status::Ok() : kind.status().WithContext("--workload");

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/file_util.h"
 #include "trace/trace_format.h"
 
 namespace pgstorsim {
@@ -48,12 +49,9 @@ class FileTraceWriter : public TraceWriter {
     if (s.ok() && ::fsync(fd_) != 0) s = ErrnoError("fsync " + tmp_);
     if (::close(fd_) != 0 && s.ok()) s = ErrnoError("close " + tmp_);
     fd_ = -1;
-    if (s.ok() && ::rename(tmp_.c_str(), path_.c_str()) != 0) s = ErrnoError("rename to " + path_);
-    if (!s.ok()) {
-      ::unlink(tmp_.c_str());
-      return s;
-    }
-    return SyncParentDirectory(path_);
+    if (s.ok()) s = RenameDurably(tmp_, path_);
+    if (!s.ok()) ::unlink(tmp_.c_str());
+    return s;
   }
 
  private:
@@ -71,16 +69,6 @@ class FileTraceWriter : public TraceWriter {
     return Status::Ok();
   }
 
-  static Status SyncParentDirectory(const std::string& path) {
-    const size_t slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-    if (fd < 0) return Status::Ok();  // Best effort.
-    ::fsync(fd);
-    ::close(fd);
-    return Status::Ok();
-  }
-
   std::string path_;
   std::string tmp_;
   int fd_;
@@ -95,7 +83,8 @@ StatusOr<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path
                                                          TraceFormat format) {
   Status valid = ValidateHeader(header);
   if (!valid.ok()) return valid.WithContext("trace " + path);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  RemoveStaleTemporaries(path);
+  const std::string tmp = TemporaryPath(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError("cannot create trace " + tmp);
   auto writer = std::make_unique<FileTraceWriter>(path, tmp, fd, format);

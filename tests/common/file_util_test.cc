@@ -67,5 +67,28 @@ TEST(FileUtil, DirectoryIsAnErrorNamingIt) {
   fs::remove_all(dir);
 }
 
+// Reproducer: "<path>.tmp.<pid>" files of killed processes stayed forever.
+TEST(FileUtil, StaleTemporariesOfDeadProcessesAreRemoved) {
+  const fs::path dir = TempDir();
+  const std::string path = (dir / "r.json").string();
+  // A pid that cannot exist (above pid_max's ceiling of 2^22) and this live process.
+  const std::string dead = path + ".tmp.99999999";
+  const std::string live = path + ".tmp." + std::to_string(getppid());
+  const std::string other = path + ".tmp.notapid";
+  for (const std::string& p : {dead, live, other}) ASSERT_TRUE(WriteFileAtomically(p, "x").ok());
+  ASSERT_TRUE(WriteFileAtomically(path, "new").ok());
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));   // Its process (our parent) is alive.
+  EXPECT_TRUE(fs::exists(other));  // Not ours to judge.
+  EXPECT_EQ(*ReadFile(path), "new");
+  fs::remove_all(dir);
+}
+
+TEST(FileUtil, ReadingADirectoryIsAnError) {
+  auto text = ReadFile(TempDir().string());
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.status().message().find("directory"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -93,5 +93,26 @@ TEST(Random, SeedDeterminesStream) {
   EXPECT_NE(Random(7).Fork(1).Next(), Random(7).Fork(2).Next());
 }
 
+// Found by fuzz_results_report: a float where an integer belongs ("min_ns": 3.6e134) was
+// cast to int64 (undefined behaviour). Now it is a clear error, as a negative count is.
+TEST(ResultsTest, IntegerFieldsMustBeIntegersInRange) {
+  Results r = NewResults("run");
+  r.transaction_latency.Record(1000);
+  const nlohmann::json good = r.ToJson();
+  ASSERT_TRUE(Results::FromJson(good).ok());
+  nlohmann::json bad = good;
+  bad["transaction_latency"]["min_ns"] = 3.6e134;
+  auto loaded = Results::FromJson(bad);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.status().message().find("min_ns"), std::string::npos)
+      << loaded.status().message();
+  bad = good;
+  bad["summary"]["transactions"] = -5;
+  EXPECT_FALSE(Results::FromJson(bad).ok());
+  bad = good;
+  bad["version"] = 1.5;
+  EXPECT_FALSE(Results::FromJson(bad).ok());
+}
+
 }  // namespace
 }  // namespace pgstorsim

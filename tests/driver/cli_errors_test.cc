@@ -26,7 +26,7 @@ TEST(CliErrorsTest, BadRunOptionsAreOneLineNamingTheOption) {
   };
   for (const Case& c : cases) {
     auto r = RunPgstorsim(c.args);
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.output;  // Usage.
     EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
     EXPECT_EQ(Lines(r.output), 1) << r.output;
   }
@@ -91,8 +91,42 @@ TEST(CliErrorsTest, ClosedTcpPortIsOneLineWithoutPassword) {
 
 TEST(CliErrorsTest, BadInitOptions) {
   auto r = RunPgstorsim({"init", "--fillfactor", "5", "--db", "host=/nonexistent"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--fillfactor"), std::string::npos) << r.output;
+}
+
+// Reproducer: CLI11's own errors printed a 309-digit range, no command prefix, a second
+// "Run with --help" line, and exit codes 104-109.
+TEST(CliErrorsTest, ParseErrorsAreOneLineWithCommandRangeInWordsAndExit2) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* expected;
+  } cases[] = {
+      {{"run", "--clients", "abc"}, "pgstorsim run: "},
+      {{"run", "--bogus"}, "pgstorsim run: "},
+      {{"trace", "--scale", "0", "--out", "/dev/null"}, "must be at least 1 (got 0)"},
+      {{"trace", "--scale", "1", "--fillfactor", "5", "--out", "/dev/null"},
+       "must be between 10 and 100 (got 5)"},
+      {{"trace", "--scale", "1", "--rate", "0", "--out", "/dev/null"},
+       "must be more than 0 (got 0)"},
+      {{"trace", "--scale", "1", "--cache", "hot", "--out", "/dev/null"},
+       "must be one of cold, warm, pg-prewarm (got 'hot')"},
+      {{"replay", "--pattern", "randrw", "--target", "/dev/null", "--read-fraction", "2"},
+       "pgstorsim replay: --read-fraction: must be between 0 and 1 (got 2)"},
+      {{"cluster", "nonsense"}, "pgstorsim cluster: "},
+      {{"trace"}, "pgstorsim trace: --scale is required"},
+  };
+  for (const Case& c : cases) {
+    auto r = RunPgstorsim(c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.rfind("pgstorsim ", 0), 0u) << r.output;
+    EXPECT_EQ(Lines(r.output), 1) << r.output;
+    EXPECT_LT(r.output.size(), 200u) << r.output;
+  }
+  auto help = RunPgstorsim({"run", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("--clients"), std::string::npos);
 }
 
 }  // namespace

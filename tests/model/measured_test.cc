@@ -129,5 +129,23 @@ TEST(ParseMeasured, UnknownFormatNamesTheFile) {
   EXPECT_NE(m.status().message().find("mystery.txt"), std::string::npos);
 }
 
+// Reproducer: "tps = " with nothing after it threw std::out_of_range (no file named).
+TEST(ParsePgbench, TpsWithoutANumberIsAnErrorNamingTheFileAndLine) {
+  for (const char* text : {"tps = \n", "tps = ", "x\ntps = abc\n", "tps = nan\n"}) {
+    auto m = ParseMeasuredText(text, "cut.txt");
+    ASSERT_FALSE(m.ok()) << text;
+    EXPECT_EQ(m.status().message().rfind("cut.txt:", 0), 0u) << m.status().message();
+    EXPECT_NE(m.status().message().find("'tps = '"), std::string::npos);
+  }
+}
+
+// Reproducer: a bonnie++ row of exactly 12 fields read w[12], past the vector's end.
+TEST(ParseBonnie, TwelveFieldRowIsRefusedNotReadPast) {
+  const std::string text = "Sequential Output\nMachine Size\nhost 1G 1 2 3 4 5 6 7 8 9 10\n";
+  auto m = ParseMeasuredText(text, "short.txt");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("short.txt"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -1,6 +1,8 @@
 // `cluster destroy` removes only a directory `cluster start` created: a user's data/
 // folder, a foreign PostgreSQL data directory or a symlink are refused, untouched.
 // Needs no server binaries: the refusals come before any pg_ctl call.
+#include "pg/local_cluster.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -10,7 +12,6 @@
 #include <fstream>
 #include <string>
 
-#include "pg/local_cluster.h"
 #include "support/shell.h"
 
 namespace pgstorsim {
@@ -49,10 +50,11 @@ TEST(LocalClusterTest, DestroyRefusesAUsersFolder) {
   Home home;
   ASSERT_EQ(mkdir(home.File("data").c_str(), 0755), 0);
   home.Write("data/thesis.tex", "years of work\n");
-  ShellResult r = RunShell("PGSTORSIM_HOME=" + home.path() + " " + PGSTORSIM_BINARY +
-                           " cluster destroy");
+  ShellResult r =
+      RunShell("PGSTORSIM_HOME=" + home.path() + " " + PGSTORSIM_BINARY + " cluster destroy");
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_EQ(r.output.rfind("pgstorsim cluster: refusing to remove " + home.File("data"), 0), 0) << r.output;
+  EXPECT_EQ(r.output.rfind("pgstorsim cluster: refusing to remove " + home.File("data"), 0), 0)
+      << r.output;
   EXPECT_NE(r.output.find("no PG_VERSION"), std::string::npos) << r.output;
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
   EXPECT_TRUE(Exists(home.File("data/thesis.tex")));
@@ -83,8 +85,8 @@ TEST(LocalClusterTest, DestroyRefusesASymlink) {
 TEST(LocalClusterTest, DestroyOfNothingSaysSo) {
   Home home;
   EXPECT_FALSE(ClusterIn(home)->Created());
-  ShellResult r = RunShell("PGSTORSIM_HOME=" + home.path() + " " + PGSTORSIM_BINARY +
-                           " cluster destroy");
+  ShellResult r =
+      RunShell("PGSTORSIM_HOME=" + home.path() + " " + PGSTORSIM_BINARY + " cluster destroy");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("nothing to destroy"), std::string::npos) << r.output;
 }

@@ -53,7 +53,7 @@ class ReplayBlockdevTest : public ::testing::Test {
   CommandResult Replay(const std::string& pattern, const std::string& args) {
     return RunShell(std::string(PGSTORSIM_BINARY) + " replay --pattern " + pattern +
                     " --pattern-size 8MiB --pattern-ops 200 --workers 2 --out " +
-                    dir_.File("out.json") + " " + args);
+                    dir_.File("out.json") + " --force " + args);
   }
 
   TempDir dir_;
@@ -143,8 +143,8 @@ TEST_F(ReplayBlockdevTest, ArrayOfLoopDevicesWithParity) {
 // writing it would destroy what the device shows. Reproducer: exit 0, file overwritten.
 TEST_F(ReplayBlockdevTest, LoopBackingFileAlwaysRefused) {
   const std::string backing = dir_.File("a.img");
-  CommandResult r = Replay("randwrite", "--target " + backing + " --allow-destroy " + backing +
-                                            " --force-signature");
+  CommandResult r = Replay(
+      "randwrite", "--target " + backing + " --allow-destroy " + backing + " --force-signature");
   EXPECT_NE(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("backing file of " + a_->device()), std::string::npos) << r.output;
   EXPECT_TRUE(a_->Unchanged());

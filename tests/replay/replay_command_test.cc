@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "common/results.h"
 #include "replay_test_util.h"
@@ -16,15 +17,19 @@ using CommandRun = ShellResult;
 
 CommandRun Replay(const std::string& args) { return RunPgstorsim("replay " + args); }
 
+// Exit 2 (usage) for options the command refuses by themselves, 1 for what fails later.
 TEST(ReplayCommandTest, OptionErrorsAreOneLine) {
-  for (const std::string& args :
-       {std::string("--pattern randrw"), std::string("--pattern bogus --target /tmp/x"),
-        std::string("--target /tmp/x"), std::string("--pattern randrw --array raid7 --members a,b"),
-        std::string("--pattern randrw --array raid10 --members a,b,c --no-direct"),
-        std::string("--pattern randrw --target /tmp/x --engine libaio")}) {
+  const std::pair<std::string, int> cases[] = {
+      {"--pattern randrw", 2},
+      {"--pattern bogus --target /tmp/x", 1},
+      {"--target /tmp/x", 2},
+      {"--pattern randrw --array raid7 --members a,b", 2},
+      {"--pattern randrw --array raid10 --members a,b,c --no-direct", 1},
+      {"--pattern randrw --target /tmp/x --engine libaio", 1}};
+  for (const auto& [args, code] : cases) {
     SCOPED_TRACE(args);
     CommandRun r = Replay(args);
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.exit_code, code) << r.output;
     EXPECT_EQ(r.output.rfind("pgstorsim replay: ", 0), 0u) << r.output;
     EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
   }
@@ -36,8 +41,8 @@ TEST(ReplayCommandTest, WritesReplayResults) {
       Replay("--pattern randrw --pattern-size 4MiB --pattern-ops 50 --workers 2 --target " +
              dir.File("data") + " --array raid5 --members " + dir.File("a") + "," + dir.File("b") +
              "," + dir.File("c") + " --out " + dir.File("r.json"));
-  // --target and --members together are refused; run again without --target.
-  EXPECT_EQ(r.exit_code, 1) << r.output;
+  // --target and --members together are refused (usage); run again without --target.
+  EXPECT_EQ(r.exit_code, 2) << r.output;
   r = Replay(
       "--pattern randrw --pattern-size 4MiB --pattern-ops 50 --workers 2 --array raid5 "
       "--stripe 16k --members " +

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <climits>
 #include <cstring>
 
 #include "replay/pattern.h"
@@ -234,6 +235,21 @@ TEST(ReplayTest, BadRecordRefusedBeforeAnyIo) {
   TempDir dir;
   Trace t = Pattern("randwrite", 1 << 20, 1, 10);
   t.records.back().offset_bytes = 2 << 20;
+  ReplayTargets targets;
+  targets.target = dir.File("data");
+  auto out = Replay(t, targets, "psync");
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("trace record 9"), std::string::npos)
+      << out.status().message();
+  EXPECT_EQ(access(dir.File("data").c_str(), F_OK), -1) << "target touched before refusal";
+}
+
+// Reproducer: a record whose offset + length overflows passed the check before any I/O.
+TEST(ReplayTest, OverflowingExtentRefusedBeforeAnyIo) {
+  TempDir dir;
+  Trace t = Pattern("randwrite", 1 << 20, 1, 10);
+  t.records.back().offset_bytes = INT64_MAX - 4095;
+  t.records.back().length_bytes = 8192;
   ReplayTargets targets;
   targets.target = dir.File("data");
   auto out = Replay(t, targets, "psync");

@@ -1,10 +1,13 @@
 #include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <set>
 
 #include "common/units.h"
+#include "scenario/toml_text.h"
 
 namespace pgstorsim {
 namespace {
@@ -181,6 +184,67 @@ TEST(ScenarioTest, LinuxPageCacheFollowsTheFilesystemType) {
     fs.type = type;
     EXPECT_FALSE(UsesLinuxPageCache(fs)) << type;
   }
+}
+
+// Reproducer: control characters were written raw, so `calibrate` could write a
+// scenario `predict` could not read.
+TEST(Scenario, AnyTextInStringsRoundTrips) {
+  Scenario s = *ParseScenarioToml(kGood, "good.toml");
+  s.name = std::string("ctl\x01\x1f\x7f tab\t nul") + std::string(1, '\0') + "end";
+  s.calibration.source = "runs/a\nb\x1b[31m.txt, \"q\" \\ done";
+  const std::string text = ScenarioToToml(s);
+  auto back = ParseScenarioToml(text, "back.toml");
+  ASSERT_TRUE(back.ok()) << back.status().message() << "\n" << text;
+  EXPECT_EQ(back->name, s.name);
+  EXPECT_EQ(back->calibration.source, s.calibration.source);
+  // Bytes that are not UTF-8 cannot be TOML: they read back as U+FFFD.
+  s.name = "bad \xff\xc3(";
+  back = ParseScenarioToml(ScenarioToToml(s), "back.toml");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->name, "bad \xEF\xBF\xBD\xEF\xBF\xBD(");
+}
+
+TEST(Scenario, CommentTextIsOneSafeLine) {
+  EXPECT_EQ(TomlCommentText("a\nb\rc\x01"
+                            "d\xff"),
+            "a b c d\xEF\xBF\xBD");
+  const std::string toml = "# " + TomlCommentText("x\n[array]\nlevel = 1") + "\n[host]\n";
+  EXPECT_TRUE(ParseScenarioToml(toml, "c.toml").ok());
+}
+
+// Reproducer: --scenario DIR or an empty file silently gave the built-in default.
+TEST(Scenario, DirectoryOrEmptyFileIsAnError) {
+  const std::string dir = ::testing::TempDir();
+  auto d = LoadScenario(dir);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("directory"), std::string::npos) << d.status().message();
+  const std::string empty = dir + "/empty-" + std::to_string(::getpid()) + ".toml";
+  for (const char* text : {"", "\n  \n# only a comment\n"}) {
+    FILE* f = fopen(empty.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    fputs(text, f);
+    fclose(f);
+    auto e = LoadScenario(empty);
+    ASSERT_FALSE(e.ok());
+    EXPECT_NE(e.status().message().find("empty scenario"), std::string::npos);
+    EXPECT_EQ(e.status().message().rfind(empty, 0), 0u);
+  }
+  remove(empty.c_str());
+}
+
+// Found by fuzz_scenario_toml: "seed = -1" was stored as 2^64-1, which the canonical TOML
+// wrote and TOML cannot read back (integers are 64-bit signed).
+TEST(Scenario, IntegersOutsideTheirKeysRangeAreRefused) {
+  for (const char* text : {"[workload]\nseed = -1\n", "[array]\ndisks = 9999999999\n"}) {
+    auto s = ParseScenarioToml(text, "range.toml");
+    ASSERT_FALSE(s.ok()) << text;
+    EXPECT_NE(s.status().message().find("must be between"), std::string::npos)
+        << s.status().message();
+  }
+  Scenario s;
+  Status st = ApplyOverride(&s, "workload.scale=99999999999999999999999");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("out of range"), std::string::npos) << st.message();
 }
 
 }  // namespace

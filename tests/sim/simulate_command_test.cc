@@ -84,5 +84,37 @@ TEST(SimulateCommandTest, DirectDataWritesCostTheBackends) {
   EXPECT_LT(tps[1], 0.9 * tps[0]) << "buffered " << tps[0] << ", direct " << tps[1];
 }
 
+// Reproducer: 100000 clients for 1 s printed zero latencies without a word, exit 0.
+TEST(SimulateCommandTest, NoCompletedTransactionIsRefused) {
+  std::string text;
+  const std::string out = TempPath("absurd");
+  EXPECT_EQ(RunCli("simulate --set workload.scale=2 --set workload.clients=100000 "
+                   "--duration 1ms --out " +
+                       out,
+                   &text),
+            1)
+      << text;
+  EXPECT_EQ(text.rfind("pgstorsim simulate: no transaction completed", 0), 0u) << text;
+  EXPECT_EQ(text.find('\n'), text.size() - 1) << text;
+  EXPECT_FALSE(LoadResults(out).ok()) << "no results for a run without transactions";
+}
+
+// The same run to an existing --out: refused without --force, replaced with it.
+TEST(SimulateCommandTest, ExistingOutNeedsForce) {
+  const std::string out = TempPath("exists");
+  ASSERT_TRUE(WriteFileAtomically(out, "keep me\n").ok());
+  std::string text;
+  const std::string args =
+      "simulate --set workload.scale=2 --set workload.clients=2 "
+      "--duration 1s --quiet --out " +
+      out;
+  EXPECT_EQ(RunCli(args, &text), 1) << text;
+  EXPECT_NE(text.find("--force"), std::string::npos) << text;
+  EXPECT_EQ(*ReadFile(out), "keep me\n");
+  EXPECT_EQ(RunCli(args + " --force", &text), 0) << text;
+  EXPECT_TRUE(LoadResults(out).ok());
+  std::remove(out.c_str());
+}
+
 }  // namespace
 }  // namespace pgstorsim

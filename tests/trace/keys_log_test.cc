@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 
 namespace pgstorsim {
 namespace {
@@ -105,6 +106,44 @@ TEST(KeysLogTest, RejectsNegativeClientsAndKeys) {
   EXPECT_FALSE(ParseKeysLogLine("0 0 -1 1 1 0 0 1 1", 2).ok());
   EXPECT_FALSE(ParseKeysLogLine("0 0 1 1 -1 0 0 1 1", 2).ok());
   EXPECT_TRUE(ParseKeysLogLine("0 0 1 0 0 0 0 1 1", 2).ok());  // select-only: tid, bid 0.
+}
+
+// Reproducer: the keys log was truncated at start (an existing one lost at once) and torn
+// by kill -9. Now the path keeps its old content until the log is closed, and a
+// log closed as partial says so in a comment line readers skip.
+TEST(KeysLogTest, WrittenUnderATemporaryNameAndRenamedAtTheEnd) {
+  const std::string path = TempPath("renamed.log");
+  { std::ofstream(path) << "previous log\n"; }
+  auto w = OpenKeysLogWriter(path);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  ASSERT_TRUE((*w)->Append(FormatKeysLogRecord({0, 0, 1, 1, 1, 5, 0, 10, true}) + "\n").ok());
+  std::ifstream before(path);
+  std::string line;
+  std::getline(before, line);
+  EXPECT_EQ(line, "previous log");  // Untouched while the run goes on.
+  EXPECT_EQ(access((path + ".tmp." + std::to_string(getpid())).c_str(), F_OK), 0);
+  ASSERT_TRUE((*w)->CloseAsPartial("interrupted").ok());
+  EXPECT_EQ(access((path + ".tmp." + std::to_string(getpid())).c_str(), F_OK), -1);
+  std::ifstream after(path);
+  std::string all((std::istreambuf_iterator<char>(after)), std::istreambuf_iterator<char>());
+  EXPECT_NE(all.find("\n# partial: interrupted\n"), std::string::npos) << all;
+  auto back = ReadKeysLog(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->size(), 1u);
+  unlink(path.c_str());
+}
+
+TEST(KeysLogTest, DestroyedWithoutCloseKeepsWhatWasLogged) {
+  const std::string path = TempPath("dropped.log");
+  {
+    auto w = OpenKeysLogWriter(path);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Append(FormatKeysLogRecord({2, 3, 4, 5, 6, 7, 8, 9, false}) + "\n").ok());
+  }
+  auto back = ReadKeysLog(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->size(), 1u);
+  unlink(path.c_str());
 }
 
 }  // namespace

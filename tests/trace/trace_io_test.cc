@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -207,6 +208,39 @@ TEST(TraceIoTest, BadMagicAndHeader) {
   EXPECT_NE(r.status().message().find("files[0]"), std::string::npos);
   std::remove(path.c_str());
   EXPECT_FALSE(TraceReader::Open(path).ok());  // Missing file.
+}
+
+// Reproducer: offset + length overflowed int64 and the record was accepted (replay then
+// died of std::bad_alloc in a worker).
+TEST(TraceFormatTest, ExtentOverflowAndHugeLengthsAreRefused) {
+  const TraceHeader h = SampleHeader();
+  TraceRecord r;
+  r.op = IoOp::kWrite;
+  r.offset_bytes = INT64_MAX - 4096;
+  r.length_bytes = 8192;
+  Status s = CheckRecord(h, r);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("beyond"), std::string::npos) << s.message();
+  r.offset_bytes = 0;
+  r.length_bytes = INT64_MAX;
+  EXPECT_FALSE(CheckRecord(h, r).ok());
+  r.length_bytes = kMaxRecordBytes + 8192;  // Inside the 1 GiB file, but one record.
+  s = CheckRecord(h, r);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("limit"), std::string::npos) << s.message();
+  r.length_bytes = 8192;
+  EXPECT_TRUE(CheckRecord(h, r).ok());
+}
+
+TEST(TraceFormatTest, FileSizesThatWouldOverflowAreRefused) {
+  TraceHeader h = SampleHeader();
+  h.files[0].size_bytes = INT64_MAX;
+  EXPECT_FALSE(ValidateHeader(h).ok());
+  h.files[0].size_bytes = kMaxTraceBytes;
+  h.files[1].size_bytes = kMaxTraceBytes;
+  Status s = ValidateHeader(h);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("1 PiB"), std::string::npos) << s.message();
 }
 
 }  // namespace

@@ -6,10 +6,12 @@
 
 #include "cli/command.h"
 #include "common/file_util.h"
+#include "common/output_path.h"
 #include "model/calibration.h"
 #include "model/measured.h"
 #include "model/measured_conditions.h"
 #include "scenario/scenario.h"
+#include "scenario/toml_text.h"
 
 namespace pgstorsim {
 namespace {
@@ -26,17 +28,19 @@ std::vector<std::string> SplitCommas(const std::string& s) {
   return out;
 }
 
+// Comment lines; every text from files (paths, labels, description) goes through
+// TomlCommentText so the scenario stays readable TOML.
 std::string Header(const Scenario& base, const CalibrationReport& r) {
-  std::string h = "# Calibrated by `pgstorsim calibrate` from " + base.source_file + "\n";
-  h += "# on: " + r.calibrated.calibration.source + "\n";
-  char buf[256];
+  std::string h =
+      "# Calibrated by `pgstorsim calibrate` from " + TomlCommentText(base.source_file) + "\n";
+  h += "# on: " + TomlCommentText(r.calibrated.calibration.source) + "\n";
+  char buf[64];
   for (size_t i = 0; i < r.residuals.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "# residual %s: %+.2f %%\n", r.residual_names[i].c_str(),
-                  100 * r.residuals[i]);
-    h += buf;
+    std::snprintf(buf, sizeof buf, ": %+.2f %%\n", 100 * r.residuals[i]);
+    h += "# residual " + TomlCommentText(r.residual_names[i]) + buf;
   }
-  for (const std::string& note : r.notes) h += "# note: " + note + "\n";
-  if (!base.description.empty()) h += "# base: " + base.description + "\n";
+  for (const std::string& note : r.notes) h += "# note: " + TomlCommentText(note) + "\n";
+  if (!base.description.empty()) h += "# base: " + TomlCommentText(base.description) + "\n";
   return h;
 }
 
@@ -64,9 +68,14 @@ class CalibrateCommand : public Command {
     app->add_option("--out", out_, "Calibrated scenario TOML to write")->required();
     app->add_flag("--accept-poor-fit", accept_poor_fit_,
                   "Write the scenario even when a residual exceeds 5 %");
+    app->add_flag("--force", force_, "Replace an existing --out file");
   }
 
   int Run() override {
+    std::vector<std::string> input_paths = measured_;
+    input_paths.push_back(scenario_path_);
+    Status checked = CheckOutputPath("--out", out_, input_paths, force_);
+    if (!checked.ok()) return ReportError("calibrate", checked);
     auto original = LoadScenario(scenario_path_);
     if (!original.ok()) return ReportError("calibrate", original.status());
     auto base = LoadScenario(scenario_path_, sets_);
@@ -143,6 +152,7 @@ class CalibrateCommand : public Command {
   std::string fit_;
   std::string out_;
   bool accept_poor_fit_ = false;
+  bool force_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(CalibrateCommand, "calibrate",

@@ -14,7 +14,7 @@ class ClusterCommand : public Command {
   void Configure(CLI::App* app) override {
     app->add_option("action", action_, "start | stop | status | destroy")
         ->required()
-        ->check(CLI::IsMember({"start", "stop", "status", "destroy"}));
+        ->check(OneOf({"start", "stop", "status", "destroy"}));
   }
 
   int Run() override {

@@ -5,10 +5,12 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "common/exit_codes.h"
 #include "common/output_path.h"
 #include "common/results.h"
 #include "driver/environment.h"
 #include "driver/schema.h"
+#include "driver/schema_guard.h"
 #include "pg/conninfo.h"
 #include "pg/server.h"
 
@@ -34,11 +36,12 @@ class InitCommand : public Command {
     app->add_option("dbname", positional_db_, "Database name (as pgbench's last argument)");
     app->add_option("--out", out_, "Results file (default results/runs/init-<UTC>.json)");
     app->add_flag("--force-out", force_out_, "--out may replace an existing file");
+    app->add_flag("--force", force_, "Drop existing pgbench tables even when they hold rows");
   }
 
   int Run() override {
     Status s = ValidateInitOptions(options_);
-    if (!s.ok()) return ReportError("init", s);
+    if (!s.ok()) return ReportError("init", s, kExitUsage);
     if (!positional_db_.empty()) server_.dbname = positional_db_;
     const std::string path = out_.empty() ? DefaultResultsPath("init") : out_;
     s = CheckOutputPath("--out", path, {}, force_out_);
@@ -47,6 +50,8 @@ class InitCommand : public Command {
     if (!server.ok()) return ReportError("init", server.status());
     auto conn = Connect(server->conninfo);
     if (!conn.ok()) return ReportError("init", conn.status());
+    s = CheckPgbenchTablesReplaceable(conn->get(), force_);
+    if (!s.ok()) return ReportError("init", s);
     std::cerr << ServerBanner(*server, conn->get()) << "\n";
     auto start = std::chrono::steady_clock::now();
     nlohmann::json steps = nlohmann::json::object();
@@ -87,6 +92,7 @@ class InitCommand : public Command {
   std::string positional_db_;
   bool force_out_ = false;
   std::string out_;
+  bool force_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(InitCommand, "init", "Create and load the pgbench schema");

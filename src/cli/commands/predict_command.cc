@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "common/output_path.h"
 #include "model/prediction_results.h"
 #include "model/storage_model.h"
 #include "model/model_error.h"
@@ -41,9 +42,14 @@ class PredictCommand : public Command {
     app->add_option("--set", sets_, "Override key=value (repeatable)");
     app->add_option("--sweep", sweeps_, "Sweep key=v1,v2,... (repeatable: cartesian product)");
     app->add_option("--out", out_, "Write results JSON (kind predict) here");
+    app->add_flag("--force", force_, "Replace an existing --out file");
   }
 
   int Run() override {
+    if (!out_.empty()) {
+      Status s = CheckOutputPath("--out", out_, {scenario_path_}, force_);
+      if (!s.ok()) return ReportError("predict", s);
+    }
     auto scenario = LoadScenario(scenario_path_, sets_);
     if (!scenario.ok()) return ReportError("predict", scenario.status());
     if (!sweeps_.empty()) return RunSweep(*scenario);
@@ -86,6 +92,7 @@ class PredictCommand : public Command {
   std::vector<std::string> sets_;
   std::vector<std::string> sweeps_;
   std::string out_;
+  bool force_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(PredictCommand, "predict",

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "common/output_path.h"
 #include "common/results.h"
 #include "common/stop_signal.h"
 #include "common/units.h"
@@ -58,7 +59,8 @@ class ReplayCommand : public Command {
         ->check(SizeValidator());
     app->add_option("--pattern-ops", pattern_.ops_per_client,
                     "Synthetic ops per client (repeated while --duration lasts)");
-    app->add_option("--read-fraction", pattern_.read_fraction, "randrw read share (0.5)");
+    app->add_option("--read-fraction", pattern_.read_fraction, "randrw read share (0.5)")
+        ->check(Between(0, 1));
     app->add_option("--target", targets_.target, "Data target: file or block device");
     app->add_option("--wal-target", targets_.wal_target, "WAL target (default: after data)");
     app->add_option("--array", array_, "Software array: jbod, raid0/1/10/5/6/50/60");
@@ -81,9 +83,10 @@ class ReplayCommand : public Command {
     app->add_flag("--open-loop", options_.open_loop, "Issue at trace times (default closed)");
     app->add_option("--seed", options_.seed, "Seed for write data and synthetic traces");
     app->add_option("--out", out_, "Results file (default results/runs/replay-<utc>.json)");
+    app->add_flag("--force", force_, "Replace an existing --out file");
     app->add_option("--label", label_, "Label stored in the results");
     app->add_option("--allow-destroy", targets_.policy.allow_destroy,
-                    "Block device that may be written (repeat per device)");
+                    "Block device or file that may be written (repeat per target)");
     app->add_flag("--force-signature", targets_.policy.force_signature,
                   "Also overwrite a device holding a filesystem/partition signature");
     app->add_option("--create-size", create_size_, "Size of files the replay creates")
@@ -99,6 +102,8 @@ class ReplayCommand : public Command {
 
   int Run() override {
     Status s = Setup();
+    if (!s.ok()) return ReportError(kName, s, kExitUsage);
+    s = CheckOutputs();
     if (!s.ok()) return ReportError(kName, s);
     TraceHeader header;
     std::vector<TraceRecord> records;
@@ -157,8 +162,8 @@ class ReplayCommand : public Command {
     targets_.direct = !no_direct_;
     options_.duration_ns = duration_.empty() ? 0 : ParseDurationNs(duration_).value();
     options_.interval_ns = ParseDurationNs(interval_).value();
-    if (options_.workers < 0) return Status::Error("--workers must be >= 0");
-    if (options_.queue_depth < 1) return Status::Error("--iodepth must be >= 1");
+    if (options_.workers < 0) return Status::Error("--workers must be at least 0");
+    if (options_.queue_depth < 1) return Status::Error("--iodepth must be at least 1");
     pattern_.file_bytes = Bytes(pattern_size_);
     pattern_.block_bytes = Bytes(pattern_block_);
     pattern_.clients = options_.workers > 0 ? options_.workers : 1;
@@ -178,6 +183,15 @@ class ReplayCommand : public Command {
     }
     if (!data_writes_.empty()) options_.buffered_data_writes = data_writes_ == "buffered";
     return Status::Ok();
+  }
+
+  // --out is never an input (the trace, a target) and replaces a file only with --force.
+  Status CheckOutputs() const {
+    if (out_.empty()) return Status::Ok();
+    std::vector<std::string> inputs = {trace_, targets_.target, targets_.wal_target};
+    inputs.insert(inputs.end(), targets_.members.begin(), targets_.members.end());
+    if (!scenario_.empty()) inputs.push_back(scenario_);
+    return CheckOutputPath("--out", out_, inputs, force_);
   }
 
   static int64_t Bytes(const std::string& text) {
@@ -209,7 +223,7 @@ class ReplayCommand : public Command {
   std::string trace_, out_, label_, array_, members_, scenario_, data_writes_;
   std::string stripe_ = "64k", fs_block_, fragment_, partition_offset_, create_size_;
   std::string duration_, interval_ = "1s", pattern_size_ = "1GiB", pattern_block_ = "8k";
-  bool no_direct_ = false;
+  bool no_direct_ = false, force_ = false;
   PatternOptions pattern_{""};
   ReplayTargets targets_;
   ReplayOptions options_;

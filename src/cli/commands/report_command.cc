@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "common/output_path.h"
 #include "report/report.h"
 
 namespace pgstorsim {
@@ -20,6 +21,7 @@ class ReportCommand : public Command {
     app->add_option("--markdown", markdown_path_,
                     "Markdown summary to write (default: --out with .md)");
     app->add_option("--title", options_.title, "Report title")->capture_default_str();
+    app->add_flag("--force", force_, "Replace existing --out / --markdown files");
   }
 
   int Run() override {
@@ -27,7 +29,10 @@ class ReportCommand : public Command {
     if (markdown_path_ == html_path_) {
       return ReportError("report", "--markdown must differ from --out (" + html_path_ + ")");
     }
-    Status st = WriteReport(result_paths_, html_path_, markdown_path_, options_);
+    Status st = CheckOutputPath("--out", html_path_, result_paths_, force_);
+    if (st.ok()) st = CheckOutputPath("--markdown", markdown_path_, result_paths_, force_);
+    if (!st.ok()) return ReportError("report", st);
+    st = WriteReport(result_paths_, html_path_, markdown_path_, options_);
     if (!st.ok()) return ReportError("report", st);
     std::cout << "report: wrote " << html_path_ << " and " << markdown_path_ << " from "
               << result_paths_.size() << " results file(s)\n";
@@ -39,6 +44,7 @@ class ReportCommand : public Command {
   std::string html_path_;
   std::string markdown_path_;
   ReportOptions options_;
+  bool force_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(ReportCommand, "report",

@@ -110,7 +110,7 @@ class RunCommand : public Command {
                     "YYYY-MM-DDTHH:MM:SSZ, @UNIX or +DURATION), for drivers on several hosts");
     app->add_option("--keys-log", o_.keys_log, "Write the keys of each transaction here");
     app->add_option("--out", o_.out, "Results file (default results/runs/run-<UTC>.json)");
-    app->add_flag("--force", o_.force, "--out may replace an existing file");
+    app->add_flag("--force", o_.force, "--out / --keys-log may replace an existing file");
     app->add_flag("--per-second", o_.per_second, "Report tps for each second");
     app->add_option("--db", o_.server.db,
                     "libpq conninfo or URI (default: PGSTORSIM_DB, PG* env, "
@@ -121,9 +121,14 @@ class RunCommand : public Command {
     app->add_option("-d,--dbname", o_.server.dbname, "Database name");
     app->add_option("dbname", positional_db_, "Database name (as pgbench's last argument)");
     app->add_option("--label", o_.label, "Free-text label stored in the results");
+    app->add_option("--max-reconnect-wait", o_.max_reconnect_wait,
+                    "End the run (exit 3) after this long without a connection (default 30s)");
   }
 
   int Run() override {
+    // Before anything slow (cache preparation restarts the server): a signal from here
+    // on stops the run with partial results.
+    const std::atomic<bool>* stop = InstallStopSignals();
     if (!positional_db_.empty()) {
       if (!o_.server.dbname.empty() && o_.server.dbname != positional_db_) {
         return ReportError("run", "-d " + o_.server.dbname + " and the database name " +
@@ -135,9 +140,14 @@ class RunCommand : public Command {
       o_.duration += "s";  // pgbench's -T takes seconds.
     }
     auto config = ValidateRunOptions(o_, UnixNowNs());
-    if (!config.ok()) return ReportError("run", config.status());
+    if (!config.ok()) return ReportError("run", config.status(), kExitUsage);
     const std::string path = o_.out.empty() ? DefaultResultsPath("run") : o_.out;
     Status out_ok = CheckOutputPath("--out", path, InputPaths(), o_.force);
+    if (out_ok.ok() && !o_.keys_log.empty()) {
+      std::vector<std::string> inputs = InputPaths();
+      inputs.back() = path;  // The keys log itself is not an input of its own check.
+      out_ok = CheckOutputPath("--keys-log", o_.keys_log, inputs, o_.force);
+    }
     if (!out_ok.ok()) return ReportError("run", out_ok);
     auto server = OpenServer(o_.server);
     if (!server.ok()) return ReportError("run", server.status());
@@ -192,7 +202,7 @@ class RunCommand : public Command {
     in.conninfo = server->conninfo;
     in.scale = scale_value;
     in.keys_log = keys_log.get();
-    in.stop = InstallStopSignals();
+    in.stop = stop;
     in.progress = [](const std::string& line) { std::cerr << line << std::endl; };
     if (config->start_at_unix_ns > 0) {
       std::cerr << "run: clients connect, then start at "
@@ -203,7 +213,13 @@ class RunCommand : public Command {
       cold_check = StartColdCheck(server->conninfo, server->cluster.get());
     }
     auto out = RunEngine(in);
-    if (keys_log) keys_log->Close();
+    if (keys_log) {
+      Status closed = !out.ok()          ? keys_log->CloseAsPartial("the run failed")
+                      : out->server_lost ? keys_log->CloseAsPartial("server lost")
+                      : out->interrupted ? keys_log->CloseAsPartial("interrupted")
+                                         : keys_log->Close();
+      if (!closed.ok()) std::cerr << "pgstorsim run: keys log: " << closed.message() << "\n";
+    }
     if (cold_check != nullptr) {
       CacheCheck check = cold_check->Finish();
       std::cerr << check.Describe() << std::endl;
@@ -236,8 +252,9 @@ class RunCommand : public Command {
   int Finish(const RunConfig& c, int scale, const EngineOutput& out,
              const StatusOr<StatsSnapshot>& before, const StatusOr<StatsSnapshot>& after,
              const std::string& path, Results* r) {
-    r->complete = !out.interrupted;
+    r->complete = !out.interrupted && !out.server_lost;
     if (out.interrupted) r->flags.push_back("interrupted");
+    if (out.server_lost) r->flags.push_back("server-lost");
     bool restarted =
         before.ok() && after.ok() && before->postmaster_start_time != after->postmaster_start_time;
     if (out.connection_losses > 0 || restarted) r->flags.push_back("server-restarted");
@@ -275,7 +292,14 @@ class RunCommand : public Command {
     if (c.per_second) PrintPerSecond(out);
     Status s = SaveResults(path, *r);
     if (!s.ok()) return ReportError("run", s);
-    std::cout << "results: " << path << (r->complete ? "" : " (partial: interrupted)") << "\n";
+    std::cout << "results: " << path
+              << (out.server_lost ? " (partial: server lost)"
+                  : r->complete   ? ""
+                                  : " (partial: interrupted)")
+              << "\n";
+    if (out.server_lost) {
+      return ReportError("run", "server lost: " + out.server_lost_reason, kExitServerLost);
+    }
     return out.interrupted ? kInterruptedExitCode : 0;
   }
 

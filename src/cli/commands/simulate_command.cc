@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "common/output_path.h"
 #include "common/results.h"
 #include "common/units.h"
 #include "scenario/scenario.h"
@@ -52,9 +53,14 @@ class SimulateCommand : public Command {
                     "Transactions per client instead of a duration (workload.transactions)");
     app->add_option("--out", out_, "Results file (default: results/runs/simulate-<utc>.json)");
     app->add_flag("--quiet", quiet_, "Print only the results path");
+    app->add_flag("--force", force_, "Replace an existing --out file");
   }
 
   int Run() override {
+    if (!out_.empty()) {
+      Status s = CheckOutputPath("--out", out_, {scenario_path_}, force_);
+      if (!s.ok()) return ReportError("simulate", s);
+    }
     std::vector<std::string> overrides = overrides_;
     if (!seed_.empty()) overrides.push_back("workload.seed=" + seed_);
     if (!duration_.empty()) overrides.push_back("workload.duration=" + duration_);
@@ -70,6 +76,22 @@ class SimulateCommand : public Command {
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     Results& results = out.value().results;
+    if (results.transactions == 0) {
+      return ReportError("simulate",
+                         "no transaction completed in the simulated " +
+                             FormatDurationNs(SecToNs(results.duration_s)) + " with " +
+                             std::to_string(scenario->workload.clients) +
+                             " clients, so there are no latencies to report; simulate longer "
+                             "(--duration) or with fewer clients (--set workload.clients=N)");
+    }
+    if (results.transactions < static_cast<uint64_t>(scenario->workload.clients)) {
+      std::fprintf(stderr,
+                   "pgstorsim simulate: warning: only %llu transactions completed for %d "
+                   "clients; latencies and tps are not steady-state figures\n",
+                   static_cast<unsigned long long>(results.transactions),
+                   scenario->workload.clients);
+      results.flags.push_back("few-transactions");
+    }
     results.label = scenario->name;
     // The scenario as asked (canonical TOML), so reports can pair it with `predict`.
     results.config["scenario_toml"] = ScenarioToToml(*scenario);
@@ -93,7 +115,7 @@ class SimulateCommand : public Command {
   std::string scenario_path_;
   std::vector<std::string> overrides_;
   std::string seed_, duration_, transactions_, out_;
-  bool quiet_ = false;
+  bool quiet_ = false, force_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(SimulateCommand, "simulate",

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "common/output_path.h"
 #include "common/results.h"
 #include "common/units.h"
 #include "trace/trace_generator.h"
@@ -15,14 +16,12 @@ namespace {
 class TraceCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
-    app->add_option("--scale", scale_, "pgbench scale factor")
-        ->required()
-        ->check(CLI::PositiveNumber);
+    app->add_option("--scale", scale_, "pgbench scale factor")->required()->check(AtLeast(1));
     app->add_option("--transactions", o_.transactions,
                     "Transactions to generate (ignored with --keys-log)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(AtLeast(0));
     app->add_option("--clients", o_.clients, "Clients (transactions go round robin)")
-        ->check(CLI::PositiveNumber);
+        ->check(AtLeast(1));
     app->add_option("--seed", o_.seed, "Seed of the key stream");
     app->add_option("--workload", o_.workload, "tpcb-like, simple-update or select-only");
     app->add_option("--keys-log", o_.keys_log_path,
@@ -34,21 +33,21 @@ class TraceCommand : public Command {
     app->add_option("--cache", cache_state_,
                     "Initial cache state: cold, warm (hottest pages) or pg-prewarm (as after "
                     "`run --cache warm`)")
-        ->check(CLI::IsMember({"cold", "warm", "pg-prewarm"}));
+        ->check(OneOf({"cold", "warm", "pg-prewarm"}));
     app->add_option("--warmup-transactions", o_.warmup_transactions,
                     "Transactions run first and not recorded, so that a warm trace starts in "
                     "steady state (dirty buffers, their evictions' writes)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(AtLeast(0));
     app->add_option("--readahead", readahead_, "OS readahead window cap (0 = off)")
         ->check(SizeValidator());
     app->add_option("--fillfactor", o_.fillfactor, "pgbench -F fillfactor")
-        ->check(CLI::Range(10, 100));
+        ->check(Between(10, 100));
     app->add_option("--checkpoint-interval", checkpoint_interval_, "checkpoint_timeout")
         ->check(DurationValidator());
     app->add_option("--checkpoint-wal", checkpoint_wal_, "WAL volume that forces a checkpoint")
         ->check(SizeValidator());
     app->add_option("--rate", o_.rate_tps, "Nominal transactions per second for timestamps")
-        ->check(CLI::PositiveNumber);
+        ->check(MoreThan(0));
     app->add_option("--group-commit", group_commit_,
                     "Window in which commits of other clients share one WAL fsync")
         ->check(DurationValidator());
@@ -59,13 +58,14 @@ class TraceCommand : public Command {
     app->add_option("--bgwriter-lru-maxpages", o_.bgwriter_lru_maxpages,
                     "Background writer: most buffers written per round (0 = off; "
                     "PostgreSQL's default is 100)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(AtLeast(0));
     app->add_option("--bgwriter-lru-multiplier", o_.bgwriter_lru_multiplier,
                     "Background writer: clean ahead for recent allocations x this")
-        ->check(CLI::Range(0.0, 10.0));
+        ->check(Between(0, 10));
     app->add_option("--bgwriter-delay", bgwriter_delay_, "Background writer: time between rounds")
         ->check(DurationValidator());
     app->add_option("--out", out_path_, "Trace file to write")->required();
+    app->add_flag("--force", force_, "Replace an existing --out file");
     app->add_flag("--text", text_, "Write the readable text form");
     app->add_flag("--hot-only", hot_only_,
                   "Model every accounts update as HOT (no non-HOT updates or pruning)");
@@ -73,6 +73,9 @@ class TraceCommand : public Command {
 
   int Run() override {
     Status s = FillOptions();
+    if (s.ok()) {
+      s = CheckOutputPath("--out", out_path_, {o_.keys_log_path, relations_path_}, force_);
+    }
     if (!s.ok()) return ReportError("trace", s);
     StatusOr<TraceHeader> header = BuildTraceHeader(o_);
     if (!header.ok()) return ReportError("trace", header.status());
@@ -168,6 +171,7 @@ class TraceCommand : public Command {
   std::string cache_state_ = "cold";
   std::string relations_path_;
   std::string out_path_;
+  bool force_ = false;
   bool text_ = false;
   bool hot_only_ = false;
 };

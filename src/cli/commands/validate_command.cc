@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "common/file_util.h"
+#include "common/output_path.h"
 #include "model/leave_one_out.h"
 #include "model/validation.h"
 #include "scenario/scenario.h"
@@ -25,6 +26,7 @@ class ValidateCommand : public Command {
         ->default_val("results/validation/lab-matrix-measured.tsv");
     app->add_option("--lab-scenarios", lab_scenarios_, "Lab matrix scenarios (directory)")
         ->default_val("results/validation/lab-matrix-scenarios");
+    app->add_flag("--force", force_, "Replace existing --out / --model-error-out files");
   }
 
   int WriteModelError(const Scenario& calibrated) {
@@ -41,6 +43,13 @@ class ValidateCommand : public Command {
   }
 
   int Run() override {
+    const std::vector<std::string> inputs = {scenario_path_, lab_measured_, lab_scenarios_};
+    Status checked = Status::Ok();
+    if (!out_.empty()) checked = CheckOutputPath("--out", out_, inputs, force_);
+    if (checked.ok() && !model_error_out_.empty()) {
+      checked = CheckOutputPath("--model-error-out", model_error_out_, inputs, force_);
+    }
+    if (!checked.ok()) return ReportError("validate", checked);
     auto s = LoadScenario(scenario_path_);
     if (!s.ok()) return ReportError("validate", s.status());
     if (!model_error_out_.empty() && WriteModelError(*s) != 0) return 1;
@@ -63,6 +72,7 @@ class ValidateCommand : public Command {
   std::string scenario_path_;
   std::string out_;
   std::string model_error_out_, lab_measured_, lab_scenarios_;
+  bool force_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(ValidateCommand, "validate",
