@@ -113,7 +113,7 @@ setup_lab() {
     psql_at postgres "CREATE DATABASE s$scale" >/dev/null
     lab_say "loading scale $scale"
     "$BIN" init --scale "$scale" --db "$CONNINFO_BASE dbname=s$scale" \
-      --out "$WORK/init-s$scale.json" --force | tail -1
+      --out "$WORK/init-s$scale.json" --force --force-out | tail -1
   done
 }
 

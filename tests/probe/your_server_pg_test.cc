@@ -51,7 +51,9 @@ class YourServerPath {
 
   // init, probe, warm run, calibrate, predict, report: every step exits 0.
   void Walk() {
-    auto init = Run({"init", "-s", "1", "--out", File("init.json")});
+    // --force: the embedded cluster keeps its tables between runs (init refuses to drop
+    // tables holding rows without it).
+    auto init = Run({"init", "-s", "1", "--force", "--out", File("init.json")});
     ASSERT_EQ(init.exit_code, 0) << init.output;
     const std::string scenario = File("probe.toml");
     auto probe = Run({"probe", "-c", "2", "--out", scenario});
