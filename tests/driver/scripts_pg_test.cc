@@ -15,8 +15,8 @@ using testing_util::RunPgstorsim;
 
 TEST(ScriptsPgTest, CustomScriptMixAndTransactionLog) {
   PGSTORSIM_FRESH_DB_OR_SKIP(db, "pgst_drv_scripts");
-  auto init =
-      RunPgstorsim({"init", "-s", "1", "--db", db, "--out", testing_util::TempFile("i.json")});
+  const std::string init_json = testing_util::TempFile("scripts-init.json");
+  auto init = RunPgstorsim({"init", "-s", "1", "--db", db, "--out", init_json});
   ASSERT_EQ(init.exit_code, 0) << init.output;
   const std::string script = testing_util::TempFile("s.sql");
   std::ofstream(script) << "\\set aid random_gaussian(1, 100000 * :scale, 3)\n"
@@ -73,6 +73,7 @@ TEST(ScriptsPgTest, CustomScriptMixAndTransactionLog) {
   EXPECT_EQ(lines, committed);
   unlink(script.c_str());
   unlink(out.c_str());
+  unlink(init_json.c_str());
   testing_util::DropDatabase("pgst_drv_scripts");
 }
 

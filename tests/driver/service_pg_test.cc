@@ -63,6 +63,8 @@ TEST_F(ServicePgTest, ServiceFileAloneNamesTheServer) {
   EXPECT_EQ(run.exit_code, 0) << run.output;
   unlink(testing_util::TempFile("svc-init.json").c_str());
   unlink(testing_util::TempFile("svc-run.json").c_str());
+  unsetenv("PGSERVICE");  // Before the file goes: libpq would refuse a missing service.
+  unsetenv("PGSERVICEFILE");
   unlink(file.c_str());
   testing_util::DropDatabase("pgst_drv_service");
 }
