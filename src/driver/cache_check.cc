@@ -96,6 +96,10 @@ std::string CacheCheck::Describe() const {
   char blocks[96];
   std::snprintf(blocks, sizeof blocks, "; %.0f blocks read by PostgreSQL", blocks_read);
   s += blocks;
+  if (reads_per_transaction >= 0) {
+    std::snprintf(blocks, sizeof blocks, " (%.2f per transaction)", reads_per_transaction);
+    s += blocks;
+  }
   if (StartedWarm()) s += "; WARNING: this cold run started warm";
   return s;
 }
@@ -107,6 +111,7 @@ nlohmann::json CacheCheck::ToJson() const {
           {"accounts_hit_ratio", num(accounts_hit_ratio)},
           {"os_hit_ratio", num(os_hit_ratio)},
           {"blocks_read", blocks_read},
+          {"reads_per_transaction", num(reads_per_transaction)},
           {"storage_read_bytes", num(storage_read_bytes)},
           {"os_note", os_note},
           {"error", error},
@@ -127,6 +132,8 @@ CacheCheck ComputeCacheCheck(const StatCounters& before, const StatCounters& aft
                                Get(d, "tables.pgbench_accounts.heap_blks_read") +
                                    Get(d, "tables.pgbench_accounts.idx_blks_read"));
   c.blocks_read = read;
+  const double commits = Get(d, "database.xact_commit");
+  if (commits > 0) c.reads_per_transaction = read / commits;
   c.storage_read_bytes = storage_read_bytes;
   c.os_note = os_note;
   if (storage_read_bytes >= 0 && read > 0) {

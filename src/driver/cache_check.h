@@ -7,8 +7,12 @@
 // shared hit ratio is blks_hit / (blks_hit + blks_read) over the pgbench relations; the
 // OS hit ratio is 1 - storage bytes read / (blks_read x 8 KiB), clamped to [0, 1]
 // ("unknown" for a remote server). PostgreSQL 15 backends publish their counters about
-// once a second, so the window is 2 s by default. StartedWarm: the shared ratio of
-// pgbench_accounts (heap + primary key) is >= 0.95, or the OS ratio is >= 0.9.
+// once a second, so the window is 2 s by default. Blocks read per transaction (the
+// pgbench relations' reads / the database's commits) is the plainest cold signature (a
+// warm TPC-B reads almost nothing; a cold one up to the account's index leaf and heap
+// page per transaction).
+// StartedWarm: the shared ratio of pgbench_accounts (heap + primary key) is >= 0.95,
+// or the OS ratio is >= 0.9.
 // Thread safety: Finish from the thread that started it.
 #ifndef PGSTORSIM_DRIVER_CACHE_CHECK_H_
 #define PGSTORSIM_DRIVER_CACHE_CHECK_H_
@@ -30,6 +34,7 @@ struct CacheCheck {
   double accounts_hit_ratio = -1;  // pgbench_accounts heap + primary key.
   double os_hit_ratio = -1;        // -1 = unknown (os_note says why).
   double blocks_read = 0;
+  double reads_per_transaction = -1;  // blocks_read / commits in the database; -1 = none.
   double storage_read_bytes = 0;
   std::string os_note;
   std::string error;  // Set when the counters could not be read.

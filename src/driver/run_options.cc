@@ -131,8 +131,9 @@ StatusOr<RunConfig> ValidateRunOptions(const RunOptions& o, int64_t now_unix_ns)
   if (!workload.ok()) return workload.status().WithContext("--workload");
   Status scripts = ValidateScripts(o, &c);
   if (!scripts.ok()) return scripts;
-  if (!o.keys_log.empty() && c.mix->HasCustom()) {
-    return Status::Error("--keys-log records the keys of builtin scripts only (not with -f)");
+  if (!o.keys_log.empty() && (c.mix->HasCustom() || c.mix->entries.size() > 1)) {
+    return Status::Error(
+        "--keys-log records the keys of one builtin script (not with -f or several -b)");
   }
   if (o.protocol != "simple" && o.protocol != "prepared") {
     return Status::Error("--protocol must be simple or prepared (got '" + o.protocol + "')");

@@ -57,6 +57,9 @@ StatusOr<StatsSnapshot> TakeSnapshot(const std::string& conninfo) {
     AddSingleRow(tx.exec("SELECT wal_records, wal_fpi, wal_bytes, wal_write, wal_sync "
                          "FROM pg_stat_wal"),
                  "wal", &snap.counters);
+    AddSingleRow(tx.exec("SELECT xact_commit, xact_rollback, blks_read, blks_hit "
+                         "FROM pg_stat_database WHERE datname = current_database()"),
+                 "database", &snap.counters);
     AddSingleRow(tx.exec("SELECT checkpoints_timed, checkpoints_req, buffers_checkpoint, "
                          "buffers_clean, buffers_backend FROM pg_stat_bgwriter"),
                  "bgwriter", &snap.counters);

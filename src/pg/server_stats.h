@@ -6,6 +6,8 @@
 //             "<relname>.<column>" per table),
 //   indexes  (pg_statio_user_indexes: idx_blks_read/hit; totals and per index),
 //   wal      (pg_stat_wal: wal_records, wal_fpi, wal_bytes, wal_write, wal_sync),
+//   database (pg_stat_database of the current database: xact_commit, xact_rollback,
+//             blks_read, blks_hit),
 //   bgwriter (pg_stat_bgwriter: checkpoints_timed, checkpoints_req, buffers_checkpoint,
 //             buffers_clean, buffers_backend),
 // and settings (shared_buffers, synchronous_commit, full_page_writes, checkpoint_timeout,

@@ -18,7 +18,9 @@ TEST(CacheCheckTest, RatiosFromCounters) {
   after["tables.heap_blks_read"] += 100;
   after["tables.pgbench_accounts.heap_blks_hit"] += 100;
   after["tables.pgbench_accounts.heap_blks_read"] += 100;
+  after["database.xact_commit"] = 50;
   CacheCheck c = ComputeCacheCheck(before, after, 100 * 8192 * 0.75, "", 2.0);
+  EXPECT_DOUBLE_EQ(c.reads_per_transaction, 2.0);
   EXPECT_DOUBLE_EQ(c.shared_hit_ratio, 0.75);
   EXPECT_DOUBLE_EQ(c.accounts_hit_ratio, 0.5);
   EXPECT_DOUBLE_EQ(c.os_hit_ratio, 0.25);
@@ -28,6 +30,9 @@ TEST(CacheCheckTest, RatiosFromCounters) {
       << c.Describe();
   CacheCheck remote = ComputeCacheCheck(before, after, -1, "server not local", 2.0);
   EXPECT_LT(remote.os_hit_ratio, 0);
+  EXPECT_NE(c.Describe().find("100 blocks read by PostgreSQL (2.00 per transaction)"),
+            std::string::npos)
+      << c.Describe();
   EXPECT_NE(remote.Describe().find("OS hit ratio unknown (server not local)"), std::string::npos);
   EXPECT_TRUE(remote.ToJson()["os_hit_ratio"].is_null());
 }

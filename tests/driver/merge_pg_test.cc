@@ -13,7 +13,8 @@ using testing_util::RunPgstorsim;
 
 TEST(MergePgTest, TwoDriversStartedTogetherMerge) {
   PGSTORSIM_FRESH_DB_OR_SKIP(db, "pgst_drv_merge");
-  auto init = RunPgstorsim({"init", "-s", "1", "--db", db, "--out", testing_util::TempFile("i.json")});
+  const std::string i = testing_util::TempFile("merge-init.json");
+  auto init = RunPgstorsim({"init", "-s", "1", "--db", db, "--out", i});
   ASSERT_EQ(init.exit_code, 0) << init.output;
   const std::string a = testing_util::TempFile("a.json"), b = testing_util::TempFile("b.json");
   const std::string la = testing_util::TempFile("a.log"), lb = testing_util::TempFile("b.log");
@@ -46,7 +47,7 @@ TEST(MergePgTest, TwoDriversStartedTogetherMerge) {
   // The same file twice is refused as an output over an input; another --out is fine.
   auto clash = RunPgstorsim({"merge", a, b, "--out", a});
   EXPECT_NE(clash.exit_code, 0);
-  for (const std::string& f : {a, b, m, la, lb}) unlink(f.c_str());
+  for (const std::string& f : {a, b, m, la, lb, i}) unlink(f.c_str());
   testing_util::DropDatabase("pgst_drv_merge");
 }
 

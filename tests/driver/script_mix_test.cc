@@ -99,6 +99,11 @@ TEST(RunOptionsScriptsTest, ValidatedIntoTheConfig) {
   RunOptions cold;
   cold.cold_command = "true";
   EXPECT_EQ(ValidateRunOptions(cold, 0).status().message(), "--cold-command needs --cache cold");
+  RunOptions keys;
+  keys.keys_log = "/tmp/k.log";
+  keys.builtins = {"tpcb", "select"};
+  EXPECT_EQ(ValidateRunOptions(keys, 0).status().message(),
+            "--keys-log records the keys of one builtin script (not with -f or several -b)");
   RunOptions past;
   past.start_at = "@1";
   EXPECT_NE(ValidateRunOptions(past, 10LL * 1000000000).status().message().find("in the past"),

@@ -74,9 +74,13 @@ class YourServerPath {
     EXPECT_FALSE(results["environment"]["server"]["port"].get<std::string>().empty());
     EXPECT_FALSE(results["environment"]["server"]["system_identifier"].get<std::string>().empty());
     const std::string calibrated = File("cal.toml");
-    auto cal = Run({"calibrate", "--scenario", scenario, "--measured", warm, "--out", calibrated},
+    // The probed scenario assumes what it cannot see (disk mechanics, controller), so on
+    // a VM the fit is poor and calibrate says so; the path goes on with the fit written.
+    auto cal = Run({"calibrate", "--scenario", scenario, "--measured", warm, "--out", calibrated,
+                    "--accept-poor-fit"},
                    false);
     ASSERT_EQ(cal.exit_code, 0) << cal.output;
+    EXPECT_NE(cal.output.find("rms relative error"), std::string::npos) << cal.output;
     const std::string predicted = File("pred.json");
     auto pred = Run({"predict", "--scenario", calibrated, "--sweep",
                      "postgres.shared_buffers=128MiB,1GiB", "--out", predicted},

@@ -5,24 +5,18 @@
 #include <cmath>
 #include <map>
 
+#include "common/file_util.h"
+
 namespace pgstorsim {
 namespace {
 
-// pgbench's builtin TPC-B script, as `pgbench --show-script tpcb-like` prints it.
-constexpr char kTpcb[] = R"(-- tpcb-like
-\set aid random(1, 100000 * :scale)
-\set bid random(1, 1 * :scale)
-\set tid random(1, 10 * :scale)
-\set delta random(-5000, 5000)
-BEGIN;
-UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
-UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
-INSERT INTO pgbench_history (tid, bid, aid, delta, mtime)
-  VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
-END;
-)";
+// pgbench's builtin TPC-B script as `pgbench --show-script tpcb-like` prints it (the
+// file the driver-vs-pgbench bench runs with -f).
+std::string TpcbScript() {
+  auto text = ReadFile(std::string(PGSTORSIM_SOURCE_DIR) + "/bench/driver-vs-pgbench/tpcb-like.sql");
+  EXPECT_TRUE(text.ok()) << text.status().message();
+  return text.ok() ? *text : "";
+}
 
 // Runs one transaction; returns the simple-protocol SQL sent, sleeps as "sleep N".
 std::vector<std::string> RunOnce(const PgbenchScript& script, ScriptRunner* runner,
@@ -50,15 +44,16 @@ std::vector<std::string> RunOnce(const PgbenchScript& script, ScriptRunner* runn
 
 TEST(PgbenchScriptTest, ParsesTheBuiltinTpcbScript) {
   VariableTable vars;
-  auto script = ParsePgbenchScript(kTpcb, "tpcb.sql", &vars);
+  auto script = ParsePgbenchScript(TpcbScript(), "tpcb.sql", &vars);
   ASSERT_TRUE(script.ok()) << script.status().message();
-  EXPECT_EQ(script->commands.size(), 11u);
+  EXPECT_EQ(script->commands.size(), 11u);  // 4 \set + 7 SQL.
   ASSERT_EQ(script->sql.size(), 7u);
   EXPECT_EQ(script->sql[0].text, "BEGIN");
   EXPECT_EQ(script->sql[5].line, 11);
   EXPECT_EQ(script->sql[5].text,
             "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, "
             ":delta, CURRENT_TIMESTAMP)");
+  EXPECT_EQ(script->sql[6].line, 12);
   EXPECT_EQ(script->sql[5].prepared,
             "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, "
             "CURRENT_TIMESTAMP)");

@@ -45,7 +45,13 @@ class InitCommand : public Command {
     if (!positional_db_.empty()) server_.dbname = positional_db_;
     const std::string path = out_.empty() ? DefaultResultsPath("init") : out_;
     s = CheckOutputPath("--out", path, {}, force_out_);
-    if (!s.ok()) return ReportError("init", s);
+    if (!s.ok()) {
+      // init's --force is about the tables; its output's consent flag is --force-out.
+      std::string message = s.message();
+      size_t at = message.find("--force");
+      if (at != std::string::npos) message.replace(at, 7, "--force-out");
+      return ReportError("init", message);
+    }
     auto server = OpenServer(server_);
     if (!server.ok()) return ReportError("init", server.status());
     auto conn = Connect(server->conninfo);
