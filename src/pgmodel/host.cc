@@ -122,6 +122,26 @@ void Host::StartTransaction(const TxnKeys& keys, std::vector<StatementEffects>* 
   }
 }
 
+void Host::RunTransaction(const TxnKeys& keys, std::vector<CacheIo>* ios) {
+  StartTransaction(keys, &scratch_);
+  for (const StatementEffects& e : scratch_) {
+    StatementProgress progress;
+    for (const PageTouch& t : e.touches) Touch(e.statement, t, &progress, ios);
+    InsertWal(e, progress);
+  }
+  EndTransaction();
+}
+
+void Host::SkipTransaction(const TxnKeys& keys) {
+  StartTransaction(keys, &scratch_);
+  for (const StatementEffects& e : scratch_) {
+    for (const PageTouch& t : e.touches) {
+      int64_t& pages = relation_pages_[static_cast<int>(t.relation)];
+      pages = std::max(pages, t.block + 1);
+    }
+  }
+}
+
 void Host::CountIos(const std::vector<CacheIo>& ios, size_t from) {
   for (size_t i = from; i < ios.size(); ++i) {
     if (ios[i].kind == CacheIo::kRead) {

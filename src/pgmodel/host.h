@@ -137,6 +137,12 @@ class Host {
   // The effects of the next transaction (in the order transactions start): replaces
   // *effects (reusing its capacity).
   void StartTransaction(const TxnKeys& keys, std::vector<StatementEffects>* effects);
+  // A whole transaction at once, for callers without a clock: its touches, WAL and
+  // commit; its I/O is appended to *ios.
+  void RunTransaction(const TxnKeys& keys, std::vector<CacheIo>* ios);
+  // Runs a transaction's heap churn and relation growth only (no buffer access, WAL or
+  // counts): a database that has been updated `n` transactions long, cheaply.
+  void SkipTransaction(const TxnKeys& keys);
   // A transaction committed (counted in HostCounts::transactions).
   void EndTransaction() { ++counts_.transactions; }
 
@@ -181,6 +187,7 @@ class Host {
   WalStream wal_;
   mutable HostCounts counts_;  // Derived fields filled by counts().
   std::array<int64_t, kRelationCount> relation_pages_{};
+  std::vector<StatementEffects> scratch_;  // Of RunTransaction and SkipTransaction.
   // One bit per page and relation: changed since the last redo point?
   std::array<std::vector<uint64_t>, kRelationCount> changed_;
   int64_t history_rows_ = 0;

@@ -56,9 +56,14 @@ StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t*
   std::vector<Txn> out;
   *skipped = 0;
   if (o.keys_log_path.empty()) {
-    KeyGenerator keys(o.scale, o.seed);
+    // Round robin over the clients, each drawing from its own stream (ClientKeys).
+    std::vector<KeyGenerator> keys;
+    for (int c = 0; c < o.clients; ++c) {
+      keys.push_back(ClientKeys(o.scale, o.seed, static_cast<uint32_t>(c)));
+    }
     for (int64_t i = 0; i < o.warmup_transactions + o.transactions; ++i) {
-      out.push_back({static_cast<uint32_t>(i % o.clients), keys.Next()});
+      const auto client = static_cast<uint32_t>(i % o.clients);
+      out.push_back({client, keys[client].Next()});
     }
     return out;
   }

@@ -47,7 +47,7 @@ struct GeneratorOptions {
   std::string workload = "tpcb-like";  // "tpcb-like", "simple-update", "select-only".
   int64_t transactions = 1000;         // Ignored when keys_log_path is set (all of it).
   int clients = 1;
-  uint64_t seed = 1;
+  uint64_t seed = 1;  // Client c draws its keys from ClientKeys(scale, seed, c).
   std::string keys_log_path;  // Driver keys log (src/trace/keys_log.h); empty = draw keys.
   int64_t shared_buffers_bytes = 128LL << 20;
   int64_t os_cache_bytes = 0;
