@@ -226,9 +226,9 @@ main() {
   mount -t tmpfs -o size=1G,mode=700 pgstorsim-lab-array "$WORK"
   [[ $CACHE == cold ]] && WARMUP=0  # A cold start is the ramp itself.
   save_conditions
+  # The trace's host is the scenario's, as simulate and predict read it.
   write_scenario "$SAVED/array.toml"
-  "$BIN" trace --scale "$SCALE" --transactions 50000 --clients "$CLIENTS" \
-    --shared-buffers "$SHARED" --os-cache "$OS_CACHE" --cache "$CACHE" \
+  "$BIN" trace --scenario "$SAVED/array.toml" --transactions 50000 \
     --warmup-transactions "$WARMUP" \
     --out "$WORK/array.trace" | grep -E '^(records|hit ratio)'
   local r stripe tps

@@ -8,6 +8,8 @@
 #define PGSTORSIM_COMMON_STATUS_H_
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -40,6 +42,16 @@ inline Status ErrnoError(const std::string& what) {
   return Status::Error(what + ": " + std::strerror(errno));
 }
 
+// Prints "pgstorsim: value of an error: <message>" to stderr and aborts: a StatusOr read
+// without checking ok() is a bug, never a result.
+[[noreturn]] inline void AbortOnErrorValue(const Status& status) {
+  std::fprintf(stderr, "pgstorsim: value of an error: %s\n",
+               status.ok() ? "(no value and no error)" : status.message().c_str());
+  std::abort();
+}
+
+// A value or the error that kept it from being made. Reading the value (value(), *,
+// ->) of an error aborts with the error's message (AbortOnErrorValue).
 template <typename T>
 class StatusOr {
  public:
@@ -48,14 +60,23 @@ class StatusOr {
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
-  // REQUIRES: ok().
-  const T& value() const& { return *value_; }
-  T& value() & { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  const T& operator*() const& { return *value_; }
-  const T* operator->() const { return &*value_; }
+  // REQUIRES: ok(); else aborts with the error's message.
+  const T& value() const& { return Checked(); }
+  T& value() & { return Checked(); }
+  T&& value() && { return std::move(Checked()); }
+  const T& operator*() const& { return Checked(); }
+  const T* operator->() const { return &Checked(); }
 
  private:
+  const T& Checked() const {
+    if (!value_.has_value()) AbortOnErrorValue(status_);
+    return *value_;
+  }
+  T& Checked() {
+    if (!value_.has_value()) AbortOnErrorValue(status_);
+    return *value_;
+  }
+
   std::optional<T> value_;
   Status status_;
 };

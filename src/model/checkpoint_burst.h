@@ -7,8 +7,8 @@
 // page cache, which writes a page back once it is `kOsDirtyExpireMs` old; the closing
 // fsync writes every page still dirty at once. A cycle is T transactions: the WAL
 // trigger (checkpoint_segments x 16 MiB before 9.5, max_wal_size / (1 + target)
-// since) over the WAL per transaction (records + one full-page image of the accounts
-// page, changed for the first time in the cycle), or checkpoint_timeout x throughput.
+// since) over the WAL per transaction (the host model's: records, full-page images,
+// page headers), or checkpoint_timeout x throughput.
 // The burst queues ahead of the WAL write (at the disks, or for room in a full
 // write-back cache), so the commits wait until the part that does not fit in the
 // cache's room (the write cache, half the controller cache, below its destage start,
@@ -37,8 +37,10 @@ struct CheckpointCycle {
   double UnabsorbedShare(double x_per_ms) const;
 };
 
-// `writes_per_txn`: filesystem-block data writes per transaction.
-StatusOr<CheckpointCycle> MakeCheckpointCycle(const Scenario& s, double writes_per_txn);
+// `writes_per_txn`: filesystem-block data writes per transaction; `wal_bytes_per_txn`:
+// the WAL insert position's advance per transaction (pgmodel/demands.h).
+StatusOr<CheckpointCycle> MakeCheckpointCycle(const Scenario& s, double writes_per_txn,
+                                              double wal_bytes_per_txn);
 
 }  // namespace pgstorsim
 

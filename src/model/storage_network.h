@@ -57,7 +57,10 @@ struct OpLoad {
   std::function<double(double ops_done)> reads_after;
   bool warming = false;        // reads_after depends on ops_done: integrate over the run.
   double duration_s = 0;       // Run length the warming is integrated over.
-  double writes_per_op = 0;    // Filesystem-block writes.
+  double writes_per_op = 0;    // Filesystem-block data writes.
+  double commits_per_op = 0;   // Durable commits (a WAL flush, or randomio's fsync).
+  double wal_writes_per_op = 0;  // WAL flush writes on the data volume (commits / group).
+  double wal_bytes_per_op = 0;  // WAL insert position advance (pgmodel/demands.h).
   double delay_ms = 0;         // CPU / client time.
   double footprint_bytes = 0;  // Data the reads spread over.
   bool checkpoints = false;    // PostgreSQL checkpoints (not randomio).
@@ -92,6 +95,9 @@ struct Point {
   RowLockWait locks;  // Included in x_per_ms (a delay in the cycle).
 };
 
+// Writes per operation through a throttled device's write cap: the data writes and
+// the WAL flushes on the same volume.
+double ThrottledWrites(const OpLoad& load);
 // A throttled member is two independent stations, its read cap (stations 0..M-1) and
 // its write cap (M..2M-1), so reads never queue behind writes. RAID 5/6 pre-reads
 // spend the read cap. The host issues the writes (no controller between): pieces of a
@@ -99,7 +105,7 @@ struct Point {
 void ThrottledDemands(const Network& net, double reads, double writes, Demands* d);
 // END's mean latency at a point: the commit acknowledgement and the disk residence
 // attributed to the commit (as PredictWith reports it).
-double PointEndMs(const Network& net, const Point& pt, double writes);
+double PointEndMs(const Network& net, const Point& pt, double commits);
 // The network with the row-lock waits (row_lock_wait.h) as a delay, in a fixed point
 // with the cycle: the waits depend on the throughput and END's latency, which they
 // change. Solved for the total wait T = f(T) by the secant method from T = 0 (2-4

@@ -47,14 +47,14 @@ RegimeSolution WithCheckpointStall(const Network& net, int clients, const Regime
 // time a flush is in progress X F / g, and the wait for the one in progress, that share
 // x F / 2. Each commit keeps the disks busy for 1 / g of a flush and waits the rest of
 // it as a delay. Fills d->wal_ms.
-RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double writes, double delay_ms,
-                                    Demands* d) {
+RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double commits,
+                                    double delay_ms, Demands* d) {
   const double copies = MirrorCopies(net.s->array);
   const size_t members = d->read_ms.size();
   std::vector<double> path_ms(members), other_ms(members);
   double flush_ms = 0;
   for (size_t m = 0; m < members; ++m) {
-    const double wal_ms = writes > 0 ? net.geometry.WriteMs(m, net.costs) : 0;
+    const double wal_ms = commits > 0 ? net.geometry.WriteMs(m, net.costs) : 0;
     path_ms[m] = wal_ms / copies;
     other_ms[m] = wal_ms - path_ms[m];
     flush_ms += path_ms[m];
@@ -85,7 +85,7 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
   Point pt;
   const size_t members = net.geometry.members.size();
   if (net.throttled) {
-    ThrottledDemands(net, reads, load.writes_per_op / load.flush_group, &pt.d);
+    ThrottledDemands(net, reads, ThrottledWrites(load), &pt.d);
   } else {
     for (size_t m = 0; m < members; ++m) {
       pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
@@ -99,11 +99,12 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
   pt.d.update_residence_share = net.p->update_residence_share;
   const int n = net.s->workload.clients;
   const double delay_ms = load.delay_ms + reads * net.latency_per_read_ms +
-                          load.writes_per_op * net.latency_per_write_ms;
+                          (net.throttled ? ThrottledWrites(load) : load.writes_per_op) *
+                              net.latency_per_write_ms;
   if (net.write_back) {
     // Commits absorbed until the destage stream fills the cache; then they wait for
     // room and the disks' capacity bounds the throughput (docs/model.md).
-    const double free_delay_ms = delay_ms + net.commit_ms * load.writes_per_op;
+    const double free_delay_ms = delay_ms + net.commit_ms * load.commits_per_op;
     pt.a = SolveReadBound(n, pt.d, free_delay_ms);
     pt.weight = 1 / (1 + std::exp(-(pt.a.rho - net.p->destage_threshold) / kRegimeWidth));
     Demands full = pt.d;
@@ -121,10 +122,10 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
     // mirror copies of the WAL write run in parallel: one copy's time is on the path
     // (the network visits stations in turn), the others' busy time is background load.
     Demands data = pt.d;
-    pt.a = SolveWalOnCommitPath(net, n, load.writes_per_op, delay_ms, &pt.d);
+    pt.a = SolveWalOnCommitPath(net, n, load.commits_per_op, delay_ms, &pt.d);
     if (net.checkpoint) {
       pt.a = WithCheckpointStall(net, n, pt.a, &data, [&](Demands* run) {
-        return SolveWalOnCommitPath(net, n, load.writes_per_op, delay_ms, run);
+        return SolveWalOnCommitPath(net, n, load.commits_per_op, delay_ms, run);
       });
       pt.d = data;
     }
@@ -138,14 +139,14 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
 
 }  // namespace
 
-double PointEndMs(const Network& net, const Point& pt, double writes) {
+double PointEndMs(const Network& net, const Point& pt, double commits) {
   const double w = pt.weight;
-  return (1 - w) * net.commit_ms * writes + (1 - w) * pt.a.end_ms + w * pt.b.end_ms +
+  return (1 - w) * net.commit_ms * commits + (1 - w) * pt.a.end_ms + w * pt.b.end_ms +
          (net.write_back ? 0 : w * net.commit_ms);
 }
 
 Point SolvePoint(const Network& net, const OpLoad& load, double reads, double* wait_ms) {
-  const bool locks = load.row_locks && load.writes_per_op > 0;
+  const bool locks = load.row_locks && load.commits_per_op > 0;
   double t = locks && wait_ms ? std::max(0.0, *wait_ms) : 0;
   OpLoad start = load;
   start.delay_ms += t;
@@ -158,7 +159,7 @@ Point SolvePoint(const Network& net, const OpLoad& load, double reads, double* w
   const double insert_ms = CpuShare("INSERT history") * net.p->cpu_ms;
   auto waits = [&](const Point& at) {
     in.x_per_ms = at.x_per_ms;
-    in.branch_hold_ms = insert_ms + PointEndMs(net, at, load.writes_per_op);
+    in.branch_hold_ms = insert_ms + PointEndMs(net, at, load.commits_per_op);
     return MeanRowLockWait(in);
   };
   double t_prev = 0, g_prev = 0;

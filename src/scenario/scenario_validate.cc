@@ -1,4 +1,5 @@
 // ValidateScenario: refuses impossible configurations, naming file, line and key.
+#include <cstdio>
 #include <string>
 
 #include "common/units.h"
@@ -20,7 +21,23 @@ Status Refuse(const Scenario& s, const std::string& key, const std::string& why)
   return Status::Error(where + "key " + key + ": " + why);
 }
 
+// "MAJOR" or "MAJOR.MINOR[.PATCH]" of a release the models know: 8.3 .. 9.6, 10 .. 17.
+bool KnownPostgresVersion(const std::string& version) {
+  int major = -1, minor = -1, patch = -1, end = 0;
+  const int n = std::sscanf(version.c_str(), "%d%n.%d%n.%d%n", &major, &end, &minor, &end, &patch,
+                            &end);
+  if (n < 1 || end != static_cast<int>(version.size())) return false;
+  if (major == 8 || major == 9) {
+    return n >= 2 && minor >= (major == 8 ? 3 : 0) && minor <= (major == 8 ? 4 : 6);
+  }
+  return major >= 10 && major <= 17 && (n < 2 || minor >= 0);
+}
+
 Status CheckHostAndPostgres(const Scenario& s) {
+  if (!KnownPostgresVersion(s.postgres.version)) {
+    return Refuse(s, "postgres.version",
+                  "'" + s.postgres.version + "' is not a PostgreSQL release from 8.3 to 17");
+  }
   if (s.host.ram_bytes <= 0) return Refuse(s, "host.ram", "must be positive");
   if (s.host.cpu_cores < 1) return Refuse(s, "host.cpu_cores", "must be at least 1");
   if (s.postgres.shared_buffers_bytes < kPageBytes) {

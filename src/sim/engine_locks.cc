@@ -62,7 +62,7 @@ nlohmann::json Engine::RowLockReport() const {
   nlohmann::json by_statement = nlohmann::json::object();
   uint64_t waits = 0;
   int64_t wait_ns = 0;
-  for (Statement s : model_->statements()) {
+  for (Statement s : host_->workload().statements()) {
     const LockWaits& w = lock_waits_[static_cast<int>(s)];
     if (!LocksRow(s)) continue;
     waits += w.waits;

@@ -9,10 +9,10 @@ namespace pgstorsim {
 namespace sim {
 namespace {
 
-nlohmann::json CacheSection(const CacheStats& now, const CacheStats& start) {
-  const double shared = static_cast<double>(now.shared_hits - start.shared_hits);
-  const double os = static_cast<double>(now.os_hits - start.os_hits);
-  const double misses = static_cast<double>(now.misses - start.misses);
+nlohmann::json CacheSection(const CacheStats& now) {
+  const double shared = static_cast<double>(now.shared_hits);
+  const double os = static_cast<double>(now.os_hits);
+  const double misses = static_cast<double>(now.misses);
   const double touches = shared + os + misses;
   auto ratio = [&](double x) { return touches > 0 ? x / touches : 0.0; };
   return {{"touches", touches},
@@ -22,8 +22,8 @@ nlohmann::json CacheSection(const CacheStats& now, const CacheStats& start) {
           {"shared_hit_ratio", ratio(shared)},
           {"os_hit_ratio", ratio(os)},
           {"hit_ratio", ratio(shared + os)},
-          {"dirty_evictions", now.dirty_evictions - start.dirty_evictions},
-          {"readahead_pages", now.readahead_pages - start.readahead_pages}};
+          {"dirty_evictions", now.dirty_evictions},
+          {"readahead_pages", now.readahead_pages}};
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ Results Engine::BuildResults() const {
   r.duration_s = NsToSec(elapsed_ns);
   r.tps = transactions_ / r.duration_s;
   r.transaction_latency = txn_latency_;
-  for (Statement s : model_->statements()) {
+  for (Statement s : host_->workload().statements()) {
     StatementResult sr;
     sr.name = StatementName(s);
     sr.sql = StatementSql(s);
@@ -48,14 +48,16 @@ Results Engine::BuildResults() const {
   nlohmann::json storage = controller_->Report(elapsed_ns);
   r.sections["devices"] = storage["devices"];
   r.sections["controller"] = storage["controller"];
-  r.sections["cache"] = CacheSection(cache_->stats(), cache_at_start_);
+  r.sections["cache"] = CacheSection(host_->cache().stats());
+  const pgmodel::HostCounts& host = host_->counts();
   nlohmann::json wal = wal_->Report();
-  wal["full_page_images"] = fpi_count_;
-  wal["full_page_image_bytes"] = fpi_bytes_;
+  wal["full_page_images"] = host.full_page_images;
+  wal["full_page_image_bytes"] = host.full_page_image_bytes;
   r.sections["wal"] = wal;
+  r.sections["host"] = host.ToJson();
   r.sections["row_locks"] = RowLockReport();
   nlohmann::json writer = writer_->Report();
-  writer["checkpoints_started"] = checkpoints_;
+  writer["checkpoints_started"] = host.checkpoints;
   r.sections["background_writes"] = writer;
   r.sections["cpu"] = {{"cores", config_.cpu_cores},
                        {"utilization", static_cast<double>(cpu_busy_ns_) /

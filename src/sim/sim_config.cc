@@ -5,6 +5,8 @@
 #include <string>
 
 #include "common/units.h"
+#include "cache/buffer_cache.h"
+#include "pgmodel/host_scenario.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -115,10 +117,6 @@ void ApplyModelCalibration(const CalibrationValues& values, SimConfig* c) {
         std::max<int64_t>(0, MsToNs(v) - c->controller.command_overhead_ns);
   }
   if (Get(values, "whole_block_reads", &v)) c->controller.whole_block_reads = v > 0.5;
-  if (Get(values, "cache_fraction", &v)) {
-    const int64_t os_cache = static_cast<int64_t>(v * static_cast<double>(c->ram_bytes));
-    c->os_reserved_bytes = std::max<int64_t>(0, c->ram_bytes - c->shared_buffers_bytes - os_cache);
-  }
 }
 
 void ApplyCalibration(const CalibrationValues& values, SimConfig* c) {
@@ -144,16 +142,33 @@ void ApplyCalibration(const CalibrationValues& values, SimConfig* c) {
 }  // namespace
 
 int64_t CheckpointWalBytes(const SimConfig& c) {
-  if (c.checkpoint_segments > 0) return c.checkpoint_segments * kWalSegmentBytes;
-  return static_cast<int64_t>(c.max_wal_size_bytes / (1 + c.checkpoint_completion_target));
+  return pgmodel::CheckpointWalBytes(c.checkpoint_segments, c.max_wal_size_bytes,
+                                     c.checkpoint_completion_target);
 }
 
 int64_t WalRegionBytes(const SimConfig& c) {
-  if (c.checkpoint_segments > 0) {  // (2 + completion_target) x segments + 1 segments.
-    return static_cast<int64_t>((2 + c.checkpoint_completion_target) * c.checkpoint_segments + 1) *
-           kWalSegmentBytes;
-  }
-  return 2 * c.max_wal_size_bytes;
+  return pgmodel::WalRegionBytes(c.checkpoint_segments, c.max_wal_size_bytes,
+                                 c.checkpoint_completion_target);
+}
+
+pgmodel::HostConfig HostConfigFor(const SimConfig& c) {
+  pgmodel::HostConfig h;
+  h.workload = c.workload;
+  h.scale = c.scale;
+  h.cache.shared_buffers_pages = c.shared_buffers_bytes / kPageBytes;
+  h.cache.os_cache_pages =
+      std::max<int64_t>(0, (c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes) / kPageBytes);
+  h.cache.readahead_max_pages = c.os_readahead_bytes / kPageBytes;
+  // Linux's active and inactive lists (docs/lab.md, "What a warm run caches").
+  h.cache.os_active_ratio = OsActiveRatio(h.cache.os_cache_pages, c.linux_page_cache);
+  h.start = c.warm ? pgmodel::CacheStart::kWarm : pgmodel::CacheStart::kCold;
+  h.heap_churn = c.heap_churn;
+  h.full_page_writes = c.full_page_writes;
+  h.checkpoint_timeout_ns = c.checkpoint_timeout_ns;
+  h.checkpoint_wal_bytes = CheckpointWalBytes(c);
+  h.checkpoint_completion_target = c.checkpoint_completion_target;
+  h.wal_cache_region_bytes = WalRegionBytes(c);
+  return h;
 }
 
 Status ValidateSimConfig(const SimConfig& c) {
@@ -195,8 +210,7 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.full_page_writes = s.postgres.full_page_writes;
   c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
   c.max_wal_size_bytes = s.postgres.max_wal_size_bytes;
-  // PostgreSQL 9.1's default: checkpoint_segments = 3 (48 MiB of WAL).
-  if (HasCheckpointSegments(s.postgres)) c.checkpoint_segments = 3;
+  c.checkpoint_segments = pgmodel::CheckpointSegments(s.postgres);
   c.checkpoint_completion_target = DefaultCheckpointCompletionTarget(s.postgres);
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
   c.fs.partition_offset_bytes = s.filesystem.partition_offset_bytes;
@@ -208,9 +222,7 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   ApplyCalibration(s.calibration.values, &c);
   c.direct_data_writes = s.io.data_writes == DataWrites::kDirect;
   if (c.direct_data_writes) c.os_dirty_expire_ns = 0;  // Checkpoint writes at once.
-  if (s.host.os_cache_bytes > 0) {  // host.os_cache: the page cache as given, over cache_fraction.
-    c.os_reserved_bytes = c.ram_bytes - c.shared_buffers_bytes - s.host.os_cache_bytes;
-  }
+  c.os_reserved_bytes = c.ram_bytes - c.shared_buffers_bytes - pgmodel::OsCacheBytes(s);
   Status ok = ValidateSimConfig(c);
   if (!ok.ok()) return ok;
   return c;

@@ -11,7 +11,7 @@
 //     cpu_ms               -> non-I/O time per transaction, split over the statements
 //                             in the model's pgbench -r shares; no separate client RTT
 //     commit_ms            -> controller write-back acknowledgement (+ flush overhead)
-//     cache_fraction       -> OS page cache = cache_fraction x RAM (inclusive cache)
+//     cache_fraction       -> OS page cache = cache_fraction x RAM (pgmodel/OsCacheBytes)
 //     destage_threshold, fork_join_weight: not used (the simulator has the mechanisms)
 //   simulator-only keys, applied after the model's:
 //   cpu_ms_<statement>   CPU per statement ("cpu_ms_update_accounts", "cpu_ms_end", ...)
@@ -29,6 +29,7 @@
 #include "common/status.h"
 #include "layout/fs_mapping.h"
 #include "layout/raid_layout.h"
+#include "pgmodel/host.h"
 #include "sim/controller.h"
 #include "sim/disk.h"
 #include "workload/tpcb.h"
@@ -61,6 +62,8 @@ struct SimConfig {
   // UPDATEs wait for row locks held by other open transactions (sim/row_locks.h).
   bool row_locks = true;
   bool full_page_writes = true;
+  // Non-HOT updates and pruning (workload/heap_churn.h); false = every update HOT.
+  bool heap_churn = true;
   int64_t checkpoint_timeout_ns = 300LL * 1000 * 1000 * 1000;
   int64_t max_wal_size_bytes = 1LL << 30;
   // > 0: PostgreSQL before 9.5 (postgres.version): a checkpoint every this many
@@ -92,11 +95,13 @@ struct SimConfig {
 // Controller::Create); messages name the scenario key.
 Status ValidateSimConfig(const SimConfig& config);
 
-inline constexpr int64_t kWalSegmentBytes = 16LL << 20;
 // WAL written since the last checkpoint that starts the next one.
 int64_t CheckpointWalBytes(const SimConfig& config);
 // The WAL files' size on disk (the circular region of the volume).
 int64_t WalRegionBytes(const SimConfig& config);
+
+// The PostgreSQL host model (pgmodel/host.h) of this configuration.
+pgmodel::HostConfig HostConfigFor(const SimConfig& config);
 
 // Maps a validated Scenario (plus its [calibration] values) to a SimConfig.
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);

@@ -15,7 +15,8 @@ int64_t RoundUp(int64_t value, int64_t granule) {
 
 }  // namespace
 
-StatusOr<VolumeMap> VolumeMap::Create(const DatabaseLayout& layout, int64_t history_pages,
+StatusOr<VolumeMap> VolumeMap::Create(const DatabaseLayout& layout,
+                                      const std::array<int64_t, kRelationCount>& reserve_pages,
                                       int64_t wal_bytes, const FsGeometry& fs,
                                       int64_t device_capacity_bytes) {
   StatusOr<FsMapping> mapping = FsMapping::Create(fs);
@@ -25,8 +26,7 @@ StatusOr<VolumeMap> VolumeMap::Create(const DatabaseLayout& layout, int64_t hist
   int64_t next = 0;
   for (int r = 0; r < kRelationCount; ++r) {
     const Relation rel = static_cast<Relation>(r);
-    int64_t pages = std::max<int64_t>(layout.pages(rel), 1);
-    if (rel == Relation::kHistory) pages = std::max(pages, history_pages);
+    const int64_t pages = std::max<int64_t>({layout.pages(rel), reserve_pages[r], 1});
     map.start_bytes_[r] = next;
     map.pages_[r] = pages;
     next = RoundUp(next + pages * kPageBytes, granule);

@@ -22,10 +22,11 @@ namespace sim {
 
 class VolumeMap {
  public:
-  // `history_pages` reserves room for pgbench_history growth (writes beyond wrap);
-  // `wal_bytes` is the circular WAL region. Fails, naming the sizes, if the files do
-  // not fit in `device_capacity_bytes`.
-  static StatusOr<VolumeMap> Create(const DatabaseLayout& layout, int64_t history_pages,
+  // `reserve_pages[r]` reserves room for relation r's growth (its file is at least that
+  // many pages; writes beyond wrap); `wal_bytes` is the circular WAL region. Fails,
+  // naming the sizes, if the files do not fit in `device_capacity_bytes`.
+  static StatusOr<VolumeMap> Create(const DatabaseLayout& layout,
+                                    const std::array<int64_t, kRelationCount>& reserve_pages,
                                     int64_t wal_bytes, const FsGeometry& fs,
                                     int64_t device_capacity_bytes);
 

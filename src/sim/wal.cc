@@ -22,10 +22,7 @@ WalLog::WalLog(Simulator& sim, Controller* controller, const VolumeMap* map, Wal
       waiter_(waiter),
       ideal_flush_ns_(ideal_flush_ns) {}
 
-int64_t WalLog::Append(int64_t bytes) {
-  insert_lsn_ += std::max<int64_t>(bytes, 0);
-  return insert_lsn_;
-}
+void WalLog::Inserted(int64_t lsn) { insert_lsn_ = std::max(insert_lsn_, lsn); }
 
 bool WalLog::WaitFlushed(int64_t lsn, uint32_t waiter) {
   if (lsn <= flushed_lsn_) return true;

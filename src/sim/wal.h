@@ -1,5 +1,6 @@
-// WalLog: PostgreSQL's WAL as the storage sees it. Statements append bytes (advancing
-// the insert position); a commit waits until its position is durable. A flush writes
+// WalLog: PostgreSQL's WAL as the storage sees it. The host model inserts records
+// (pgmodel/host.h, page headers included) and tells the log its insert position; a
+// commit waits until its position is durable. A flush writes
 // the 8 KiB WAL pages between the flushed and the insert position (a partly filled
 // page is rewritten by the next flush) and then fsyncs, through the controller.
 // Commits that arrive while a flush is in progress wait for the next one, which
@@ -32,8 +33,8 @@ class WalLog : public Component, public IoListener {
   WalLog(Simulator& sim, Controller* controller, const VolumeMap* map, WalWaiter* waiter,
          int64_t ideal_flush_ns = 20'000);
 
-  // Appends a record; returns the insert position after it.
-  int64_t Append(int64_t bytes);
+  // The insert position moved to `lsn` (never backwards).
+  void Inserted(int64_t lsn);
   // True if `lsn` is already durable; otherwise `waiter` is told later.
   bool WaitFlushed(int64_t lsn, uint32_t waiter);
   // Starts a flush of everything inserted, if none is running (WAL writer).

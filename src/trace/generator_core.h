@@ -8,7 +8,6 @@
 
 #include "common/status.h"
 #include "trace/trace_generator.h"
-#include "workload/database_layout.h"
 #include "workload/tpcb.h"
 
 namespace pgstorsim {
@@ -22,9 +21,9 @@ struct GeneratorTxn {
 };
 
 // REQUIRES: options validated; `header` built for these options and transactions.
-Status RunGeneratorCore(const GeneratorOptions& options, const DatabaseLayout& layout,
-                        const TraceHeader& header, const std::vector<GeneratorTxn>& txns,
-                        const TraceSink& sink, GeneratorSummary* summary);
+Status RunGeneratorCore(const GeneratorOptions& options, const TraceHeader& header,
+                        const std::vector<GeneratorTxn>& txns, const TraceSink& sink,
+                        GeneratorSummary* summary);
 
 }  // namespace pgstorsim
 

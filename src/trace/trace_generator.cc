@@ -60,9 +60,14 @@ StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t*
   std::vector<Txn> out;
   *skipped = 0;
   if (o.keys_log_path.empty()) {
-    KeyGenerator keys(o.scale, o.seed);
+    // Round robin over the clients, each drawing from its own stream (ClientKeys).
+    std::vector<KeyGenerator> keys;
+    for (int c = 0; c < o.clients; ++c) {
+      keys.push_back(ClientKeys(o.scale, o.seed, static_cast<uint32_t>(c)));
+    }
     for (int64_t i = 0; i < o.warmup_transactions + o.transactions; ++i) {
-      out.push_back({static_cast<uint32_t>(i % o.clients), keys.Next()});
+      const auto client = static_cast<uint32_t>(i % o.clients);
+      out.push_back({client, keys[client].Next()});
     }
     return out;
   }
@@ -166,7 +171,34 @@ nlohmann::json GeneratorSummary::ToJson() const {
           {"overall_hit_ratio", overall_hit_ratio()},
           {"heap_statio_hit_ratio", StatioHitRatio(false)},
           {"index_statio_hit_ratio", StatioHitRatio(true)},
-          {"relations", by_relation}};
+          {"relations", by_relation},
+          {"host", host.ToJson()}};
+}
+
+pgmodel::HostConfig HostConfigFor(const GeneratorOptions& o) {
+  pgmodel::HostConfig h;
+  StatusOr<WorkloadKind> kind = ParseWorkloadKind(o.workload);
+  h.workload = kind.ok() ? *kind : WorkloadKind::kTpcbLike;
+  h.scale = o.scale;
+  h.fillfactor = o.fillfactor;
+  h.measured_relations = o.measured_relations;
+  h.cache.shared_buffers_pages = o.shared_buffers_bytes / kPageBytes;
+  h.cache.os_cache_pages = o.os_cache_bytes / kPageBytes;
+  h.cache.readahead_max_pages = o.readahead_max_bytes / kPageBytes;
+  h.cache.bgwriter_lru_maxpages = o.bgwriter_lru_maxpages;
+  h.cache.bgwriter_lru_multiplier = o.bgwriter_lru_multiplier;
+  h.cache.bgwriter_delay_ms = std::max<int64_t>(1, o.bgwriter_delay_ns / 1000000);
+  h.cache.os_active_ratio = o.os_active_ratio;
+  h.start = o.pg_prewarm ? pgmodel::CacheStart::kPgPrewarm
+            : o.warm     ? pgmodel::CacheStart::kWarm
+                         : pgmodel::CacheStart::kCold;
+  h.heap_churn = o.heap_churn;
+  h.full_page_writes = o.full_page_writes;
+  h.checkpoint_timeout_ns = o.checkpoint_interval_ns;
+  h.checkpoint_wal_bytes = o.checkpoint_wal_bytes;
+  h.checkpoint_completion_target = o.checkpoint_completion_target;
+  h.wal_cache_region_bytes = RoundUp(o.wal_file_bytes, kWalSegmentBytes);
+  return h;
 }
 
 namespace {
@@ -249,7 +281,7 @@ class TraceGeneratorImpl : public TraceGenerator {
   Status Run(const TraceSink& sink, GeneratorSummary* summary) override {
     *summary = GeneratorSummary();
     summary->skipped_transactions = skipped_;
-    return RunGeneratorCore(o_, *layout_, header_, txns_, sink, summary);
+    return RunGeneratorCore(o_, header_, txns_, sink, summary);
   }
 
  private:

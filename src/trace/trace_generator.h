@@ -1,15 +1,16 @@
 // TraceGenerator: workload model + cache model -> the physical I/O PostgreSQL would
 // issue (docs/trace-format.md, docs/workload-model.md).
 //
-// For each transaction (keys drawn from a seed or read from a driver keys log), each
-// statement's page touches go through the BufferCache: misses become 8 KiB data reads,
-// dirty victims and checkpoint writes become data writes; WAL records (with a
-// full-page image for the first change of a page after a checkpoint) are appended to
-// an in-memory WAL position and, at each commit, the unwritten 8 KiB-aligned WAL pages
-// are written and the WAL file fsynced. Group commit: commits of other clients within
-// `group_commit_window_ns` of a flush share its fsync. Checkpoints every
-// `checkpoint_interval_ns` of trace time or `checkpoint_wal_bytes` of WAL: the dirty
-// buffers are written spread over 90 % of the interval, sorted by file and block.
+// For each transaction (keys drawn from a seed or read from a driver keys log), the
+// PostgreSQL host model (pgmodel/host.h: buffer cache, relation extension, full-page
+// images, WAL with page headers, non-HOT updates, checkpoints, background writer)
+// turns each statement's page touches into physical I/O: misses become 8 KiB data
+// reads, dirty victims, extensions and checkpoint writes become data writes; at each
+// commit the unwritten 8 KiB-aligned WAL pages are written and the WAL file fsynced.
+// Group commit: commits of other clients within `group_commit_window_ns` of a flush
+// share its fsync. A checkpoint starts when the host says one is due (at a
+// transaction's start); its dirty buffers are written spread evenly over the host's
+// spread (completion target x the expected cycle), sorted by file and block.
 //
 // Times: transaction i (global, 0-based) starts at i * 1e9 / rate_tps; its statements
 // are spaced evenly inside the transaction's slot. With a keys log that records times
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "pgmodel/host.h"
 #include "trace/trace_io.h"
 #include "trace/trace_record.h"
 
@@ -45,7 +47,7 @@ struct GeneratorOptions {
   std::string workload = "tpcb-like";  // "tpcb-like", "simple-update", "select-only".
   int64_t transactions = 1000;         // Ignored when keys_log_path is set (all of it).
   int clients = 1;
-  uint64_t seed = 1;
+  uint64_t seed = 1;  // Client c draws its keys from ClientKeys(scale, seed, c).
   std::string keys_log_path;  // Driver keys log (src/trace/keys_log.h); empty = draw keys.
   int64_t shared_buffers_bytes = 128LL << 20;
   int64_t os_cache_bytes = 0;
@@ -66,7 +68,11 @@ struct GeneratorOptions {
   int64_t warmup_transactions = 0;
   int64_t readahead_max_bytes = 0;                              // OS readahead window cap; 0 = off.
   int64_t checkpoint_interval_ns = 300LL * 1000 * 1000 * 1000;  // checkpoint_timeout.
-  int64_t checkpoint_wal_bytes = 1LL << 30;                     // max_wal_size.
+  int64_t checkpoint_wal_bytes = 1LL << 30;  // WAL since the redo point that starts one.
+  double checkpoint_completion_target = 0.9;
+  bool full_page_writes = true;
+  // The OS cache's lists (CacheConfig::os_active_ratio): 0 = one LRU list.
+  int os_active_ratio = 0;
   double rate_tps = 1000;              // Nominal spacing for open-loop replay.
   int64_t group_commit_window_ns = 0;  // 0 = every commit flushes on its own.
   int64_t wal_file_bytes = 1LL << 30;  // WAL offsets wrap at this size (recycling).
@@ -83,17 +89,8 @@ struct GeneratorOptions {
   int64_t bgwriter_delay_ns = 200LL * 1000 * 1000;
 };
 
-// Buffer accesses of one relation, counted like pg_statio: every page touch is one
-// buffer fetch; a fetch that finds the page in shared buffers is a hit; anything else
-// (an OS cache hit, a miss, or extending the relation with a new page, which
-// PostgreSQL 15 counts as a fetch without a hit) is a "read".
-struct RelationCacheCounts {
-  uint64_t shared_hits = 0;
-  uint64_t os_hits = 0;
-  uint64_t misses = 0;
-  uint64_t extends = 0;
-  uint64_t fetches() const { return shared_hits + os_hits + misses + extends; }
-};
+// Buffer fetches of one relation, as pg_statio counts them (pgmodel/host.h).
+using RelationCacheCounts = pgmodel::RelationFetches;
 
 struct GeneratorSummary {
   uint64_t transactions = 0;
@@ -125,6 +122,7 @@ struct GeneratorSummary {
   double overall_hit_ratio() const;  // (shared_hits + os_hits) / touches.
   // Per relation, indexed by file id (workload Relation value); empty before Run().
   std::vector<RelationCacheCounts> relations;
+  pgmodel::HostCounts host;  // The host model's own counts (recorded part).
   // pg_statio's heap_blks_hit / (heap_blks_hit + heap_blks_read) over the tables
   // (`indexes` false) or idx_blks_* over their indexes (true); 0 without fetches.
   double StatioHitRatio(bool indexes) const;
@@ -149,6 +147,9 @@ class TraceGenerator {
   // the same options produce the same records.
   virtual Status Run(const TraceSink& sink, GeneratorSummary* summary) = 0;
 };
+
+// The PostgreSQL host the generator drives for these options.
+pgmodel::HostConfig HostConfigFor(const GeneratorOptions& options);
 
 // Convenience wrappers around TraceGenerator (each prepares anew).
 StatusOr<TraceHeader> BuildTraceHeader(const GeneratorOptions& options);

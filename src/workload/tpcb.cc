@@ -139,6 +139,11 @@ TxnKeys KeyGenerator::Next() {
   return keys;
 }
 
+KeyGenerator ClientKeys(int64_t scale, uint64_t seed, uint32_t client) {
+  constexpr uint64_t kKeyStream = 1 << 20;
+  return KeyGenerator(scale, Random(seed).Fork(kKeyStream + client).Next());
+}
+
 TpcbModel::TpcbModel(const DatabaseLayout* layout, WorkloadKind kind)
     : layout_(layout), kind_(kind), statements_(WorkloadStatements(kind)) {}
 

@@ -79,6 +79,10 @@ class KeyGenerator {
   Random random_;
 };
 
+// The key stream of client `client` in a run seeded `seed`: every instrument that
+// runs transactions per client (simulate, trace) draws the same keys for the same seed.
+KeyGenerator ClientKeys(int64_t scale, uint64_t seed, uint32_t client);
+
 struct PageTouch {
   Relation relation = Relation::kAccounts;
   int64_t block = 0;

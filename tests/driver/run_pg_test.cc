@@ -23,6 +23,18 @@ void InitScale1(const std::string& db) {
   unlink(testing_util::TempFile("i.json").c_str());
 }
 
+// Polls (every 50 ms, for at most 30 s) until `pgstorsim run` has committed at least
+// `transactions` into pgbench_history of `db`; false at the deadline.
+bool WaitForCommits(const std::string& db, int transactions) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string n = Value(db, "SELECT count(*) FROM pgbench_history");
+    if (!n.empty() && std::stoll(n) >= transactions) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
 bool HasFlag(const nlohmann::json& doc, const std::string& flag) {
   for (const auto& f : doc["flags"]) {
     if (f == flag) return true;
@@ -175,7 +187,7 @@ TEST(RunPgTest, TerminatedBackendsReconnectAndRunCompletes) {
   std::string log = testing_util::TempFile("restart.log");
   pid_t pid = testing_util::Spawn(
       {PGSTORSIM_BINARY, "run", "--db", db, "-c", "3", "-T", "4s", "--out", out}, log);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_TRUE(WaitForCommits(db, 10)) << testing_util::Slurp(log);
   std::string killed = Value(db,
                              "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                              "WHERE datname = current_database() AND application_name = "
@@ -202,7 +214,7 @@ TEST(RunPgTest, SqlErrorMidRunStopsEveryThreadWithOneLine) {
   pid_t pid = testing_util::Spawn({PGSTORSIM_BINARY, "run", "--db", db, "-c", "4", "-j", "2", "-T",
                                    "60s", "--out", testing_util::TempFile("fatal.json")},
                                   log);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_TRUE(WaitForCommits(db, 10)) << testing_util::Slurp(log);
   {
     auto conn = Connect(db);
     ASSERT_TRUE(conn.ok()) << conn.status().message();
@@ -236,7 +248,7 @@ TEST(RunPgTest, SigintWritesPartialResultsAndExits130) {
   std::string log = testing_util::TempFile("sigint.log");
   pid_t pid = testing_util::Spawn(
       {PGSTORSIM_BINARY, "run", "--db", db, "-c", "2", "-T", "60s", "--out", out}, log);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_TRUE(WaitForCommits(db, 10)) << testing_util::Slurp(log);
   kill(pid, SIGINT);
   int code = testing_util::WaitExit(pid);
   EXPECT_EQ(code, 130) << testing_util::Slurp(log);

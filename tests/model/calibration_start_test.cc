@@ -8,7 +8,7 @@
 namespace pgstorsim {
 namespace {
 
-constexpr double kTrueCpuMs = 2.0;
+constexpr double kTrueCpuMs = 3.0;
 
 StatusOr<Scenario> OneClientLabScenario() {
   auto loaded = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) +

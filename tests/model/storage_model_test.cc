@@ -251,7 +251,8 @@ double WriteBusyPerTxn(const Prediction& p) {
 TEST(StorageModel, WithoutWriteBackTheCommitWaitsForItsWalWriteInGroups) {
   // Write-through, everything cached (scale 200): a commit waits for its WAL block
   // write at the disks (END), one positioning at least; with ten clients a flush covers
-  // several commits, so the WAL's disk time per transaction falls and tps grows.
+  // several commits, so the WAL's disk time per transaction falls and tps grows (less
+  // than the commits' share: the data writes, two per transaction, stay).
   auto one = Predict(Base({"controller.write_policy=write-through", "workload.scale=200",
                            "workload.clients=1", "array.stripe=1MiB"}));
   auto ten = Predict(Base({"controller.write_policy=write-through", "workload.scale=200",
@@ -262,7 +263,7 @@ TEST(StorageModel, WithoutWriteBackTheCommitWaitsForItsWalWriteInGroups) {
   EXPECT_NEAR(10 * 1000.0 / ten->tps, ten->transaction_latency_ms,
               1e-6 * ten->transaction_latency_ms);
   EXPECT_LT(WriteBusyPerTxn(*ten), 0.8 * WriteBusyPerTxn(*one));
-  EXPECT_GT(ten->tps, 2 * one->tps);
+  EXPECT_GT(ten->tps, 1.8 * one->tps);
 }
 
 }  // namespace

@@ -83,21 +83,28 @@ TEST(ThrottledModel, StatementLatenciesAddUpToTheCycleWhenACapBinds) {
 }
 
 TEST(ThrottledModel, CommitsShareTheFirstFlushOfEachThrottleSlice) {
-  // Warm, scale 5: only the commits' WAL flushes reach the 100/s write cap. A 100 ms
-  // blk-throttle slice grants 10 writes; once they are spent all 4 clients wait, and the
-  // next slice's first flush carries the 4 commits: (10 - 1 + 4) commits per 10 flushes.
+  // Warm, scale 5: the commits' WAL flushes and the checkpoints' data writes (w per
+  // transaction, the pages dirtied in a cycle) reach the 100/s write cap. A 100 ms
+  // blk-throttle slice grants 10 writes; once they are spent all N clients wait, and
+  // the next slice's first flush carries the N commits: (10 - 1 + N) commits per 10
+  // flushes.
   const std::vector<std::string> warm = {"workload.cache=warm", "workload.scale=5"};
   auto with = [&](std::vector<std::string> sets) {
     sets.insert(sets.end(), warm.begin(), warm.end());
     auto p = Predict(Lab(sets));
     EXPECT_TRUE(p.ok()) << p.status().message();
-    return p.ok() ? p->tps : 0.0;
+    return p.ok() ? *p : Prediction();
   };
-  EXPECT_LE(with({"workload.clients=1"}), 100.01);
-  EXPECT_NEAR(with({"workload.clients=4"}), 100.0 * 13 / 10, 0.5);
-  EXPECT_NEAR(with({"workload.clients=8"}), 100.0 * 17 / 10, 0.5);
-  // WAL on its own device: the throttled writes are not commit flushes.
-  EXPECT_LE(with({"workload.clients=4", "postgres.wal_on_data_volume=false"}), 100.01);
+  const Prediction one = with({"workload.clients=1"});
+  const double w = one.writes_per_transaction;
+  EXPECT_GT(w, 0.01);
+  EXPECT_LT(w, 0.5);
+  EXPECT_NEAR(one.tps, 100.0 / (1 + w), 0.5);
+  EXPECT_NEAR(with({"workload.clients=4"}).tps, 100.0 / (10.0 / 13 + w), 0.5);
+  EXPECT_NEAR(with({"workload.clients=8"}).tps, 100.0 / (10.0 / 17 + w), 0.5);
+  // WAL on its own device: only the data writes go through the cap.
+  const Prediction apart = with({"workload.clients=4", "postgres.wal_on_data_volume=false"});
+  EXPECT_LE(apart.tps, 100.01 / apart.writes_per_transaction);
 }
 
 TEST(StorageModelJbod, PredictAcceptsJbodLikeOneDiskRaid0) {

@@ -247,5 +247,16 @@ TEST(Scenario, IntegersOutsideTheirKeysRangeAreRefused) {
   EXPECT_NE(st.message().find("out of range"), std::string::npos) << st.message();
 }
 
+TEST(Scenario, PostgresVersionIsAReleaseFrom83To17) {
+  for (const char* ok : {"8.3", "9.1", "9.6.24", "10", "15", "15.4", "17"}) {
+    EXPECT_TRUE(DefaultScenario({std::string("postgres.version=") + ok}).ok()) << ok;
+  }
+  for (const char* bad : {"banana", "8.2", "8", "9.7", "18", "15beta", "", "9.x"}) {
+    auto s = DefaultScenario({std::string("postgres.version=") + bad});
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.status().message().find("postgres.version"), std::string::npos) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -1,0 +1,132 @@
+#include "pgmodel/demands.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <string>
+#include <vector>
+
+#include "pgmodel/host_scenario.h"
+
+namespace pgstorsim::pgmodel {
+namespace {
+
+constexpr int64_t kProbe = 1000;
+constexpr int64_t kMaxCycle = 100000;
+constexpr uint64_t kSeed = 1;
+
+// A host whose every page a cycle touches stays cached (at most four new pages per
+// transaction: the row's heap page, the page a non-HOT version goes to, the pkey
+// leaf, the history page).
+StatusOr<std::unique_ptr<Host>> CycleHost(HostConfig c) {
+  c.start = CacheStart::kCold;
+  c.cache.shared_buffers_pages = 4 * kMaxCycle + 4096;
+  c.cache.os_cache_pages = 0;
+  c.cache.readahead_max_pages = 0;
+  c.cache.bgwriter_lru_maxpages = 0;
+  c.wal_cache_region_bytes = 0;
+  c.checkpoint_timeout_ns = INT64_MAX / 4;
+  c.checkpoint_wal_bytes = INT64_MAX / 4;
+  return Host::Create(c);
+}
+
+void RunTransactions(Host* host, KeyGenerator* keys, int64_t transactions) {
+  std::vector<CacheIo> ios;
+  for (int64_t i = 0; i < transactions; ++i) {
+    ios.clear();
+    host->RunTransaction(keys->Next(), &ios);
+  }
+}
+
+// One cycle from a redo point (the host's state goes on from there): `transactions`
+// long, or, when 0, as long as the WAL of its first kProbe transactions says the
+// trigger `wal_trigger_bytes` allows.
+HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t transactions,
+                     int64_t wal_trigger_bytes) {
+  host->StartCheckpoint(0);
+  host->ResetCounts();
+  if (transactions <= 0) {
+    RunTransactions(host, keys, kProbe);
+    const double wal_per_txn = static_cast<double>(host->counts().wal_lsn_bytes) / kProbe;
+    const double wanted =
+        wal_per_txn > 0 ? static_cast<double>(wal_trigger_bytes) / wal_per_txn : 1e12;
+    transactions = std::clamp<int64_t>(std::llround(std::min(wanted, 1e12)), kProbe, kMaxCycle);
+    RunTransactions(host, keys, transactions - kProbe);
+  } else {
+    RunTransactions(host, keys, transactions);
+  }
+  const HostCounts& n = host->counts();
+  const double per = 1.0 / static_cast<double>(transactions);
+  HostDemands d;
+  d.page_writes = static_cast<double>(n.buffers_dirtied + n.extend_writes) * per;
+  d.wal_record_bytes = static_cast<double>(n.wal_record_bytes) * per;
+  d.wal_lsn_bytes = static_cast<double>(n.wal_lsn_bytes) * per;
+  d.full_page_images = static_cast<double>(n.full_page_images) * per;
+  d.non_hot_updates = static_cast<double>(n.non_hot_updates) * per;
+  d.cycle_transactions = transactions;
+  return d;
+}
+
+HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemands& b) {
+  auto mean = [](double x, double y, double z) { return (x + 4 * y + z) / 6; };
+  HostDemands d;
+  d.page_writes = mean(a.page_writes, m.page_writes, b.page_writes);
+  d.wal_record_bytes = mean(a.wal_record_bytes, m.wal_record_bytes, b.wal_record_bytes);
+  d.wal_lsn_bytes = mean(a.wal_lsn_bytes, m.wal_lsn_bytes, b.wal_lsn_bytes);
+  d.full_page_images = mean(a.full_page_images, m.full_page_images, b.full_page_images);
+  d.non_hot_updates = mean(a.non_hot_updates, m.non_hot_updates, b.non_hot_updates);
+  d.cycle_transactions = a.cycle_transactions;
+  return d;
+}
+
+// One pass over one host: the first cycle from `pgbench -i`; then, for a run longer
+// than it, skip to T/2, a cycle, skip on to T, a cycle.
+StatusOr<HostDemands> Sample(const HostConfig& config, int64_t run) {
+  StatusOr<std::unique_ptr<Host>> made = CycleHost(config);
+  if (!made.ok()) return made.status();
+  Host* host = made->get();
+  KeyGenerator keys = ClientKeys(config.scale, kSeed, 0);
+  const HostDemands first = RunCycle(host, &keys, 0, config.checkpoint_wal_bytes);
+  const int64_t cycle = first.cycle_transactions;
+  if (run <= 2 * cycle) return first;
+  for (int64_t i = cycle; i < run / 2; ++i) host->SkipTransaction(keys.Next());
+  const HostDemands mid = RunCycle(host, &keys, cycle, 0);
+  for (int64_t i = run / 2 + cycle; i < run; ++i) host->SkipTransaction(keys.Next());
+  const HostDemands last = RunCycle(host, &keys, cycle, 0);
+  return Simpson(first, mid, last);
+}
+
+// T rounded to a bucket of about 10 % (powers of 2^(1/8)); 0 stays 0.
+int64_t Bucket(double run) {
+  if (!(run >= 1)) return 0;
+  return std::llround(std::pow(2.0, std::round(std::log2(run) * 8) / 8));
+}
+
+}  // namespace
+
+StatusOr<HostDemands> SampleDemands(const HostConfig& c, double run_transactions) {
+  const int64_t run = Bucket(run_transactions);
+  using Key = std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t>;
+  static std::mutex mu;
+  static std::map<Key, HostDemands> memo;
+  const Key key{static_cast<int>(c.workload), c.scale,  c.fillfactor,          c.measured_relations.dump(),
+                c.heap_churn,                 c.full_page_writes, c.checkpoint_wal_bytes, run};
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+  }
+  StatusOr<HostDemands> d = Sample(c, run);
+  if (!d.ok()) return d;
+  std::lock_guard<std::mutex> lock(mu);
+  memo[key] = *d;
+  return d;
+}
+
+StatusOr<HostDemands> SampleDemands(const Scenario& s, double run_transactions) {
+  return SampleDemands(HostConfigFromScenario(s), run_transactions);
+}
+
+}  // namespace pgstorsim::pgmodel

@@ -1,0 +1,52 @@
+// HostDemands: what one transaction asks of the storage on average over a run of T
+// transactions from `pgbench -i`, measured by running the host model (pgmodel/host.h)
+// for checkpoint cycles: the analytic model's per-transaction writes, WAL bytes and
+// full-page images come from here, so they are the trace's and the simulator's by
+// construction. The demands change over a run as updates revisit pages (the first
+// update of a loaded accounts page is not HOT, later ones are after pruning): the
+// figures are Simpson's mean of cycles starting after 0, T/2 and T transactions (the
+// heap churn and relation growth before each are run without the caches).
+//
+// A cycle starts at a redo point (every page clean, no image logged yet) and lasts
+// the transactions whose WAL reaches the checkpoint trigger (at the WAL rate of the
+// first cycle's first 1000 transactions; at least 1000, at most 100000). Every
+// clean -> dirty transition of a buffer in a cycle is written once (by the
+// checkpoint, a dirty eviction or the background writer), and a new page also once
+// as the zero page that extends the relation: page writes = dirtied + extensions.
+// The run keeps every page it touches cached, so this counts a page re-dirtied
+// after an eviction in the same cycle once (rare where the database exceeds the
+// cache: the pages are many; none where it fits). A checkpoint_timeout shorter than
+// the WAL cycle is not seen here. Reads are not measured here (they depend on the
+// cache state: model/cache_misses.h).
+// Units: per transaction, bytes. Thread safety: SampleDemands is safe to call from
+// several threads (memoised under a lock).
+#ifndef PGSTORSIM_PGMODEL_DEMANDS_H_
+#define PGSTORSIM_PGMODEL_DEMANDS_H_
+
+#include <cstdint>
+
+#include "common/status.h"
+#include "pgmodel/host.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim::pgmodel {
+
+struct HostDemands {
+  double page_writes = 0;       // Data-page writes per transaction.
+  double wal_record_bytes = 0;  // WAL records + images per transaction.
+  double wal_lsn_bytes = 0;     // Insert position advance (page headers included).
+  double full_page_images = 0;
+  double non_hot_updates = 0;
+  int64_t cycle_transactions = 0;  // The checkpoint cycle the figures hold for.
+};
+
+// The demands of `config`'s workload and checkpoint settings (its cache and start
+// state are replaced as described above). Memoised on the settings that matter.
+// `run_transactions` (T) is rounded to within 10 % (memo buckets).
+StatusOr<HostDemands> SampleDemands(const HostConfig& config, double run_transactions);
+// The same for a scenario's host (pgmodel/host_scenario.h).
+StatusOr<HostDemands> SampleDemands(const Scenario& scenario, double run_transactions);
+
+}  // namespace pgstorsim::pgmodel
+
+#endif  // PGSTORSIM_PGMODEL_DEMANDS_H_

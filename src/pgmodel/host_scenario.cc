@@ -1,0 +1,58 @@
+#include "pgmodel/host_scenario.h"
+
+#include <algorithm>
+
+#include "common/units.h"
+
+namespace pgstorsim::pgmodel {
+namespace {
+
+constexpr int64_t kOsReservedBytes = 1LL << 30;
+
+}  // namespace
+
+int CheckpointSegments(const PostgresConfig& pg) { return HasCheckpointSegments(pg) ? 3 : 0; }
+
+int64_t CheckpointWalBytes(int segments, int64_t max_wal_size_bytes, double target) {
+  if (segments > 0) return segments * kWalSegmentBytes;
+  return static_cast<int64_t>(static_cast<double>(max_wal_size_bytes) / (1 + target));
+}
+
+int64_t WalRegionBytes(int segments, int64_t max_wal_size_bytes, double target) {
+  if (segments > 0) return static_cast<int64_t>((2 + target) * segments + 1) * kWalSegmentBytes;
+  return 2 * max_wal_size_bytes;
+}
+
+int64_t OsCacheBytes(const Scenario& s) {
+  const int64_t beside_shared = s.host.ram_bytes - s.postgres.shared_buffers_bytes;
+  if (s.host.os_cache_bytes > 0) return s.host.os_cache_bytes;
+  auto fraction = s.calibration.values.find("cache_fraction");
+  if (fraction != s.calibration.values.end()) {
+    const auto bytes = static_cast<int64_t>(fraction->second * static_cast<double>(s.host.ram_bytes));
+    return std::max<int64_t>(0, std::min(beside_shared, bytes));
+  }
+  return std::max<int64_t>(0, beside_shared - kOsReservedBytes);
+}
+
+HostConfig HostConfigFromScenario(const Scenario& s) {
+  HostConfig h;
+  h.workload = s.workload.type;
+  h.scale = s.workload.scale;
+  h.cache.shared_buffers_pages = s.postgres.shared_buffers_bytes / kPageBytes;
+  h.cache.os_cache_pages = OsCacheBytes(s) / kPageBytes;
+  h.cache.readahead_max_pages = s.filesystem.os_readahead_bytes / kPageBytes;
+  // Linux's active and inactive lists (docs/lab.md, "What a warm run caches").
+  h.cache.os_active_ratio =
+      OsActiveRatio(h.cache.os_cache_pages, UsesLinuxPageCache(s.filesystem));
+  h.start = s.workload.cache == CacheState::kWarm ? CacheStart::kWarm : CacheStart::kCold;
+  h.full_page_writes = s.postgres.full_page_writes;
+  h.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
+  const int segments = CheckpointSegments(s.postgres);
+  const double target = DefaultCheckpointCompletionTarget(s.postgres);
+  h.checkpoint_wal_bytes = CheckpointWalBytes(segments, s.postgres.max_wal_size_bytes, target);
+  h.checkpoint_completion_target = target;
+  h.wal_cache_region_bytes = WalRegionBytes(segments, s.postgres.max_wal_size_bytes, target);
+  return h;
+}
+
+}  // namespace pgstorsim::pgmodel

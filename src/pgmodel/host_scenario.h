@@ -1,0 +1,39 @@
+// The host model's settings derived from a Scenario, once for every instrument
+// (trace --scenario, simulate, the analytic model's demands).
+// Units: bytes, ns. Thread safety: pure functions.
+#ifndef PGSTORSIM_PGMODEL_HOST_SCENARIO_H_
+#define PGSTORSIM_PGMODEL_HOST_SCENARIO_H_
+
+#include <cstdint>
+
+#include "common/status.h"
+#include "pgmodel/host.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim::pgmodel {
+
+// checkpoint_segments in force: 3 (48 MiB) before 9.5, 0 since (max_wal_size).
+int CheckpointSegments(const PostgresConfig& pg);
+
+// The WAL inserted since the redo point that starts the next checkpoint:
+// checkpoint_segments x 16 MiB when segments > 0 (before 9.5), else
+// max_wal_size / (1 + completion_target) (xlog.c CalculateCheckpointSegments).
+int64_t CheckpointWalBytes(int checkpoint_segments, int64_t max_wal_size_bytes,
+                           double completion_target);
+// The WAL files kept on disk (the circular region their pages wrap in):
+// (2 + completion_target) x checkpoint_segments + 1 segments before 9.5, else
+// 2 x max_wal_size.
+int64_t WalRegionBytes(int checkpoint_segments, int64_t max_wal_size_bytes,
+                       double completion_target);
+
+// The OS page cache that holds database pages: host.os_cache when given, else
+// calibration cache_fraction x RAM (at most RAM - shared_buffers) when calibrated,
+// else RAM - shared_buffers - 1 GiB (the kernel and the processes keep the rest).
+int64_t OsCacheBytes(const Scenario& s);
+
+// Every HostConfig field from the scenario (workload, caches, checkpoints, WAL).
+HostConfig HostConfigFromScenario(const Scenario& s);
+
+}  // namespace pgstorsim::pgmodel
+
+#endif  // PGSTORSIM_PGMODEL_HOST_SCENARIO_H_

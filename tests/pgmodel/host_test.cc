@@ -1,0 +1,122 @@
+#include "pgmodel/host.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "common/units.h"
+
+namespace pgstorsim::pgmodel {
+namespace {
+
+HostConfig SmallHost() {
+  HostConfig c;
+  c.scale = 1;
+  c.cache.shared_buffers_pages = 4096;
+  c.cache.os_cache_pages = 0;
+  c.start = CacheStart::kWarm;
+  return c;
+}
+
+std::unique_ptr<Host> MakeHost(const HostConfig& c) {
+  StatusOr<std::unique_ptr<Host>> host = Host::Create(c);
+  EXPECT_TRUE(host.ok()) << host.status().message();
+  return host.ok() ? std::move(host).value() : nullptr;
+}
+
+// Every update HOT: TpcbModel's touches alone.
+std::unique_ptr<Host> HotOnlyHost() {
+  HostConfig config = SmallHost();
+  config.heap_churn = false;
+  return MakeHost(config);
+}
+
+// Runs one transaction through the host; returns the I/O it caused.
+std::vector<CacheIo> RunTransaction(Host* host, const TxnKeys& keys) {
+  std::vector<CacheIo> ios;
+  host->RunTransaction(keys, &ios);
+  return ios;
+}
+
+TEST(HostTest, ANewHistoryPageIsWrittenOnceAndLogsNoImage) {
+  std::unique_ptr<Host> host = HotOnlyHost();
+  ASSERT_NE(host, nullptr);
+  const std::vector<CacheIo> ios = RunTransaction(host.get(), {1, 1, 1, 5});
+  const HostCounts& c = host->counts();
+  EXPECT_EQ(c.extend_writes, 1u);  // pgbench_history is empty after init.
+  EXPECT_EQ(c.relations[static_cast<int>(Relation::kHistory)].extends, 1u);
+  // Images: the accounts, tellers and branches pages (first change after the start),
+  // not the history page its INSERT initialises.
+  EXPECT_EQ(c.full_page_images, 3u);
+  ASSERT_EQ(ios.size(), 1u);
+  EXPECT_EQ(ios[0].kind, CacheIo::kWrite);
+  EXPECT_EQ(ios[0].first.file, static_cast<uint32_t>(Relation::kHistory));
+}
+
+TEST(HostTest, AnUpdateFetchesItsRowPageTwice) {
+  std::unique_ptr<Host> host = HotOnlyHost();
+  ASSERT_NE(host, nullptr);
+  RunTransaction(host.get(), {1, 1, 1, 5});
+  const HostCounts& c = host->counts();
+  // UPDATE accounts: heap page twice; SELECT accounts: once more.
+  EXPECT_EQ(c.relations[static_cast<int>(Relation::kAccounts)].fetches(), 3u);
+  EXPECT_EQ(c.relations[static_cast<int>(Relation::kTellers)].fetches(), 2u);
+}
+
+TEST(HostTest, ACheckpointResetsImagesAndHandsOverDirtyBuffers) {
+  const HostConfig config = SmallHost();
+  std::unique_ptr<Host> host = HotOnlyHost();
+  ASSERT_NE(host, nullptr);
+  RunTransaction(host.get(), {1, 1, 1, 5});
+  RunTransaction(host.get(), {1, 1, 1, 5});
+  EXPECT_EQ(host->counts().full_page_images, 3u);  // Same pages: no new images.
+  const CheckpointWork work = host->StartCheckpoint(1000);
+  EXPECT_EQ(work.pages.size(), 4u);  // accounts, tellers, branches, history.
+  EXPECT_EQ(work.spread_ns, static_cast<int64_t>(0.9 * config.checkpoint_timeout_ns));
+  RunTransaction(host.get(), {1, 1, 1, 5});
+  EXPECT_EQ(host->counts().full_page_images, 7u);  // History's page too now.
+  EXPECT_EQ(host->counts().checkpoint_writes, 4u);
+}
+
+TEST(HostTest, CheckpointsAreDueByTimeOrWalVolume) {
+  HostConfig config = SmallHost();
+  config.checkpoint_timeout_ns = 1000;
+  config.checkpoint_wal_bytes = 64 * 1024;
+  std::unique_ptr<Host> host = MakeHost(config);
+  ASSERT_NE(host, nullptr);
+  EXPECT_FALSE(host->CheckpointDue(999));
+  EXPECT_TRUE(host->CheckpointDue(1000));
+  host->StartCheckpoint(10);
+  EXPECT_EQ(host->next_timed_checkpoint_ns(), 1010);
+  int transactions = 0;
+  while (!host->CheckpointDue(20) && transactions < 1000) {
+    RunTransaction(host.get(), {1 + transactions, 1, 1, 5});
+    ++transactions;
+  }
+  EXPECT_GE(host->insert_lsn(), config.checkpoint_wal_bytes);
+  EXPECT_LT(transactions, 1000);
+  // A cycle of 500 ns, shorter than the timeout, paces the next checkpoint.
+  host->StartCheckpoint(510);
+  EXPECT_EQ(host->StartCheckpoint(1010).spread_ns, static_cast<int64_t>(0.9 * 500));
+}
+
+TEST(HostTest, NonHotUpdatesGrowAccountsAndDirtyThePkeyLeaf) {
+  std::unique_ptr<Host> host = MakeHost(SmallHost());
+  ASSERT_NE(host, nullptr);
+  RunTransaction(host.get(), {1, 1, 1, 5});  // A loaded page has no room: not HOT.
+  const HostCounts& c = host->counts();
+  EXPECT_EQ(c.non_hot_updates, 1u);
+  EXPECT_EQ(c.relations[static_cast<int>(Relation::kAccounts)].extends, 1u);
+  // Images: old accounts page, the pkey leaf, tellers, branches.
+  EXPECT_EQ(c.full_page_images, 4u);
+}
+
+TEST(HostTest, RejectsABadCompletionTarget) {
+  HostConfig config = SmallHost();
+  config.checkpoint_completion_target = 1.5;
+  EXPECT_FALSE(Host::Create(config).ok());
+}
+
+}  // namespace
+}  // namespace pgstorsim::pgmodel
