@@ -42,8 +42,7 @@ struct AccessGeometry {
   double WriteMs(size_t m, const DiskCosts& costs) const;
 };
 
-// Memoised by geometry (level, disks, spans, stripe, partition offset, block size and,
-// for JBOD, disks.capacity: the member size).
+// From the scenario's ArrayGeometryFor and FsGeometryFor; memoised by those geometries.
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& scenario);
 
 }  // namespace pgstorsim

@@ -12,13 +12,13 @@
 #include "model/mva.h"
 #include "model/model_error.h"
 #include "model/storage_network.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace {
 
 using storage_network::CostsFor;
 using storage_network::CpuShare;
-using storage_network::DataMembers;
 using storage_network::kCpuShares;
 using storage_network::Network;
 using storage_network::OpLoad;
@@ -89,7 +89,7 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
 
 StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
   const double footprint =
-      load.footprint_bytes / DataMembers(s.array) / static_cast<double>(s.disks.capacity_bytes);
+      load.footprint_bytes / DataMembers(ArrayGeometryFor(s)) / static_cast<double>(s.disks.capacity_bytes);
   auto geometry = ComputeAccessGeometry(s);
   if (!geometry.ok()) return geometry.status();
   Network net;

@@ -100,7 +100,10 @@ struct ArrayConfig {
   RaidLevel level = RaidLevel::kRaid10;
   int disks = 4;                    // Total member disks.
   int64_t stripe_bytes = 64 << 10;  // Stripe unit per member.
-  int spans = 0;                    // RAID 50/60: number of spans (0 = n/a).
+  int spans = 0;                    // RAID 50/60/100: number of spans (0 = n/a).
+  // RAID 50/60/100: the RAID 0 chunk over the spans (e.g. a software RAID 0's chunk
+  // over hardware RAID 10 volumes); 0 = stripe_bytes.
+  int64_t span_stripe_bytes = 0;
 };
 
 // kThrottled: a rate-limited device (e.g. a loop device under cgroup blkio): reads and

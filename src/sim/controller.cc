@@ -82,6 +82,7 @@ class RaidController : public Controller {
                                  {"writes_blocked", s.write_blocked},
                                  {"flushes", s.flushes},
                                  {"destages", s.destages},
+                                 {"full_stripe_destages", s.full_stripe_destages},
                                  {"split_requests", s.split_requests},
                                  {"read_ahead_bytes", s.read_ahead_bytes},
                                  {"max_dirty_bytes", s.max_dirty_bytes},
@@ -100,7 +101,7 @@ class RaidController : public Controller {
     IoListener* listener = nullptr;
     uint64_t token = 0;
     VolumeOp op;
-    int64_t line = 0;
+    int64_t line = 0, line_end = 0;    // Destage: write-cache lines [line, line_end).
     std::vector<MemberExtent> writes;  // Deferred until pre-reads finish.
   };
   struct Blocked {
@@ -271,9 +272,7 @@ class RaidController : public Controller {
   void StartPlannedWrite(uint32_t slot, const VolumeOp& op) {
     WritePlan& plan = write_plan_;  // Scratch: no allocation per write.
     layout_->MapWriteInto(op.offset_bytes, op.length_bytes, &plan);
-    if (plan.writes.size() > 1 && layout_->geometry().level != RaidLevel::kRaid1 &&
-        layout_->geometry().level != RaidLevel::kRaid10)
-      ++stats_.split_requests;
+    if (plan.writes.size() > 1 && DataCopies(layout_->geometry()) == 1) ++stats_.split_requests;
     if (plan.pre_reads.empty()) {
       return SubmitExtents(slot, IoOp::kWrite, plan.writes, WritePositionNs(pending_[slot].kind));
     }
@@ -288,15 +287,46 @@ class RaidController : public Controller {
     while (destages_in_flight_ < limit && write_cache_.dirty_bytes() > start_bytes &&
            write_cache_.NextDestage(&line, &offset, &length)) {
       ++destages_in_flight_;
-      const VolumeOp op{IoOp::kWrite, offset, length};
+      VolumeOp op{IoOp::kWrite, offset, length};
+      int64_t first = line, end = line + 1;
+      GatherFullStripe(&op, &first, &end);
       const uint32_t slot = NewPending(kDestage, op, nullptr, 0);
-      pending_[slot].line = line;
+      pending_[slot].line = first;
+      pending_[slot].line_end = end;
       StartPlannedWrite(slot, op);
     }
   }
 
+  // RAID 5/6: when every line of the destaged line's stripe is dirty whole, the cache
+  // writes the stripe whole: one full-stripe write (data + parity, no pre-reads)
+  // instead of a read-modify-write per line. *op grows to the stripe and [*first,
+  // *end) to its lines, taken from the cache.
+  void GatherFullStripe(VolumeOp* op, int64_t* first, int64_t* end) {
+    int64_t start = 0, length = 0;
+    if (!HasParity(layout_->geometry().level) ||
+        !layout_->StripeDataRange(op->offset_bytes, &start, &length) ||
+        start % line_bytes_ != 0 || length % line_bytes_ != 0 ||
+        op->length_bytes != line_bytes_ || op->offset_bytes % line_bytes_ != 0 ||
+        start + length > capacity_bytes()) {
+      return;
+    }
+    const int64_t lo = start / line_bytes_, hi = (start + length) / line_bytes_;
+    for (int64_t l = lo; l < hi; ++l) {
+      if (l != *first && !write_cache_.WhollyDirtyIdle(l)) return;
+    }
+    for (int64_t l = lo; l < hi; ++l) {
+      if (l != *first) write_cache_.TakeLine(l);
+    }
+    *op = {IoOp::kWrite, start, length};
+    *first = lo;
+    *end = hi;
+    ++stats_.full_stripe_destages;
+  }
+
   void DestageDone(uint32_t slot) {
-    write_cache_.DestageDone(pending_[slot].line);
+    for (int64_t l = pending_[slot].line; l < pending_[slot].line_end; ++l) {
+      write_cache_.DestageDone(l);
+    }
     Free(slot);
     --destages_in_flight_;
     ++stats_.destages;
