@@ -91,7 +91,18 @@ void AddWrite(const WritePlan& plan, AccessGeometry* g) {
   }
 }
 
-StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& fs_geometry) {
+// A random block read as the controller issues it: with read-ahead "always" a miss
+// reads on to the end of its stripe unit (the simulator's controller does the same;
+// "adaptive" reads ahead only after a sequential read, which random pages never are).
+DeviceRequest ControllerRead(DeviceRequest read, int64_t unit_bytes, bool read_ahead_always) {
+  if (!read_ahead_always) return read;
+  const int64_t end = read.offset_bytes + read.length_bytes;
+  read.length_bytes = (end + unit_bytes - 1) / unit_bytes * unit_bytes - read.offset_bytes;
+  return read;
+}
+
+StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& fs_geometry,
+                                 bool read_ahead_always) {
   auto layout = RaidLayout::Create(array);
   if (!layout.ok()) return layout.status().WithContext("array");
   auto fs = FsMapping::Create(fs_geometry);
@@ -105,7 +116,8 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
     // A page of a large file: the filesystem reads its whole block and writes the
     // dirty block's buffer back whole (FsMapping's rules for relation segments).
     const int64_t offset = k * block;
-    const DeviceRequest read = fs->MapRead(offset, kPageBytes);
+    const DeviceRequest read = ControllerRead(fs->MapRead(offset, kPageBytes),
+                                              array.stripe_unit_bytes, read_ahead_always);
     const DeviceRequest write = fs->MapWrite(offset, kPageBytes);
     AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g);
     AddWrite((*layout)->MapWrite(write.offset_bytes, write.length_bytes), &g);
@@ -137,20 +149,22 @@ double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {
 }
 
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s) {
-  using Key = std::tuple<int, int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int64_t>;
+  using Key =
+      std::tuple<int, int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int64_t, bool>;
   static std::mutex mu;
   static std::map<Key, AccessGeometry> memo;
   const ArrayGeometry a = ArrayGeometryFor(s);
   const FsGeometry f = FsGeometryFor(s);
+  const bool always = ControllerReadAheadFor(s) == ReadAheadPolicy::kAlways;
   const Key key(static_cast<int>(a.level), a.members, a.stripe_unit_bytes, a.member_size_bytes,
                 a.span_members, a.span_stripe_bytes, f.partition_offset_bytes, f.fs_block_bytes,
-                f.fragment_bytes);
+                f.fragment_bytes, always);
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = memo.find(key);
     if (it != memo.end()) return it->second;
   }
-  auto g = Compute(a, f);
+  auto g = Compute(a, f, always);
   if (!g.ok()) return g;
   std::lock_guard<std::mutex> lock(mu);
   memo[key] = *g;

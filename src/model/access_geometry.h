@@ -42,7 +42,9 @@ struct AccessGeometry {
   double WriteMs(size_t m, const DiskCosts& costs) const;
 };
 
-// From the scenario's ArrayGeometryFor and FsGeometryFor; memoised by those geometries.
+// From the scenario's ArrayGeometryFor, FsGeometryFor and ControllerReadAheadFor
+// (read-ahead "always" reads each miss on to the end of its stripe unit: more bytes,
+// the same commands); memoised by those.
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& scenario);
 
 }  // namespace pgstorsim

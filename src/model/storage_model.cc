@@ -103,10 +103,10 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   if (net.throttled) {
     net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
     net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;
-  } else if (p.whole_block_reads > 0.5) {  // One positioning + the block's transfer per read.
-    net.whole_block_read_ms =
-        net.costs.read_position_ms +
-        static_cast<double>(s.filesystem.block_size_bytes) / net.costs.bytes_per_ms;
+  } else if (p.whole_block_reads > 0.5) {  // One positioning + the read's transfer.
+    double read_bytes = 0;  // The block, and what the controller reads ahead.
+    for (const MemberWork& w : geometry->members) read_bytes += w.read_bytes;
+    net.whole_block_read_ms = net.costs.read_position_ms + read_bytes / net.costs.bytes_per_ms;
     net.fork = 1;
   }
   if (s.disks.type == DiskType::kSsd) {  // The channels' delay (Seidmann, CostsFor).

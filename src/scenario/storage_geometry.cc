@@ -23,6 +23,11 @@ FsGeometry FsGeometryFor(const Scenario& s) {
   return g;
 }
 
+ReadAheadPolicy ControllerReadAheadFor(const Scenario& s) {
+  const bool cache = s.controller.kind == ControllerKind::kRaid && s.controller.cache_size_bytes > 0;
+  return cache ? s.controller.read_ahead : ReadAheadPolicy::kNone;
+}
+
 const char* ScenarioKeyFor(GeometryField field) {
   switch (field) {
     case GeometryField::kLevel:

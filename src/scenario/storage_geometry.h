@@ -22,6 +22,9 @@ namespace pgstorsim {
 ArrayGeometry ArrayGeometryFor(const Scenario& scenario);
 // filesystem.partition_offset, filesystem.block_size, filesystem.fragment_size.
 FsGeometry FsGeometryFor(const Scenario& scenario);
+// The controller's read-ahead in effect: controller.read_ahead behind a RAID
+// controller with a cache, none otherwise (an HBA or no cache reads nothing ahead).
+ReadAheadPolicy ControllerReadAheadFor(const Scenario& scenario);
 // The scenario key that sets a geometry field ("array.disks", "array.spans", ...).
 const char* ScenarioKeyFor(GeometryField field);
 

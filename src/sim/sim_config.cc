@@ -67,7 +67,7 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   k.write_cache_bytes = s.controller.cache_size_bytes / 2;
   k.read_cache_bytes = s.controller.cache_size_bytes - k.write_cache_bytes;
   if (!k.write_back) k.read_cache_bytes = s.controller.cache_size_bytes;
-  k.read_ahead = k.has_cache ? ToReadAhead(s.controller.read_ahead) : ReadAhead::kNone;
+  k.read_ahead = ToReadAhead(ControllerReadAheadFor(s));
 }
 
 // The analytic model's share of cpu_ms per statement (pgbench -r proportions; the
