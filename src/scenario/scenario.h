@@ -88,11 +88,11 @@ struct ControllerConfig {
   bool drive_write_cache = false;
   int64_t min_stripe_bytes = 8 << 10;
   int64_t max_stripe_bytes = 1 << 20;
-  // Write-back cache is in effect only with write-back policy and a healthy battery
-  // (controllers fall back to write-through on a bad battery).
+  // Write-back cache is in effect only with a cache, write-back policy and a healthy
+  // battery (controllers fall back to write-through on a bad battery).
   bool EffectiveWriteBack() const {
-    return kind == ControllerKind::kRaid && write_policy == WritePolicy::kWriteBack &&
-           battery_present && battery_healthy;
+    return kind == ControllerKind::kRaid && cache_size_bytes > 0 &&
+           write_policy == WritePolicy::kWriteBack && battery_present && battery_healthy;
   }
 };
 

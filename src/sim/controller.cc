@@ -21,6 +21,8 @@ class RaidController : public Controller {
         disks_(std::move(disks)),
         sim_(sim),
         line_bytes_(std::min(c.line_bytes, layout_->geometry().stripe_unit_bytes)),
+        parity_(HasParity(layout_->geometry().level)),
+        single_copy_(DataCopies(layout_->geometry()) == 1),
         write_cache_(c.write_cache_bytes, line_bytes_, c.destage_order),
         read_cache_(c.has_cache ? c.read_cache_bytes : 0),
         mirror_turn_(disks_.size(), 0),
@@ -272,7 +274,7 @@ class RaidController : public Controller {
   void StartPlannedWrite(uint32_t slot, const VolumeOp& op) {
     WritePlan& plan = write_plan_;  // Scratch: no allocation per write.
     layout_->MapWriteInto(op.offset_bytes, op.length_bytes, &plan);
-    if (plan.writes.size() > 1 && DataCopies(layout_->geometry()) == 1) ++stats_.split_requests;
+    if (plan.writes.size() > 1 && single_copy_) ++stats_.split_requests;
     if (plan.pre_reads.empty()) {
       return SubmitExtents(slot, IoOp::kWrite, plan.writes, WritePositionNs(pending_[slot].kind));
     }
@@ -303,8 +305,7 @@ class RaidController : public Controller {
   // *end) to its lines, taken from the cache.
   void GatherFullStripe(VolumeOp* op, int64_t* first, int64_t* end) {
     int64_t start = 0, length = 0;
-    if (!HasParity(layout_->geometry().level) ||
-        !layout_->StripeDataRange(op->offset_bytes, &start, &length) ||
+    if (!parity_ || !layout_->StripeDataRange(op->offset_bytes, &start, &length) ||
         start % line_bytes_ != 0 || length % line_bytes_ != 0 ||
         op->length_bytes != line_bytes_ || op->offset_bytes % line_bytes_ != 0 ||
         start + length > capacity_bytes()) {
@@ -345,6 +346,8 @@ class RaidController : public Controller {
   std::vector<std::unique_ptr<Disk>> disks_;
   Simulator& sim_;
   const int64_t line_bytes_;
+  const bool parity_;       // RAID 5/6/50/60: destages may gather whole stripes.
+  const bool single_copy_;  // No mirrors: a write to several members is a split.
   WriteCache write_cache_;
   ReadCache read_cache_;
   std::vector<Pending> pending_;
