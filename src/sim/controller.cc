@@ -291,7 +291,7 @@ class RaidController : public Controller {
       ++destages_in_flight_;
       VolumeOp op{IoOp::kWrite, offset, length};
       int64_t first = line, end = line + 1;
-      GatherFullStripe(&op, &first, &end);
+      GatherStripe(&op, &first, &end);
       const uint32_t slot = NewPending(kDestage, op, nullptr, 0);
       pending_[slot].line = first;
       pending_[slot].line_end = end;
@@ -299,29 +299,40 @@ class RaidController : public Controller {
     }
   }
 
-  // RAID 5/6: when every line of the destaged line's stripe is dirty whole, the cache
-  // writes the stripe whole: one full-stripe write (data + parity, no pre-reads)
-  // instead of a read-modify-write per line. *op grows to the stripe and [*first,
+  // RAID 5/6: the lines of the destaged line's stripe whose dirty bytes continue it
+  // (idle lines dirty up to the shared line boundary) go with it as one write, so the
+  // stripe's parity is updated once for all of them, as a controller destages per
+  // stripe: one read-modify-write of the run, or, when the run is the stripe's whole
+  // data, a full-stripe write without pre-reads. *op grows to the run and [*first,
   // *end) to its lines, taken from the cache.
-  void GatherFullStripe(VolumeOp* op, int64_t* first, int64_t* end) {
+  void GatherStripe(VolumeOp* op, int64_t* first, int64_t* end) {
     int64_t start = 0, length = 0;
-    if (!parity_ || !layout_->StripeDataRange(op->offset_bytes, &start, &length) ||
-        start % line_bytes_ != 0 || length % line_bytes_ != 0 ||
-        op->length_bytes != line_bytes_ || op->offset_bytes % line_bytes_ != 0 ||
-        start + length > capacity_bytes()) {
-      return;
+    if (!parity_ || !layout_->StripeDataRange(op->offset_bytes, &start, &length)) return;
+    const int64_t stripe_end = start + length;
+    int64_t begin = op->offset_bytes, finish = op->offset_bytes + op->length_bytes;
+    int64_t a = *first, b = *first, lo = 0, hi = 0;
+    while (begin % line_bytes_ == 0 && begin > start &&
+           write_cache_.IdleDirtyRange(a - 1, &lo, &hi) && hi == line_bytes_ &&
+           (a - 1) * line_bytes_ + lo >= start) {
+      begin = (a - 1) * line_bytes_ + lo;
+      --a;
+      if (lo != 0) break;
     }
-    const int64_t lo = start / line_bytes_, hi = (start + length) / line_bytes_;
-    for (int64_t l = lo; l < hi; ++l) {
-      if (l != *first && !write_cache_.WhollyDirtyIdle(l)) return;
+    while (finish % line_bytes_ == 0 && finish < stripe_end &&
+           write_cache_.IdleDirtyRange(b + 1, &lo, &hi) && lo == 0 &&
+           (b + 1) * line_bytes_ + hi <= stripe_end) {
+      finish = (b + 1) * line_bytes_ + hi;
+      ++b;
+      if (hi != line_bytes_) break;
     }
-    for (int64_t l = lo; l < hi; ++l) {
+    if (a == b) return;
+    for (int64_t l = a; l <= b; ++l) {
       if (l != *first) write_cache_.TakeLine(l);
     }
-    *op = {IoOp::kWrite, start, length};
-    *first = lo;
-    *end = hi;
-    ++stats_.full_stripe_destages;
+    *op = {IoOp::kWrite, begin, finish - begin};
+    *first = a;
+    *end = b + 1;
+    if (begin == start && finish == stripe_end) ++stats_.full_stripe_destages;
   }
 
   void DestageDone(uint32_t slot) {

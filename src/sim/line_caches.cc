@@ -106,9 +106,12 @@ void WriteCache::DestageDone(int64_t line) {
   }
 }
 
-bool WriteCache::WhollyDirtyIdle(int64_t line) const {
+bool WriteCache::IdleDirtyRange(int64_t line, int64_t* lo_bytes, int64_t* hi_bytes) const {
   const Line* l = lines_.Find(line);
-  return l != nullptr && !l->in_flight && l->lo == 0 && l->hi == line_bytes_;
+  if (l == nullptr || l->in_flight || l->hi <= l->lo) return false;
+  *lo_bytes = l->lo;
+  *hi_bytes = l->hi;
+  return true;
 }
 
 void WriteCache::TakeLine(int64_t line) { lines_.SetInFlight(line, lines_.Find(line), true); }

@@ -9,7 +9,8 @@
 //     (exponential servers, no cache): the textbook N x D for reads and N x D / p for
 //     writes with the small-write penalty p = 1, 2, 4, 6.
 //   - RAID 5 behind a write-back cache: sequential writes gather whole stripes and
-//     are written without read-modify-write.
+//     are written without read-modify-write; a write over two units of one stripe
+//     updates the parity once.
 //   - An SSD of c channels serves min(queue depth, c) reads at once.
 #include <gtest/gtest.h>
 
@@ -102,6 +103,23 @@ TEST(RaidPhysics, WriteBackCacheGathersFullRaid5Stripes) {
     return RandomOver(r, IoOp::kWrite, 64LL << 30);
   });
   EXPECT_EQ(random.stats.full_stripe_destages, 0u);
+}
+
+// A 64 KiB write across two stripe units of one RAID 5 stripe is two cache lines; the
+// controller destages them together, so the parity is read once: 3 pre-reads (two
+// data pieces and the parity) per destage, not 2 x 2.
+TEST(RaidPhysics, WriteBackCacheDestagesPerStripe) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid5, 5, 65536);
+  SimControllerConfig wb;
+  wb.write_cache_bytes = 16LL << 20;
+  DriveRun run = Drive(wb, g, 4, 20000, [](Random& r) {
+    const int64_t row = r.UniformInt(0, 100000);
+    return VolumeOp{IoOp::kWrite, row * 4 * 65536 + 32768, 65536};  // Units 0 and 1.
+  });
+  uint64_t reads = 0;
+  for (int i = 0; i < g.members; ++i) reads += run.controller->member(i).stats().reads;
+  ASSERT_GT(run.stats.destages, 1000u);
+  EXPECT_NEAR(static_cast<double>(reads) / run.stats.destages, 3.0, 0.1);
 }
 
 TEST(RaidPhysics, SsdChannelsServeMinOfQueueAndChannels) {
