@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stripe-size effect on an emulated array (issue 5, docs/lab.md): four throttled lab
-# disks as the members of `pgstorsim replay --array raid10`, the seed's 64 KiB
+# disks as the members of a RAID 10 replayed by `pgstorsim replay --scenario`, the seed's 64 KiB
 # filesystem blocks and 8 KiB fragments on a 63-sector (misaligned MBR) partition, a
 # warm TPC-B trace whose database does not fit the cache, replayed with a 32 KiB and a
 # 1 MiB stripe (alternating, several runs, medians). The trace starts in steady state
@@ -141,10 +141,10 @@ replay() {  # stripe run -> prints tps
   local members allow=() dev json=$SAVED/replay-$1-$2.json
   members=${LAB_DISKS// /,}
   for dev in $LAB_DISKS; do allow+=(--allow-destroy "$dev"); done
-  "$here/lab-disks.sh" exec "$BIN" replay --trace "$WORK/array.trace" --array raid10 \
-    --members "$members" --stripe "$1" --fs-block 64k --fragment 8k --partition-offset "$OFFSET" \
+  # The array and filesystem geometry come from the scenario, as for simulate/predict.
+  "$here/lab-disks.sh" exec "$BIN" replay --trace "$WORK/array.trace" \
+    --scenario "$SAVED/array.toml" --set "array.stripe=$1" --members "$members" \
     --wal-target "$WORK/wal.img" "${allow[@]}" --workers "$CLIENTS" --engine "$ENGINE" \
-    --scenario "$SAVED/array.toml" \
     --duration "${SECONDS_PER_RUN}s" --out "$json" >"$WORK/replay-$1-$2.txt" 2>&1 ||
     lab_die "replay failed: $(tail -3 "$WORK/replay-$1-$2.txt")"
   python3 -c 'import json, sys

@@ -95,7 +95,7 @@ EOF
   cat <<'EOF'
 
 The array rows: four lab disks (150 IOPS, 40 MiB/s each way) as the members of
-`pgstorsim replay --array raid10 --fs-block 64k --fragment 8k`, partition offset 63
+a RAID 10 replayed by `pgstorsim replay --scenario` (64 KiB blocks, 8 KiB fragments), partition offset 63
 sectors (the seed's MBR) and 0 (aligned),
 WAL on an unthrottled tmpfs file (the lab's battery-backed cache), a warm scale-20
 trace with 16 MiB shared_buffers and 16 MiB OS cache (`pgstorsim trace`) that starts

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "common/units.h"
+
 namespace pgstorsim {
 
 StatusOr<FsMapping> FsMapping::Create(const FsGeometry& g) {
@@ -21,6 +23,13 @@ StatusOr<FsMapping> FsMapping::Create(const FsGeometry& g) {
                          " bytes must be a multiple of 512 dividing the filesystem block");
   }
   return FsMapping(g);
+}
+
+int64_t FileGranuleBytes(const FsGeometry& g) { return std::max<int64_t>(g.fs_block_bytes, kPageBytes); }
+
+int64_t NextFileStart(int64_t end_bytes, const FsGeometry& g) {
+  const int64_t granule = FileGranuleBytes(g);
+  return (end_bytes + granule - 1) / granule * granule;
 }
 
 DeviceRequest FsMapping::RoundOut(int64_t offset, int64_t length, int64_t granule) const {

@@ -6,8 +6,15 @@
 //   - The filesystem starts `partition_offset_bytes` into the device (63 sectors =
 //     32256 for an old MBR partition, 1 MiB for a modern aligned one).
 //   - Files are laid out contiguously on the volume, each starting on a filesystem
-//     block boundary counted from the partition start; the caller passes the offset
+//     block boundary counted from the partition start (NextFileStart: the one
+//     placement rule of the replayer and the simulator); the caller passes the offset
 //     inside the partition ("volume offset" = file start + offset in the file).
+//     This is what a filesystem guarantees: UFS2, ext4 and XFS allocate whole blocks,
+//     so a file's data starts on a block boundary of the partition, nothing coarser
+//     (ext4's and XFS's stripe-aware allocation, set by mkfs from a software array's
+//     geometry, is not modelled). The file's position in the partition then moves
+//     every page by whole blocks: for random access only the partition offset and the
+//     block size decide where pages fall in a stripe unit.
 //   - A read fetches every whole filesystem block the page overlaps (the buffer cache
 //     works in fs blocks), as one contiguous device request.
 //   - A write rewrites whole filesystem blocks: the buffer cache holds the block,
@@ -43,6 +50,13 @@ struct FileExtent {
   int64_t start_bytes = 0;
   int64_t size_bytes = -1;
 };
+
+// The granule files start on: the filesystem block, at least one 8 KiB page (a raw
+// device, fs_block_bytes == 0, or blocks smaller than a page). Every page of a file
+// then lies at a multiple of 8 KiB from a granule boundary.
+int64_t FileGranuleBytes(const FsGeometry& geometry);
+// Where a file placed after volume offset `end_bytes` starts: the next granule.
+int64_t NextFileStart(int64_t end_bytes, const FsGeometry& geometry);
 
 // UFS2's direct blocks: files with fewer full blocks may end in fragments.
 inline constexpr int64_t kDirectBlocks = 12;

@@ -34,13 +34,51 @@ struct CopyRange {
 };
 
 struct UnitLocation {
-  int64_t row = 0;     // Unit-sized row on the member(s): member offset = row * unit.
-  int64_t stripe = 0;  // Array-wide stripe id (parity group).
+  int64_t row = 0;      // Unit-sized row on the member(s): member offset = row * unit.
+  int64_t stripe = 0;   // Array-wide stripe id (parity group).
+  int64_t in_unit = 0;  // Offset of the piece inside its stripe unit.
   CopyRange copies;
   int parity_p = -1;  // Member holding P for this stripe, or -1.
   int parity_q = -1;  // Member holding Q, or -1.
   int data_index = 0;
 };
+
+// The level inside each span of a spanned level.
+RaidLevel SpanLevel(RaidLevel level) {
+  switch (level) {
+    case RaidLevel::kRaid50:
+      return RaidLevel::kRaid5;
+    case RaidLevel::kRaid60:
+      return RaidLevel::kRaid6;
+    case RaidLevel::kRaid100:
+      return RaidLevel::kRaid10;
+    default:
+      return level;
+  }
+}
+
+int Parities(RaidLevel level) {
+  const RaidLevel l = SpanLevel(level);
+  return l == RaidLevel::kRaid5 ? 1 : l == RaidLevel::kRaid6 ? 2 : 0;
+}
+
+// Data units per row of `n` members at a non-spanned level.
+int DataUnitsPerRow(RaidLevel level, int n) {
+  switch (level) {
+    case RaidLevel::kRaid1:
+      return 1;
+    case RaidLevel::kRaid10:
+      return n / 2;
+    case RaidLevel::kRaid5:
+      return n - 1;
+    case RaidLevel::kRaid6:
+      return n - 2;
+    default:
+      return n;
+  }
+}
+
+int64_t Gcd(int64_t a, int64_t b) { return b == 0 ? a : Gcd(b, a % b); }
 
 class RaidLayoutImpl : public RaidLayout {
  public:
@@ -48,40 +86,40 @@ class RaidLayoutImpl : public RaidLayout {
     unit_ = g.stripe_unit_bytes;
     member_units_ = g.member_size_bytes > 0 ? g.member_size_bytes / unit_ : kUnbounded / unit_;
     const int n = g.members;
-    switch (g.level) {
-      case RaidLevel::kJbod:
-        data_units_per_row_ = n;
-        break;
-      case RaidLevel::kRaid0:
-        data_units_per_row_ = n;
-        break;
-      case RaidLevel::kRaid1:
-        data_units_per_row_ = 1;
-        break;
-      case RaidLevel::kRaid10:
-        data_units_per_row_ = n / 2;
-        break;
-      case RaidLevel::kRaid5:
-        data_units_per_row_ = n - 1;
-        break;
-      case RaidLevel::kRaid6:
-        data_units_per_row_ = n - 2;
-        break;
-      case RaidLevel::kRaid50:
-        data_units_per_row_ = n - n / g.span_members;
-        break;
-      case RaidLevel::kRaid60:
-        data_units_per_row_ = n - 2 * (n / g.span_members);
-        break;
+    if (IsSpannedLevel(g.level)) {
+      spans_ = n / g.span_members;
+      span_stripe_ = g.span_stripe_bytes > 0 ? g.span_stripe_bytes : unit_;
+      group_ = g.span_members;
+      data_units_per_row_ = DataUnitsPerRow(SpanLevel(g.level), group_);
+    } else {
+      group_ = n;
+      data_units_per_row_ = g.level == RaidLevel::kJbod ? n : DataUnitsPerRow(g.level, n);
     }
-    const int64_t units = member_units_ >= kUnbounded / unit_ / n
-                              ? kUnbounded / unit_
-                              : member_units_ * data_units_per_row_;
-    capacity_ = units * unit_;
+    // A group's (the array's, or one span's) mapping repeats after its rows rotate.
+    const int64_t rotation = Parities(g.level) > 0 ? group_ : 1;
+    const int64_t group_period = unit_ * data_units_per_row_ * rotation;
+    if (g.level == RaidLevel::kJbod) {
+      period_ = 0;
+    } else if (spans_ > 0) {
+      period_ = spans_ * (span_stripe_ / Gcd(span_stripe_, group_period) * group_period);
+    } else {
+      period_ = group_period;
+    }
+    capacity_ = ComputeCapacity();
   }
 
   const ArrayGeometry& geometry() const override { return g_; }
   int64_t capacity_bytes() const override { return capacity_; }
+  int64_t period_bytes() const override { return period_; }
+
+  bool StripeDataRange(int64_t offset, int64_t* start, int64_t* length) const override {
+    if (Parities(g_.level) == 0) return false;
+    const int64_t row_bytes = data_units_per_row_ * unit_;
+    if (spans_ > 0 && span_stripe_ % row_bytes != 0) return false;
+    *start = offset / row_bytes * row_bytes;
+    *length = row_bytes;
+    return true;
+  }
 
   void MapReadInto(int64_t offset, int64_t length, std::vector<ReadPiece>* pieces) const override {
     size_t n = 0;
@@ -91,7 +129,7 @@ class RaidLayoutImpl : public RaidLayout {
       piece.logical_offset_bytes = logical;
       piece.length_bytes = len;
       piece.copies.clear();
-      const int64_t member_offset = loc.row * unit_ + logical % unit_;
+      const int64_t member_offset = loc.row * unit_ + loc.in_unit;
       for (int m : loc.copies) {
         piece.copies.push_back(DataExtent(m, member_offset, len, loc, logical));
       }
@@ -110,7 +148,7 @@ class RaidLayoutImpl : public RaidLayout {
     };
     std::map<int64_t, StripeState> stripes;  // Ordered: deterministic output.
     ForEachPiece(offset, length, [&](int64_t logical, int64_t len, const UnitLocation& loc) {
-      const int64_t in_unit = logical % unit_;
+      const int64_t in_unit = loc.in_unit;
       const int64_t member_offset = loc.row * unit_ + in_unit;
       if (loc.parity_p < 0) {
         for (int m : loc.copies) {
@@ -133,7 +171,7 @@ class RaidLayoutImpl : public RaidLayout {
       s.data.push_back(DataExtent(loc.copies[0], member_offset, len, loc, logical));
     });
     for (auto& [stripe, s] : stripes) {
-      const bool full = s.covered == data_units_per_stripe() * unit_;
+      const bool full = s.covered == data_units_per_row_ * unit_;
       std::vector<MemberExtent> parity;
       parity.push_back(
           ParityExtent(s.p, s.row * unit_ + s.lo, s.hi - s.lo, stripe, ExtentRole::kParityP));
@@ -151,19 +189,12 @@ class RaidLayoutImpl : public RaidLayout {
   }
 
  private:
-  int64_t data_units_per_stripe() const {
-    switch (g_.level) {
-      case RaidLevel::kRaid5:
-        return g_.members - 1;
-      case RaidLevel::kRaid6:
-        return g_.members - 2;
-      case RaidLevel::kRaid50:
-        return g_.span_members - 1;
-      case RaidLevel::kRaid60:
-        return g_.span_members - 2;
-      default:
-        return 1;
-    }
+  int64_t ComputeCapacity() const {
+    const int64_t group_units_max = kUnbounded / unit_ / std::max(1, g_.members);
+    if (member_units_ >= group_units_max) return kUnbounded / unit_ * unit_;
+    const int64_t group_bytes = member_units_ * data_units_per_row_ * unit_;
+    if (spans_ == 0) return group_bytes;
+    return group_bytes / span_stripe_ * span_stripe_ * spans_;
   }
 
   MemberExtent DataExtent(int member, int64_t member_offset, int64_t len, const UnitLocation& loc,
@@ -184,132 +215,205 @@ class RaidLayoutImpl : public RaidLayout {
     return e;
   }
 
+  // Calls fn(logical offset, length, location) per piece inside one stripe unit.
   template <typename Fn>
   void ForEachPiece(int64_t offset, int64_t length, Fn fn) const {
-    ForEachAlignedPiece(offset, length, unit_,
-                        [&](int64_t pos, int64_t len) { fn(pos, len, Locate(pos / unit_)); });
+    if (spans_ == 0) {
+      ForEachAlignedPiece(offset, length, unit_, [&](int64_t pos, int64_t len) {
+        UnitLocation loc = Locate(pos / unit_);
+        loc.in_unit = pos % unit_;
+        fn(pos, len, loc);
+      });
+      return;
+    }
+    ForEachAlignedPiece(offset, length, span_stripe_, [&](int64_t pos, int64_t len) {
+      const int64_t chunk = pos / span_stripe_;
+      const int span = static_cast<int>(chunk % spans_);
+      const int64_t span_pos = (chunk / spans_) * span_stripe_ + pos % span_stripe_;
+      ForEachAlignedPiece(span_pos, len, unit_, [&](int64_t in_span, int64_t piece) {
+        UnitLocation loc = LocateInGroup(in_span / unit_, SpanLevel(g_.level), group_,
+                                         span * group_, spans_, span);
+        loc.in_unit = in_span % unit_;
+        fn(pos + (in_span - span_pos), piece, loc);
+      });
+    });
   }
 
-  // Parity layout of one RAID 5/6 group of `n` members starting at member `base`.
-  UnitLocation LocateParity(int64_t c, int n, int base, int parities, int64_t stripe_mul,
-                            int64_t stripe_add) const {
+  // Unit c of a group of `n` members at `level` starting at member `base`; stripe ids
+  // are row * stripe_mul + stripe_add.
+  static UnitLocation LocateInGroup(int64_t c, RaidLevel level, int n, int base,
+                                    int64_t stripe_mul, int64_t stripe_add) {
     UnitLocation loc;
-    const int data = n - parities;
-    loc.row = c / data;
+    switch (level) {
+      case RaidLevel::kRaid0:
+        loc.row = c / n;
+        loc.copies = {base + static_cast<int>(c % n), 1};
+        break;
+      case RaidLevel::kRaid1:
+        loc.row = c;
+        loc.copies = {base, n};
+        break;
+      case RaidLevel::kRaid10:
+        loc.row = c / (n / 2);
+        loc.copies = {base + 2 * static_cast<int>(c % (n / 2)), 2};
+        break;
+      default: {  // RAID 5 / 6.
+        const int parities = level == RaidLevel::kRaid5 ? 1 : 2;
+        const int data = n - parities;
+        loc.row = c / data;
+        loc.data_index = static_cast<int>(c % data);
+        const int p = static_cast<int>((n - 1) - (loc.row % n));
+        loc.parity_p = base + p;
+        if (parities == 2) loc.parity_q = base + (p + 1) % n;
+        loc.copies = {base + static_cast<int>((p + parities + loc.data_index) % n), 1};
+        break;
+      }
+    }
     loc.stripe = loc.row * stripe_mul + stripe_add;
-    loc.data_index = static_cast<int>(c % data);
-    const int p = static_cast<int>((n - 1) - (loc.row % n));
-    loc.parity_p = base + p;
-    if (parities == 2) loc.parity_q = base + (p + 1) % n;
-    loc.copies = {base + static_cast<int>((p + parities + loc.data_index) % n), 1};
     return loc;
   }
 
   UnitLocation Locate(int64_t c) const {
-    const int n = g_.members;
-    UnitLocation loc;
-    switch (g_.level) {
-      case RaidLevel::kJbod:
-        loc.row = c % member_units_;
-        loc.copies = {static_cast<int>(c / member_units_), 1};
-        loc.stripe = c;
-        return loc;
-      case RaidLevel::kRaid0:
-        loc.row = c / n;
-        loc.copies = {static_cast<int>(c % n), 1};
-        loc.stripe = loc.row;
-        return loc;
-      case RaidLevel::kRaid1:
-        loc.row = c;
-        loc.stripe = c;
-        loc.copies = {0, n};
-        return loc;
-      case RaidLevel::kRaid10: {
-        const int pair = static_cast<int>(c % (n / 2));
-        loc.row = c / (n / 2);
-        loc.stripe = loc.row;
-        loc.copies = {2 * pair, 2};
-        return loc;
-      }
-      case RaidLevel::kRaid5:
-        return LocateParity(c, n, 0, 1, 1, 0);
-      case RaidLevel::kRaid6:
-        return LocateParity(c, n, 0, 2, 1, 0);
-      case RaidLevel::kRaid50:
-      case RaidLevel::kRaid60: {
-        const int spans = n / g_.span_members;
-        const int span = static_cast<int>(c % spans);
-        const int parities = g_.level == RaidLevel::kRaid50 ? 1 : 2;
-        return LocateParity(c / spans, g_.span_members, span * g_.span_members, parities, spans,
-                            span);
-      }
+    if (g_.level == RaidLevel::kJbod) {
+      UnitLocation loc;
+      loc.row = c % member_units_;
+      loc.copies = {static_cast<int>(c / member_units_), 1};
+      loc.stripe = c;
+      return loc;
     }
-    return loc;
+    return LocateInGroup(c, g_.level, g_.members, 0, 1, 0);
   }
 
   ArrayGeometry g_;
   int64_t unit_ = 0;
   int64_t member_units_ = 0;
-  int64_t data_units_per_row_ = 0;
+  int64_t data_units_per_row_ = 0;  // Per row of the array, or of one span.
+  int spans_ = 0;                   // Spanned levels: spans; else 0.
+  int group_ = 0;                   // Members per parity/mirror group (span or array).
+  int64_t span_stripe_ = 0;
+  int64_t period_ = 0;
   int64_t capacity_ = 0;
 };
 
-Status ValidateSpans(const ArrayGeometry& g, int min_span) {
+Status Problem(GeometryField* field, GeometryField which, const std::string& message) {
+  if (field) *field = which;
+  return Status::Error(message);
+}
+
+// The smallest span each spanned level allows, and whether it must be even.
+Status CheckSpans(const ArrayGeometry& g, GeometryField* field) {
   const std::string name = RaidLevelName(g.level);
-  if (g.span_members < min_span) {
-    return Status::Error(name + " needs span_members >= " + std::to_string(min_span) + " (got " +
-                         std::to_string(g.span_members) + ")");
+  const int min_span =
+      g.level == RaidLevel::kRaid50 ? 3 : g.level == RaidLevel::kRaid60 ? 4 : 2;
+  const std::string inner = RaidLevelName(SpanLevel(g.level));
+  if (g.span_members < min_span || (g.level == RaidLevel::kRaid100 && g.span_members % 2 != 0)) {
+    return Problem(field, GeometryField::kSpanMembers,
+                   name + " needs spans of at least " + std::to_string(min_span) +
+                       (g.level == RaidLevel::kRaid100 ? " members, an even count" : " members") +
+                       " (got " + std::to_string(g.span_members) + ")");
   }
   if (g.members % g.span_members != 0 || g.members / g.span_members < 2) {
-    return Status::Error(name + " needs members (" + std::to_string(g.members) +
-                         ") to be at least two spans of " + std::to_string(g.span_members));
+    return Problem(field, GeometryField::kMembers,
+                   name + " needs its " + std::to_string(g.members) +
+                       " members to form at least two equal spans of " +
+                       std::to_string(g.span_members));
+  }
+  if (g.span_stripe_bytes < 0 || g.span_stripe_bytes % 512 != 0) {
+    return Problem(field, GeometryField::kSpanStripe,
+                   "span stripe " + std::to_string(g.span_stripe_bytes) +
+                       " bytes is not a multiple of 512");
   }
   return Status::Ok();
 }
 
-Status Validate(const ArrayGeometry& g) {
-  const std::string name = RaidLevelName(g.level);
+Status CheckMembers(const ArrayGeometry& g, GeometryField* field) {
   const std::string count = std::to_string(g.members);
-  if (g.stripe_unit_bytes <= 0 || g.stripe_unit_bytes % 512 != 0) {
-    return Status::Error("stripe unit " + std::to_string(g.stripe_unit_bytes) +
-                         " bytes is not a positive multiple of 512");
-  }
-  if (g.member_size_bytes < 0) return Status::Error("member size is negative");
-  if (g.member_size_bytes > 0 && g.member_size_bytes < g.stripe_unit_bytes) {
-    return Status::Error("member size " + std::to_string(g.member_size_bytes) +
-                         " bytes is smaller than one stripe unit");
-  }
+  auto too_few = [&](const std::string& rule) {
+    return Problem(field, GeometryField::kMembers,
+                   std::string(RaidLevelName(g.level)) + " needs " + rule + ", got " + count);
+  };
   switch (g.level) {
     case RaidLevel::kJbod:
-      if (g.members < 1) return Status::Error("jbod needs at least 1 member");
-      if (g.member_size_bytes == 0) return Status::Error("jbod needs a member size");
-      return Status::Ok();
     case RaidLevel::kRaid0:
-      if (g.members < 1) return Status::Error("raid0 needs at least 1 member");
-      return Status::Ok();
-    case RaidLevel::kRaid1:
-      if (g.members < 2) return Status::Error("raid1 needs at least 2 members, got " + count);
-      return Status::Ok();
+      return g.members < 1 ? too_few("at least 1 member") : Status::Ok();
+    case RaidLevel::kRaid1:  // An n-way mirror (md allows any n >= 2).
+      return g.members < 2 ? too_few("at least 2 members") : Status::Ok();
     case RaidLevel::kRaid10:
-      if (g.members < 4 || g.members % 2 != 0) {
-        return Status::Error("raid10 needs an even member count >= 4, got " + count);
-      }
-      return Status::Ok();
+      return g.members < 4 || g.members % 2 != 0 ? too_few("an even member count >= 4")
+                                                 : Status::Ok();
     case RaidLevel::kRaid5:
-      if (g.members < 3) return Status::Error("raid5 needs at least 3 members, got " + count);
-      return Status::Ok();
+      return g.members < 3 ? too_few("at least 3 members") : Status::Ok();
     case RaidLevel::kRaid6:
-      if (g.members < 4) return Status::Error("raid6 needs at least 4 members, got " + count);
-      return Status::Ok();
+      return g.members < 4 ? too_few("at least 4 members") : Status::Ok();
     case RaidLevel::kRaid50:
-      return ValidateSpans(g, 3);
     case RaidLevel::kRaid60:
-      return ValidateSpans(g, 4);
+    case RaidLevel::kRaid100:
+      return CheckSpans(g, field);
   }
-  return Status::Error("unknown RAID level");
+  return Problem(field, GeometryField::kLevel, "unknown RAID level");
 }
 
 }  // namespace
+
+Status CheckArrayGeometry(const ArrayGeometry& g, GeometryField* field) {
+  if (g.stripe_unit_bytes <= 0 || g.stripe_unit_bytes % 512 != 0) {
+    return Problem(field, GeometryField::kStripeUnit,
+                   "stripe unit " + std::to_string(g.stripe_unit_bytes) +
+                       " bytes is not a positive multiple of 512");
+  }
+  if (g.member_size_bytes < 0) {
+    return Problem(field, GeometryField::kMemberSize, "member size is negative");
+  }
+  if (g.member_size_bytes > 0 && g.member_size_bytes < g.stripe_unit_bytes) {
+    return Problem(field, GeometryField::kMemberSize,
+                   "member size " + std::to_string(g.member_size_bytes) +
+                       " bytes is smaller than one stripe unit");
+  }
+  if (g.level == RaidLevel::kJbod && g.member_size_bytes == 0) {
+    return Problem(field, GeometryField::kMemberSize, "jbod needs a member size");
+  }
+  if (!IsSpannedLevel(g.level) && g.span_stripe_bytes != 0) {
+    return Problem(field, GeometryField::kSpanStripe,
+                   std::string("a span stripe needs a spanned level (raid50, raid60, raid100), not ") +
+                       RaidLevelName(g.level));
+  }
+  return CheckMembers(g, field);
+}
+
+bool IsSpannedLevel(RaidLevel level) {
+  return level == RaidLevel::kRaid50 || level == RaidLevel::kRaid60 || level == RaidLevel::kRaid100;
+}
+
+bool HasParity(RaidLevel level) { return Parities(level) > 0; }
+
+int DataMembers(const ArrayGeometry& g) {
+  if (g.level == RaidLevel::kJbod) return g.members;
+  if (!IsSpannedLevel(g.level)) return DataUnitsPerRow(g.level, g.members);
+  const int spans = g.span_members > 0 ? g.members / g.span_members : 1;
+  return spans * DataUnitsPerRow(SpanLevel(g.level), g.span_members);
+}
+
+int DataCopies(const ArrayGeometry& g) {
+  const RaidLevel l = SpanLevel(g.level);
+  return l == RaidLevel::kRaid1 ? g.members : l == RaidLevel::kRaid10 ? 2 : 1;
+}
+
+int64_t MemberBytesFor(const ArrayGeometry& geometry, int64_t logical_bytes) {
+  ArrayGeometry g = geometry;
+  const int64_t unit = g.stripe_unit_bytes;
+  auto holds = [&](int64_t units) {
+    g.member_size_bytes = units * unit;
+    return RaidLayoutImpl(g).capacity_bytes() >= logical_bytes;
+  };
+  int64_t hi = 1;
+  while (!holds(hi)) hi *= 2;
+  int64_t lo = hi / 2;  // !holds(lo) unless lo == 0.
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (holds(mid) ? hi : lo) = mid;
+  }
+  return hi * unit;
+}
 
 StatusOr<RaidLevel> ParseRaidLevel(const std::string& text) {
   std::string t;
@@ -321,12 +425,13 @@ StatusOr<RaidLevel> ParseRaidLevel(const std::string& text) {
   static const std::pair<const char*, RaidLevel> kNames[] = {
       {"jbod", RaidLevel::kJbod}, {"concat", RaidLevel::kJbod}, {"0", RaidLevel::kRaid0},
       {"1", RaidLevel::kRaid1},   {"10", RaidLevel::kRaid10},   {"5", RaidLevel::kRaid5},
-      {"6", RaidLevel::kRaid6},   {"50", RaidLevel::kRaid50},   {"60", RaidLevel::kRaid60}};
+      {"6", RaidLevel::kRaid6},   {"50", RaidLevel::kRaid50},   {"60", RaidLevel::kRaid60},
+      {"100", RaidLevel::kRaid100}};
   for (const auto& [name, level] : kNames) {
     if (t == name) return level;
   }
   return Status::Error("unknown RAID level '" + text +
-                       "' (expected jbod, raid0, raid1, raid10, raid5, raid6, raid50, raid60)");
+                       "' (expected jbod, raid0, raid1, raid10, raid5, raid6, raid50, raid60, raid100)");
 }
 
 const char* RaidLevelName(RaidLevel level) {
@@ -347,12 +452,14 @@ const char* RaidLevelName(RaidLevel level) {
       return "raid50";
     case RaidLevel::kRaid60:
       return "raid60";
+    case RaidLevel::kRaid100:
+      return "raid100";
   }
   return "unknown";
 }
 
 StatusOr<std::unique_ptr<RaidLayout>> RaidLayout::Create(const ArrayGeometry& geometry) {
-  Status s = Validate(geometry);
+  Status s = CheckArrayGeometry(geometry, nullptr);
   if (!s.ok()) return s;
   return std::unique_ptr<RaidLayout>(new RaidLayoutImpl(geometry));
 }

@@ -17,18 +17,40 @@
 
 namespace pgstorsim {
 
-enum class RaidLevel { kJbod, kRaid0, kRaid1, kRaid10, kRaid5, kRaid6, kRaid50, kRaid60 };
+// kRaid100: RAID 10 sets (spans) striped by RAID 0, e.g. hardware RAID 10 volumes
+// striped by software RAID 0 (md) with its own chunk.
+enum class RaidLevel { kJbod, kRaid0, kRaid1, kRaid10, kRaid5, kRaid6, kRaid50, kRaid60, kRaid100 };
 
 StatusOr<RaidLevel> ParseRaidLevel(const std::string& text);  // "raid10", "RAID-10", "10"
 const char* RaidLevelName(RaidLevel level);                   // "raid10"
+// Levels made of equal spans striped by RAID 0: raid50, raid60, raid100.
+bool IsSpannedLevel(RaidLevel level);
+// Levels with parity (read-modify-write on small writes): raid5, raid6, raid50, raid60.
+bool HasParity(RaidLevel level);
 
 struct ArrayGeometry {
   RaidLevel level = RaidLevel::kRaid0;
   int members = 1;                    // Total member disks.
   int64_t stripe_unit_bytes = 65536;  // Multiple of 512.
   int64_t member_size_bytes = 0;      // Usable bytes per member.
-  int span_members = 0;               // RAID 50/60: members per RAID 5/6 span (0 = n/a).
+  int span_members = 0;               // Spanned levels: members per span (0 = n/a).
+  // Spanned levels: the RAID 0 chunk over the spans (bytes given to one span before the
+  // next); 0 = stripe_unit_bytes. A multiple of 512.
+  int64_t span_stripe_bytes = 0;
 };
+
+// The geometry field a validity problem is about (so callers can name their own key).
+enum class GeometryField { kLevel, kMembers, kStripeUnit, kMemberSize, kSpanMembers, kSpanStripe };
+// The one RAID validity check (RaidLayout::Create and scenario validation use it): ok,
+// or an error naming the problem with *field set to the field at fault.
+Status CheckArrayGeometry(const ArrayGeometry& geometry, GeometryField* field);
+// Members holding distinct data in each row (the rest hold mirror copies or parity),
+// and copies of each data unit (mirrors). REQUIRES: a valid geometry.
+int DataMembers(const ArrayGeometry& geometry);
+int DataCopies(const ArrayGeometry& geometry);
+// The smallest member size (a whole number of stripe units) whose array exposes at
+// least `logical_bytes`. REQUIRES: a valid geometry (member_size_bytes ignored).
+int64_t MemberBytesFor(const ArrayGeometry& geometry, int64_t logical_bytes);
 // Mapping conventions (all levels cut requests at stripe-unit boundaries; the unit
 // size is also the member offset granularity; member_size_bytes is rounded down to a
 // whole number of units; 0 means unbounded except for JBOD, which needs it):
@@ -40,9 +62,11 @@ struct ArrayGeometry {
 //           member (parity + 1 + k) % n.
 //   RAID 6  row r: P on member n-1-(r % n), Q on (P + 1) % n, data unit k on
 //           (P + 2 + k) % n; Q = sum g^k * D_k over GF(2^8), g = 2, poly 0x11d.
-//   RAID 50/60  RAID 0 over spans of span_members at unit granularity: unit c ->
-//           span c % spans, unit c / spans inside that span (members of span s are
-//           s*span_members ...).
+//   RAID 50/60/100  RAID 0 over spans of span_members members (span s holds members
+//           s*span_members ...) with chunk K = span_stripe_bytes (default: the unit):
+//           chunk k -> span k % spans at span offset (k / spans) * K; inside its span
+//           the offset maps as RAID 5 / RAID 6 / RAID 10 of span_members members;
+//           stripe ids are span row * spans + span (unique array-wide).
 
 // What a member extent holds (for RAID 5/6 parity arithmetic in the replayer).
 enum class ExtentRole : uint8_t { kData, kParityP, kParityQ };
@@ -92,12 +116,22 @@ struct WritePlan {
 class RaidLayout {
  public:
   virtual ~RaidLayout() = default;
-  // Validates the geometry (odd member count for RAID 10, stripe not a multiple of
-  // 512, too few members for the level, ...) with a message naming the problem.
+  // Validates the geometry with CheckArrayGeometry (odd member count for RAID 10,
+  // stripe not a multiple of 512, too few members for the level, ...).
   static StatusOr<std::unique_ptr<RaidLayout>> Create(const ArrayGeometry& geometry);
 
   virtual const ArrayGeometry& geometry() const = 0;
   virtual int64_t capacity_bytes() const = 0;  // Logical bytes the array exposes.
+  // Logical bytes after which the mapping repeats: offsets x and x + period_bytes()
+  // land on the same members at the same in-unit offsets (only the rows differ), so an
+  // average over uniformly placed requests is exact over one period. 0 for JBOD.
+  virtual int64_t period_bytes() const = 0;
+  // Parity levels: the logical range holding the data of the stripe (parity group)
+  // that `offset_bytes` lies in, when that range is contiguous (RAID 5/6; RAID 50/60
+  // when the span stripe is a whole number of span rows), so a cache holding all of
+  // it can write the stripe whole (no read-modify-write). False otherwise.
+  virtual bool StripeDataRange(int64_t offset_bytes, int64_t* start_bytes,
+                               int64_t* length_bytes) const = 0;
   // REQUIRES: 0 <= offset, length > 0, offset + length <= capacity_bytes().
   std::vector<ReadPiece> MapRead(int64_t offset_bytes, int64_t length_bytes) const {
     std::vector<ReadPiece> pieces;

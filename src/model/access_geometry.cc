@@ -11,26 +11,38 @@
 #include "common/units.h"
 #include "layout/fs_mapping.h"
 #include "layout/raid_layout.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace {
 
 constexpr int kSampledBlocks = 512;
+constexpr int64_t kMaxSampledBlocks = 1 << 17;
 
-StatusOr<std::unique_ptr<RaidLayout>> MakeLayout(const Scenario& s) {
-  ArrayGeometry g;
-  g.level = s.array.level;
-  g.members = s.array.disks;
-  g.stripe_unit_bytes = s.array.stripe_bytes;
-  // Unbounded: the model samples small offsets only; JBOD concatenates members, so
-  // its layout needs their size (the sampled blocks then all fall on the first disk).
-  g.member_size_bytes = g.level == RaidLevel::kJbod ? s.disks.capacity_bytes : 0;
-  if (s.array.spans > 0 && (g.level == RaidLevel::kRaid50 || g.level == RaidLevel::kRaid60)) {
-    g.span_members = s.array.disks / s.array.spans;
+// The page positions averaged over: granule k of the partition (FileGranuleBytes:
+// where files start, so a page of a large file lies at a whole number of granules in
+// the filesystem's units) for k in [0, count), where the layout's mapping repeats
+// after `count` granules (the period of k * granule mod the layout's period), so the
+// average over them is the average over uniformly placed pages. Periods longer than
+// kMaxSampledBlocks granules are sampled by the Weyl sequence k_i = i * step mod count
+// (step near count / golden ratio, coprime with count): evenly spread over the period,
+// never in step with the rows. JBOD has no period: the first kSampledBlocks granules
+// (all on the first member).
+std::vector<int64_t> SampledBlocks(const RaidLayout& layout, int64_t granule_bytes) {
+  int64_t count = kSampledBlocks;
+  const int64_t period = layout.period_bytes();
+  if (period > 0) count = period / std::gcd(period, granule_bytes);
+  std::vector<int64_t> blocks;
+  if (count <= kMaxSampledBlocks) {
+    for (int64_t k = 0; k < count; ++k) blocks.push_back(k);
+    return blocks;
   }
-  auto layout = RaidLayout::Create(g);
-  if (!layout.ok()) return layout.status().WithContext("array");
-  return std::move(layout).value();
+  int64_t step = static_cast<int64_t>(static_cast<double>(count) * 0.6180339887498949);
+  while (std::gcd(step, count) != 1) ++step;
+  for (int64_t i = 0; i < kMaxSampledBlocks; ++i) {
+    blocks.push_back(static_cast<int64_t>((static_cast<__int128>(i) * step) % count));
+  }
+  return blocks;
 }
 
 // One read: pieces contiguous on a member with an earlier piece merge into its command;
@@ -79,29 +91,38 @@ void AddWrite(const WritePlan& plan, AccessGeometry* g) {
   }
 }
 
-StatusOr<AccessGeometry> Compute(const Scenario& s) {
-  auto layout = MakeLayout(s);
-  if (!layout.ok()) return layout.status();
-  FsGeometry fg;
-  fg.partition_offset_bytes = s.filesystem.partition_offset_bytes;
-  fg.fs_block_bytes = s.filesystem.block_size_bytes;
-  fg.fragment_bytes = s.filesystem.fragment_size_bytes;
-  auto fs = FsMapping::Create(fg);
+// A random block read as the controller issues it: with read-ahead "always" a miss
+// reads on to the end of its stripe unit (the simulator's controller does the same;
+// "adaptive" reads ahead only after a sequential read, which random pages never are).
+DeviceRequest ControllerRead(DeviceRequest read, int64_t unit_bytes, bool read_ahead_always) {
+  if (!read_ahead_always) return read;
+  const int64_t end = read.offset_bytes + read.length_bytes;
+  read.length_bytes = (end + unit_bytes - 1) / unit_bytes * unit_bytes - read.offset_bytes;
+  return read;
+}
+
+StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& fs_geometry,
+                                 bool read_ahead_always) {
+  auto layout = RaidLayout::Create(array);
+  if (!layout.ok()) return layout.status().WithContext("array");
+  auto fs = FsMapping::Create(fs_geometry);
   if (!fs.ok()) return fs.status().WithContext("filesystem");
   AccessGeometry g;
-  g.members.assign(s.array.disks, MemberWork());
+  g.members.assign(array.members, MemberWork());
   g.read_forks = 0;
-  const int64_t block = s.filesystem.block_size_bytes;
-  for (int i = 0; i < kSampledBlocks; ++i) {
+  const int64_t block = FileGranuleBytes(fs_geometry);
+  const std::vector<int64_t> blocks = SampledBlocks(**layout, block);
+  for (int64_t k : blocks) {
     // A page of a large file: the filesystem reads its whole block and writes the
     // dirty block's buffer back whole (FsMapping's rules for relation segments).
-    const int64_t offset = static_cast<int64_t>(i) * block;
-    const DeviceRequest read = fs->MapRead(offset, kPageBytes);
+    const int64_t offset = k * block;
+    const DeviceRequest read = ControllerRead(fs->MapRead(offset, kPageBytes),
+                                              array.stripe_unit_bytes, read_ahead_always);
     const DeviceRequest write = fs->MapWrite(offset, kPageBytes);
     AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g);
     AddWrite((*layout)->MapWrite(write.offset_bytes, write.length_bytes), &g);
   }
-  const double n = kSampledBlocks;
+  const double n = static_cast<double>(blocks.size());
   for (MemberWork& w : g.members) {
     for (double* v : {&w.read_commands, &w.read_bytes, &w.write_commands, &w.write_bytes,
                       &w.host_write_commands, &w.pre_read_commands, &w.pre_read_bytes}) {
@@ -128,18 +149,22 @@ double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {
 }
 
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s) {
-  using Key = std::tuple<int, int, int, int64_t, int64_t, int64_t, int64_t>;
+  using Key =
+      std::tuple<int, int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int64_t, bool>;
   static std::mutex mu;
   static std::map<Key, AccessGeometry> memo;
-  const Key key(static_cast<int>(s.array.level), s.array.disks, s.array.spans, s.array.stripe_bytes,
-                s.filesystem.partition_offset_bytes, s.filesystem.block_size_bytes,
-                s.array.level == RaidLevel::kJbod ? s.disks.capacity_bytes : 0);
+  const ArrayGeometry a = ArrayGeometryFor(s);
+  const FsGeometry f = FsGeometryFor(s);
+  const bool always = ControllerReadAheadFor(s) == ReadAheadPolicy::kAlways;
+  const Key key(static_cast<int>(a.level), a.members, a.stripe_unit_bytes, a.member_size_bytes,
+                a.span_members, a.span_stripe_bytes, f.partition_offset_bytes, f.fs_block_bytes,
+                f.fragment_bytes, always);
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = memo.find(key);
     if (it != memo.end()) return it->second;
   }
-  auto g = Compute(s);
+  auto g = Compute(a, f, always);
   if (!g.ok()) return g;
   std::lock_guard<std::mutex> lock(mu);
   memo[key] = *g;

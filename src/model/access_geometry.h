@@ -42,8 +42,9 @@ struct AccessGeometry {
   double WriteMs(size_t m, const DiskCosts& costs) const;
 };
 
-// Memoised by geometry (level, disks, spans, stripe, partition offset, block size and,
-// for JBOD, disks.capacity: the member size).
+// From the scenario's ArrayGeometryFor, FsGeometryFor and ControllerReadAheadFor
+// (read-ahead "always" reads each miss on to the end of its stripe unit: more bytes,
+// the same commands); memoised by those.
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& scenario);
 
 }  // namespace pgstorsim

@@ -2,6 +2,7 @@
 
 #include "common/units.h"
 #include "model/model_error.h"
+#include "scenario/scenario_results.h"
 
 namespace pgstorsim {
 
@@ -39,7 +40,9 @@ nlohmann::json PredictionToJson(const Prediction& p) {
 Results PredictionToResults(const Scenario& s, const Prediction& p) {
   Results r = NewResults("predict");
   r.label = s.name;
-  r.config = {{"scenario_toml", ScenarioToToml(s)}, {"scenario_file", s.source_file}};
+  r.config = {{"scenario_toml", ScenarioToToml(s)},
+              {"scenario_file", s.source_file},
+              {"scenario", ScenarioResultsKeys(s)}};
   r.tps = p.tps;
   r.duration_s = NsToSec(s.workload.duration_ns);
   r.transactions = static_cast<uint64_t>(p.tps * r.duration_s);
@@ -62,7 +65,8 @@ nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table) {
     Scenario s = base;
     bool applied = true;
     for (size_t k = 0; k < table.keys.size() && k < p.values.size(); ++k) {
-      settings[table.keys[k]] = p.values[k];
+      auto [name, value] = ResultsKeyValue(table.keys[k], p.values[k]);
+      settings[name] = value;
       applied = applied && SetScenarioKey(&s, table.keys[k], p.values[k]).ok();
     }
     nlohmann::json row = {{"settings", settings}};

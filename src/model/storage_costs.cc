@@ -24,34 +24,6 @@ double CpuShare(const std::string& statement) {
   return 0;
 }
 
-int DataMembers(const ArrayConfig& a) {
-  switch (a.level) {
-    case RaidLevel::kJbod:
-      return 1;
-    case RaidLevel::kRaid0:
-      return a.disks;
-    case RaidLevel::kRaid1:
-      return 1;
-    case RaidLevel::kRaid10:
-      return a.disks / 2;
-    case RaidLevel::kRaid5:
-      return a.disks - 1;
-    case RaidLevel::kRaid6:
-      return a.disks - 2;
-    case RaidLevel::kRaid50:
-      return a.disks - a.spans;
-    case RaidLevel::kRaid60:
-      return a.disks - 2 * a.spans;
-  }
-  return 1;
-}
-
-double MirrorCopies(const ArrayConfig& a) {
-  if (a.level == RaidLevel::kRaid10) return 2;
-  if (a.level == RaidLevel::kRaid1) return a.disks;
-  return 1;
-}
-
 double SsdLanes(const Scenario& s) {
   return s.disks.type == DiskType::kSsd ? std::max(1, std::min(s.disks.channels, s.io.queue_depth))
                                         : 1;

@@ -14,13 +14,13 @@
 #include "model/storage_network.h"
 #include "pgmodel/demands.h"
 #include "pgmodel/host_scenario.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace {
 
 using storage_network::CostsFor;
 using storage_network::CpuShare;
-using storage_network::DataMembers;
 using storage_network::kCpuShares;
 using storage_network::Network;
 using storage_network::OpLoad;
@@ -91,7 +91,7 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
 
 StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
   const double footprint =
-      load.footprint_bytes / DataMembers(s.array) / static_cast<double>(s.disks.capacity_bytes);
+      load.footprint_bytes / DataMembers(ArrayGeometryFor(s)) / static_cast<double>(s.disks.capacity_bytes);
   auto geometry = ComputeAccessGeometry(s);
   if (!geometry.ok()) return geometry.status();
   Network net;
@@ -105,10 +105,10 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   if (net.throttled) {
     net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
     net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;
-  } else if (p.whole_block_reads > 0.5) {  // One positioning + the block's transfer per read.
-    net.whole_block_read_ms =
-        net.costs.read_position_ms +
-        static_cast<double>(s.filesystem.block_size_bytes) / net.costs.bytes_per_ms;
+  } else if (p.whole_block_reads > 0.5) {  // One positioning + the read's transfer.
+    double read_bytes = 0;  // The block, and what the controller reads ahead.
+    for (const MemberWork& w : geometry->members) read_bytes += w.read_bytes;
+    net.whole_block_read_ms = net.costs.read_position_ms + read_bytes / net.costs.bytes_per_ms;
     net.fork = 1;
   }
   if (s.disks.type == DiskType::kSsd) {  // The channels' delay (Seidmann, CostsFor).

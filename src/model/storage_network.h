@@ -30,10 +30,6 @@ inline constexpr std::pair<const char*, double> kCpuShares[] = {{"BEGIN", 0.05},
 // kCpuShares' share of `statement`; 0 for statements without one.
 double CpuShare(const std::string& statement);
 
-// Members holding distinct data (the rest are mirror copies or parity).
-int DataMembers(const ArrayConfig& a);
-// Copies of each block a write goes to in parallel (mirrors).
-double MirrorCopies(const ArrayConfig& a);
 // Channels of an SSD that serve I/Os in parallel (at most the queue depth).
 double SsdLanes(const Scenario& s);
 // An SSD's c channels each serve one I/O in S = latency + bytes / transfer_rate (the

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "model/storage_network.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim::storage_network {
 namespace {
@@ -49,7 +50,7 @@ RegimeSolution WithCheckpointStall(const Network& net, int clients, const Regime
 // it as a delay. Fills d->wal_ms.
 RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double commits,
                                     double delay_ms, Demands* d) {
-  const double copies = MirrorCopies(net.s->array);
+  const double copies = DataCopies(ArrayGeometryFor(*net.s));
   const size_t members = d->read_ms.size();
   std::vector<double> path_ms(members), other_ms(members);
   double flush_ms = 0;

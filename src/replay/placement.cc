@@ -4,13 +4,7 @@
 #include <string>
 
 namespace pgstorsim {
-namespace {
-
-int64_t AlignUp(int64_t n) { return (n + kFileAlignBytes - 1) / kFileAlignBytes * kFileAlignBytes; }
-
-}  // namespace
-
-Placement PlaceFiles(const TraceHeader& header, bool separate_wal_volume) {
+Placement PlaceFiles(const TraceHeader& header, bool separate_wal_volume, const FsGeometry& fs) {
   Placement p;
   uint32_t max_id = 0;
   for (const TraceFile& f : header.files) max_id = std::max(max_id, f.id);
@@ -19,14 +13,14 @@ Placement PlaceFiles(const TraceHeader& header, bool separate_wal_volume) {
   for (const TraceFile& f : header.files) {
     if (f.stream != IoStream::kData) continue;
     p.files[f.id] = {true, VolumeId::kData, data_end, f.size_bytes};
-    data_end = AlignUp(data_end + f.size_bytes);
+    data_end = NextFileStart(data_end + f.size_bytes, fs);
   }
   int64_t wal_end = separate_wal_volume ? 0 : data_end;
   for (const TraceFile& f : header.files) {
     if (f.stream != IoStream::kWal) continue;
     const VolumeId v = separate_wal_volume ? VolumeId::kWal : VolumeId::kData;
     p.files[f.id] = {true, v, wal_end, f.size_bytes};
-    wal_end = AlignUp(wal_end + f.size_bytes);
+    wal_end = NextFileStart(wal_end + f.size_bytes, fs);
   }
   if (separate_wal_volume) {
     p.data_volume_bytes = data_end;

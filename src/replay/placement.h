@@ -1,9 +1,11 @@
 // Placement: where each file of a trace's file table lives on the replay volumes, and
 // the up-front validation of a trace against it (done before any I/O).
 //
-// Data files are laid out contiguously in file-table order at 1 MiB-aligned offsets
-// of the data volume; WAL files (stream "wal") likewise on the WAL volume when one is
-// given, else after the data files on the data volume.
+// Data files are laid out contiguously in file-table order, each starting where
+// layout/fs_mapping.h's NextFileStart puts it (the next filesystem block of the
+// emulated filesystem, as the simulator places relations); WAL files (stream "wal")
+// likewise on the WAL volume when one is given, else after the data files on the
+// data volume.
 // Thread safety: plain values.
 #ifndef PGSTORSIM_REPLAY_PLACEMENT_H_
 #define PGSTORSIM_REPLAY_PLACEMENT_H_
@@ -12,12 +14,11 @@
 #include <vector>
 
 #include "common/status.h"
+#include "layout/fs_mapping.h"
 #include "trace/trace_io.h"
 #include "trace/trace_record.h"
 
 namespace pgstorsim {
-
-inline constexpr int64_t kFileAlignBytes = 1 << 20;
 
 enum class VolumeId : uint8_t { kData = 0, kWal = 1 };
 
@@ -34,7 +35,7 @@ struct Placement {
   int64_t wal_volume_bytes = 0;
 };
 
-Placement PlaceFiles(const TraceHeader& header, bool separate_wal_volume);
+Placement PlaceFiles(const TraceHeader& header, bool separate_wal_volume, const FsGeometry& fs);
 
 // What a trace does, per volume, checked against the placement.
 struct TraceCheck {

@@ -59,7 +59,7 @@ StatusOr<ReplayOutcome> ReplayTrace(const TraceHeader& header,
                                     const ReplayOptions& options, PreparedReplay* prepared) {
   *prepared = PreparedReplay();
   const bool separate_wal = !t.wal_target.empty();
-  prepared->placement = PlaceFiles(header, separate_wal);
+  prepared->placement = PlaceFiles(header, separate_wal, t.fs);
   auto check = CheckRecords(records, prepared->placement);
   if (!check.ok()) return check.status();
   prepared->check = *check;

@@ -30,20 +30,14 @@ StatusOr<int64_t> Volume::MemberBytesFor(const ArrayGeometry* array, const FsGeo
   const int64_t device_bytes =
       fs.partition_offset_bytes + (volume_bytes + granule - 1) / granule * granule;
   if (array == nullptr) return device_bytes;
-  ArrayGeometry probe = *array;
-  probe.member_size_bytes = probe.stripe_unit_bytes;
-  auto layout = RaidLayout::Create(probe);
-  if (!layout.ok()) return layout.status();
-  const int64_t row_bytes = (*layout)->capacity_bytes();  // Data bytes per row of units.
-  const int64_t rows = (device_bytes + row_bytes - 1) / row_bytes;
-  return rows * probe.stripe_unit_bytes;
+  Status valid = CheckArrayGeometry(*array, nullptr);
+  if (!valid.ok()) return valid;
+  return pgstorsim::MemberBytesFor(*array, device_bytes);
 }
 
 bool Volume::has_parity() const {
   if (!layout_) return false;
-  const RaidLevel l = layout_->geometry().level;
-  return l == RaidLevel::kRaid5 || l == RaidLevel::kRaid6 || l == RaidLevel::kRaid50 ||
-         l == RaidLevel::kRaid60;
+  return HasParity(layout_->geometry().level);
 }
 
 }  // namespace pgstorsim

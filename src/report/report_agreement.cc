@@ -9,6 +9,7 @@
 #include "report/report_sections.h"
 #include "report/svg_chart.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_results.h"
 
 namespace pgstorsim {
 namespace report {
@@ -57,7 +58,9 @@ std::vector<PredictPoint> PredictPoints(const Inputs& inputs) {
     for (const SweepRow& row : SweepRowsOf(in.results)) {
       Scenario s = *base;
       bool ok = true;
-      for (const auto& [key, value] : row.settings) ok = ok && SetScenarioKey(&s, key, value).ok();
+      for (const auto& [name, value] : row.settings) {
+        ok = ok && SetScenarioKeyFromResults(&s, name, value).ok();
+      }
       if (ok) points.push_back({&in, SettingsText(row.settings), row.tps, QuestionKey(s)});
     }
   }

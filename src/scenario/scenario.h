@@ -88,11 +88,11 @@ struct ControllerConfig {
   bool drive_write_cache = false;
   int64_t min_stripe_bytes = 8 << 10;
   int64_t max_stripe_bytes = 1 << 20;
-  // Write-back cache is in effect only with write-back policy and a healthy battery
-  // (controllers fall back to write-through on a bad battery).
+  // Write-back cache is in effect only with a cache, write-back policy and a healthy
+  // battery (controllers fall back to write-through on a bad battery).
   bool EffectiveWriteBack() const {
-    return kind == ControllerKind::kRaid && write_policy == WritePolicy::kWriteBack &&
-           battery_present && battery_healthy;
+    return kind == ControllerKind::kRaid && cache_size_bytes > 0 &&
+           write_policy == WritePolicy::kWriteBack && battery_present && battery_healthy;
   }
 };
 
@@ -100,7 +100,10 @@ struct ArrayConfig {
   RaidLevel level = RaidLevel::kRaid10;
   int disks = 4;                    // Total member disks.
   int64_t stripe_bytes = 64 << 10;  // Stripe unit per member.
-  int spans = 0;                    // RAID 50/60: number of spans (0 = n/a).
+  int spans = 0;                    // RAID 50/60/100: number of spans (0 = n/a).
+  // RAID 50/60/100: the RAID 0 chunk over the spans (e.g. a software RAID 0's chunk
+  // over hardware RAID 10 volumes); 0 = stripe_bytes.
+  int64_t span_stripe_bytes = 0;
 };
 
 // kThrottled: a rate-limited device (e.g. a loop device under cgroup blkio): reads and

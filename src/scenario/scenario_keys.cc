@@ -178,7 +178,7 @@ ScenarioKeyEntry EnumKey(const char* key, const char* help, Section<S> sec, E S:
 }
 
 ScenarioKeyEntry RaidLevelKey() {
-  return {{"array.level", "enum", "raid0|raid1|raid10|raid5|raid6|raid50|raid60|jbod"},
+  return {{"array.level", "enum", "raid0|raid1|raid10|raid5|raid6|raid50|raid60|raid100|jbod"},
           [](Scenario* s, const std::string& v) -> Status {
             auto r = ParseRaidLevel(TrimBlanks(v));
             if (!r.ok()) return r.status();
@@ -269,7 +269,10 @@ std::vector<ScenarioKeyEntry> BuildTable() {
       RaidLevelKey(),
       IntKey("array.disks", "Member disks in total", &S::array, &A::disks),
       SizeKey("array.stripe", "Stripe unit per member", &S::array, &A::stripe_bytes),
-      IntKey("array.spans", "RAID 50/60: number of spans (0 = n/a)", &S::array, &A::spans),
+      IntKey("array.spans", "RAID 50/60/100: number of equal spans (0 = n/a)", &S::array,
+             &A::spans),
+      SizeKey("array.span_stripe", "RAID 50/60/100: RAID 0 chunk over the spans (0 = array.stripe)",
+              &S::array, &A::span_stripe_bytes),
       EnumKey(
           "disks.type", "hdd|ssd|throttled", &S::disks, &D::type,
           {{"hdd", DiskType::kHdd}, {"ssd", DiskType::kSsd}, {"throttled", DiskType::kThrottled}}),

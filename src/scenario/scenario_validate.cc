@@ -4,6 +4,7 @@
 
 #include "common/units.h"
 #include "scenario/scenario.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace {
@@ -96,43 +97,27 @@ Status CheckControllerAndArray(const Scenario& s) {
                         std::to_string(c.max_stripe_bytes) + " bytes");
     }
   }
-  const int n = a.disks;
-  const bool nested = a.level == RaidLevel::kRaid50 || a.level == RaidLevel::kRaid60;
-  switch (a.level) {
-    case RaidLevel::kJbod:
-    case RaidLevel::kRaid0:
-      if (n < 1) return Refuse(s, "array.disks", "needs at least 1 disk");
-      break;
-    case RaidLevel::kRaid1:
-      if (n < 2 || n % 2) return Refuse(s, "array.disks", "RAID 1 needs an even count >= 2");
-      break;
-    case RaidLevel::kRaid10:
-      if (n < 4 || n % 2) return Refuse(s, "array.disks", "RAID 10 needs an even count >= 4");
-      break;
-    case RaidLevel::kRaid5:
-      if (n < 3) return Refuse(s, "array.disks", "RAID 5 needs at least 3 disks");
-      break;
-    case RaidLevel::kRaid6:
-      if (n < 4) return Refuse(s, "array.disks", "RAID 6 needs at least 4 disks");
-      break;
-    case RaidLevel::kRaid50:
-    case RaidLevel::kRaid60:
-      break;
-  }
-  if (nested) {
-    const int min_span = a.level == RaidLevel::kRaid50 ? 3 : 4;
-    if (a.spans < 2) return Refuse(s, "array.spans", "RAID 50/60 needs at least 2 spans");
-    if (n % a.spans != 0 || n / a.spans < min_span) {
-      return Refuse(s, "array.disks",
-                    "must split into array.spans equal spans of at least " +
-                        std::to_string(min_span) + " disks");
+  if (a.level == RaidLevel::kRaid10) {
+    // A controller's RAID 10 spans group the mirrored pairs; the mapping is RAID 10's.
+    if (a.spans < 0 || (a.spans > 0 && (a.disks / 2) % a.spans != 0)) {
+      return Refuse(s, "array.spans", "mirrored pairs do not divide into array.spans");
     }
-  } else if (a.spans != 0 && a.level != RaidLevel::kRaid10) {
-    return Refuse(s, "array.spans", "only RAID 10/50/60 have spans");
+  } else if (IsSpannedLevel(a.level)) {
+    if (a.spans < 2) {
+      return Refuse(s, "array.spans",
+                    std::string(RaidLevelName(a.level)) + " needs array.spans >= 2 equal spans");
+    }
+    if (a.disks % a.spans != 0) {
+      return Refuse(s, "array.disks",
+                    std::to_string(a.disks) + " disks do not split into array.spans = " +
+                        std::to_string(a.spans) + " equal spans");
+    }
+  } else if (a.spans != 0) {
+    return Refuse(s, "array.spans", "only RAID 10/50/60/100 have spans");
   }
-  if (a.level == RaidLevel::kRaid10 && a.spans != 0 && (n / 2) % a.spans != 0) {
-    return Refuse(s, "array.spans", "mirrored pairs do not divide into array.spans");
-  }
+  GeometryField field = GeometryField::kLevel;
+  Status geometry = CheckArrayGeometry(ArrayGeometryFor(s), &field);
+  if (!geometry.ok()) return Refuse(s, ScenarioKeyFor(field), geometry.message());
   return Status::Ok();
 }
 

@@ -21,6 +21,8 @@ class RaidController : public Controller {
         disks_(std::move(disks)),
         sim_(sim),
         line_bytes_(std::min(c.line_bytes, layout_->geometry().stripe_unit_bytes)),
+        parity_(HasParity(layout_->geometry().level)),
+        single_copy_(DataCopies(layout_->geometry()) == 1),
         write_cache_(c.write_cache_bytes, line_bytes_, c.destage_order),
         read_cache_(c.has_cache ? c.read_cache_bytes : 0),
         mirror_turn_(disks_.size(), 0),
@@ -82,6 +84,7 @@ class RaidController : public Controller {
                                  {"writes_blocked", s.write_blocked},
                                  {"flushes", s.flushes},
                                  {"destages", s.destages},
+                                 {"full_stripe_destages", s.full_stripe_destages},
                                  {"split_requests", s.split_requests},
                                  {"read_ahead_bytes", s.read_ahead_bytes},
                                  {"max_dirty_bytes", s.max_dirty_bytes},
@@ -100,7 +103,7 @@ class RaidController : public Controller {
     IoListener* listener = nullptr;
     uint64_t token = 0;
     VolumeOp op;
-    int64_t line = 0;
+    int64_t line = 0, line_end = 0;    // Destage: write-cache lines [line, line_end).
     std::vector<MemberExtent> writes;  // Deferred until pre-reads finish.
   };
   struct Blocked {
@@ -271,9 +274,7 @@ class RaidController : public Controller {
   void StartPlannedWrite(uint32_t slot, const VolumeOp& op) {
     WritePlan& plan = write_plan_;  // Scratch: no allocation per write.
     layout_->MapWriteInto(op.offset_bytes, op.length_bytes, &plan);
-    if (plan.writes.size() > 1 && layout_->geometry().level != RaidLevel::kRaid1 &&
-        layout_->geometry().level != RaidLevel::kRaid10)
-      ++stats_.split_requests;
+    if (plan.writes.size() > 1 && single_copy_) ++stats_.split_requests;
     if (plan.pre_reads.empty()) {
       return SubmitExtents(slot, IoOp::kWrite, plan.writes, WritePositionNs(pending_[slot].kind));
     }
@@ -288,15 +289,56 @@ class RaidController : public Controller {
     while (destages_in_flight_ < limit && write_cache_.dirty_bytes() > start_bytes &&
            write_cache_.NextDestage(&line, &offset, &length)) {
       ++destages_in_flight_;
-      const VolumeOp op{IoOp::kWrite, offset, length};
+      VolumeOp op{IoOp::kWrite, offset, length};
+      int64_t first = line, end = line + 1;
+      GatherStripe(&op, &first, &end);
       const uint32_t slot = NewPending(kDestage, op, nullptr, 0);
-      pending_[slot].line = line;
+      pending_[slot].line = first;
+      pending_[slot].line_end = end;
       StartPlannedWrite(slot, op);
     }
   }
 
+  // RAID 5/6: the lines of the destaged line's stripe whose dirty bytes continue it
+  // (idle lines dirty up to the shared line boundary) go with it as one write, so the
+  // stripe's parity is updated once for all of them, as a controller destages per
+  // stripe: one read-modify-write of the run, or, when the run is the stripe's whole
+  // data, a full-stripe write without pre-reads. *op grows to the run and [*first,
+  // *end) to its lines, taken from the cache.
+  void GatherStripe(VolumeOp* op, int64_t* first, int64_t* end) {
+    int64_t start = 0, length = 0;
+    if (!parity_ || !layout_->StripeDataRange(op->offset_bytes, &start, &length)) return;
+    const int64_t stripe_end = start + length;
+    int64_t begin = op->offset_bytes, finish = op->offset_bytes + op->length_bytes;
+    int64_t a = *first, b = *first, lo = 0, hi = 0;
+    while (begin % line_bytes_ == 0 && begin > start &&
+           write_cache_.IdleDirtyRange(a - 1, &lo, &hi) && hi == line_bytes_ &&
+           (a - 1) * line_bytes_ + lo >= start) {
+      begin = (a - 1) * line_bytes_ + lo;
+      --a;
+      if (lo != 0) break;
+    }
+    while (finish % line_bytes_ == 0 && finish < stripe_end &&
+           write_cache_.IdleDirtyRange(b + 1, &lo, &hi) && lo == 0 &&
+           (b + 1) * line_bytes_ + hi <= stripe_end) {
+      finish = (b + 1) * line_bytes_ + hi;
+      ++b;
+      if (hi != line_bytes_) break;
+    }
+    if (a == b) return;
+    for (int64_t l = a; l <= b; ++l) {
+      if (l != *first) write_cache_.TakeLine(l);
+    }
+    *op = {IoOp::kWrite, begin, finish - begin};
+    *first = a;
+    *end = b + 1;
+    if (begin == start && finish == stripe_end) ++stats_.full_stripe_destages;
+  }
+
   void DestageDone(uint32_t slot) {
-    write_cache_.DestageDone(pending_[slot].line);
+    for (int64_t l = pending_[slot].line; l < pending_[slot].line_end; ++l) {
+      write_cache_.DestageDone(l);
+    }
     Free(slot);
     --destages_in_flight_;
     ++stats_.destages;
@@ -315,6 +357,8 @@ class RaidController : public Controller {
   std::vector<std::unique_ptr<Disk>> disks_;
   Simulator& sim_;
   const int64_t line_bytes_;
+  const bool parity_;       // RAID 5/6/50/60: destages may gather whole stripes.
+  const bool single_copy_;  // No mirrors: a write to several members is a split.
   WriteCache write_cache_;
   ReadCache read_cache_;
   std::vector<Pending> pending_;

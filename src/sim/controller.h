@@ -11,7 +11,10 @@
 // `destage_start_fraction` of the cache (elevator or FIFO order, at most
 // `destage_outstanding` x members line destages in flight), competing with reads at the
 // disks; a write that does not fit waits until destaging frees room. Write-through
-// (or a bad battery) sends writes straight to the members. Read-ahead: none, always
+// (or a bad battery) sends writes straight to the members. RAID 5/6: a destage takes
+// the dirty lines of its stripe that continue it, so parity is updated once per stripe
+// (a whole dirty stripe is written without read-modify-write).
+// Read-ahead: none, always
 // (extend a miss to the end of its stripe unit) or adaptive (only after a sequential
 // read), which adds transfer time. Units: bytes, ns. Thread safety: none.
 #ifndef PGSTORSIM_SIM_CONTROLLER_H_
@@ -75,6 +78,7 @@ struct ControllerStats {
   uint64_t write_blocked = 0;   // Waited for room in the write cache.
   uint64_t flushes = 0;
   uint64_t destages = 0;
+  uint64_t full_stripe_destages = 0;  // RAID 5/6 stripes destaged whole (no pre-reads).
   uint64_t split_requests = 0;  // Requests that spanned more than one member op.
   int64_t read_ahead_bytes = 0;
   int64_t max_dirty_bytes = 0;

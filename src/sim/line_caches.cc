@@ -73,9 +73,12 @@ bool WriteCache::Covers(int64_t offset_bytes, int64_t length_bytes) const {
 bool WriteCache::NextDestage(int64_t* line, int64_t* offset_bytes, int64_t* length_bytes) {
   int64_t next = 0;
   if (order_ == DestageOrder::kFifo) {
-    if (fifo_.empty()) return false;
-    next = fifo_.front();
-    fifo_.pop_front();
+    // Lines taken out of order (TakeLine) leave stale entries: skip them.
+    do {
+      if (fifo_.empty()) return false;
+      next = fifo_.front();
+      fifo_.pop_front();
+    } while (lines_.Find(next) == nullptr || lines_.Find(next)->in_flight);
   } else if (!lines_.NextIdle(cursor_line_, &next) &&
              !lines_.NextIdle(std::numeric_limits<int64_t>::min(), &next)) {
     return false;  // Elevator: the next idle line at or after the cursor, wrapping.
@@ -102,6 +105,16 @@ void WriteCache::DestageDone(int64_t line) {
     lines_.Erase(line);
   }
 }
+
+bool WriteCache::IdleDirtyRange(int64_t line, int64_t* lo_bytes, int64_t* hi_bytes) const {
+  const Line* l = lines_.Find(line);
+  if (l == nullptr || l->in_flight || l->hi <= l->lo) return false;
+  *lo_bytes = l->lo;
+  *hi_bytes = l->hi;
+  return true;
+}
+
+void WriteCache::TakeLine(int64_t line) { lines_.SetInFlight(line, lines_.Find(line), true); }
 
 ReadCache::ReadCache(int64_t capacity_bytes) : capacity_blocks_(capacity_bytes / kBlockBytes) {}
 

@@ -39,6 +39,12 @@ class WriteCache {
   // The next line to destage (marked in flight) as a byte range; false if none.
   bool NextDestage(int64_t* line, int64_t* offset_bytes, int64_t* length_bytes);
   void DestageDone(int64_t line);
+  // True if `line` holds dirty bytes and is not being destaged; *lo_bytes, *hi_bytes
+  // = its dirty range inside the line.
+  bool IdleDirtyRange(int64_t line, int64_t* lo_bytes, int64_t* hi_bytes) const;
+  // Marks such a line in flight (destaged with others of its RAID 5/6 stripe);
+  // DestageDone(line) ends it. REQUIRES: IdleDirtyRange(line, ...).
+  void TakeLine(int64_t line);
   int64_t dirty_bytes() const { return dirty_bytes_; }
   int64_t capacity_bytes() const { return capacity_bytes_; }
 

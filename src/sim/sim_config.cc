@@ -8,6 +8,7 @@
 #include "cache/buffer_cache.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/scenario.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace sim {
@@ -35,11 +36,7 @@ ReadAhead ToReadAhead(ReadAheadPolicy p) {
 }
 
 void FillStorage(const Scenario& s, SimConfig* c) {
-  c->array.level = s.array.level;
-  c->array.members = s.array.disks;
-  c->array.stripe_unit_bytes = s.array.stripe_bytes;
-  c->array.span_members = s.array.spans > 0 ? s.array.disks / s.array.spans : 0;
-  c->array.member_size_bytes = s.disks.capacity_bytes;
+  c->array = ArrayGeometryFor(s);
 
   SimDiskConfig& d = c->disk;
   d.kind = s.disks.type == DiskType::kSsd         ? DiskKind::kSsd
@@ -72,7 +69,7 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   k.write_cache_bytes = s.controller.cache_size_bytes / 2;
   k.read_cache_bytes = s.controller.cache_size_bytes - k.write_cache_bytes;
   if (!k.write_back) k.read_cache_bytes = s.controller.cache_size_bytes;
-  k.read_ahead = k.has_cache ? ToReadAhead(s.controller.read_ahead) : ReadAhead::kNone;
+  k.read_ahead = ToReadAhead(ControllerReadAheadFor(s));
 }
 
 // The analytic model's share of cpu_ms per statement (pgbench -r proportions; the
@@ -213,10 +210,8 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.checkpoint_segments = pgmodel::CheckpointSegments(s.postgres);
   c.checkpoint_completion_target = DefaultCheckpointCompletionTarget(s.postgres);
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
-  c.fs.partition_offset_bytes = s.filesystem.partition_offset_bytes;
-  c.fs.fs_block_bytes = s.filesystem.block_size_bytes;
+  c.fs = FsGeometryFor(s);
   c.linux_page_cache = UsesLinuxPageCache(s.filesystem);
-  c.fs.fragment_bytes = s.filesystem.fragment_size_bytes;
   c.os_readahead_bytes = s.filesystem.os_readahead_bytes;
   FillStorage(s, &c);
   ApplyCalibration(s.calibration.values, &c);
@@ -256,11 +251,6 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"destage_position_ms",
            c.controller.destage_position_ns >= 0 ? NsToMs(c.controller.destage_position_ns) : -1.0},
           {"whole_block_reads", c.controller.whole_block_reads},
-          {"fs_block_bytes", c.fs.fs_block_bytes},
-          {"partition_offset_bytes", c.fs.partition_offset_bytes},
-          {"raid_level", RaidLevelName(c.array.level)},
-          {"disks", c.array.members},
-          {"stripe_bytes", c.array.stripe_unit_bytes},
           {"controller_cache", c.controller.has_cache},
           {"write_back", c.controller.write_back},
           {"write_cache_bytes", c.controller.write_cache_bytes},

@@ -9,9 +9,7 @@ namespace pgstorsim {
 namespace sim {
 namespace {
 
-int64_t RoundUp(int64_t value, int64_t granule) {
-  return granule > 0 ? (value + granule - 1) / granule * granule : value;
-}
+int64_t RoundUp(int64_t value, int64_t granule) { return (value + granule - 1) / granule * granule; }
 
 }  // namespace
 
@@ -22,18 +20,19 @@ StatusOr<VolumeMap> VolumeMap::Create(const DatabaseLayout& layout,
   StatusOr<FsMapping> mapping = FsMapping::Create(fs);
   if (!mapping.ok()) return mapping.status().WithContext("filesystem");
   VolumeMap map(*mapping);
-  const int64_t granule = std::max<int64_t>(fs.fs_block_bytes, kPageBytes);
   int64_t next = 0;
   for (int r = 0; r < kRelationCount; ++r) {
     const Relation rel = static_cast<Relation>(r);
     const int64_t pages = std::max<int64_t>({layout.pages(rel), reserve_pages[r], 1});
     map.start_bytes_[r] = next;
     map.pages_[r] = pages;
-    next = RoundUp(next + pages * kPageBytes, granule);
+    next = NextFileStart(next + pages * kPageBytes, fs);
   }
   map.wal_start_bytes_ = next;
   map.wal_bytes_ = RoundUp(std::max(wal_bytes, 2 * kPageBytes), kPageBytes);
-  const int64_t needed = fs.partition_offset_bytes + next + map.wal_bytes_ + granule;
+  // Room for the WAL and one more block of slack.
+  const int64_t needed =
+      fs.partition_offset_bytes + next + map.wal_bytes_ + FileGranuleBytes(fs);
   if (needed > device_capacity_bytes) {
     return Status::Error("database and WAL (" + FormatBytes(needed) + ") do not fit the array (" +
                          FormatBytes(device_capacity_bytes) +

@@ -106,6 +106,16 @@ TEST(FsMappingTest, SmallFileTailIsFragments) {
   EXPECT_EQ(e.length_bytes, 8192);
 }
 
+// The one file placement rule: a file starts on the next filesystem block (at least
+// an 8 KiB page) after the previous one, counted from the partition start.
+TEST(FsMappingTest, FilesStartOnTheNextBlock) {
+  EXPECT_EQ(NextFileStart(100000, {32256, 65536, 8192}), 131072);
+  EXPECT_EQ(NextFileStart(131072, {32256, 65536, 8192}), 131072);
+  EXPECT_EQ(NextFileStart(100000, {1 << 20, 4096, 4096}), 106496);  // 8 KiB pages.
+  EXPECT_EQ(NextFileStart(100000, {0, 0, 0}), 106496);                // Raw device.
+  EXPECT_EQ(FileGranuleBytes({0, 1 << 20, 8192}), 1 << 20);
+}
+
 TEST(FsMappingTest, InvalidGeometryRefused) {
   EXPECT_FALSE(FsMapping::Create({100, 65536, 0}).ok());
   EXPECT_FALSE(FsMapping::Create({0, 1000, 0}).ok());

@@ -36,7 +36,8 @@ struct Case {
 const Case kCases[] = {{RaidLevel::kJbod, 3, 0, 1},   {RaidLevel::kRaid0, 4, 0, 1},
                        {RaidLevel::kRaid1, 3, 0, 3},  {RaidLevel::kRaid10, 6, 0, 2},
                        {RaidLevel::kRaid5, 4, 0, 1},  {RaidLevel::kRaid6, 5, 0, 1},
-                       {RaidLevel::kRaid50, 6, 3, 1}, {RaidLevel::kRaid60, 8, 4, 1}};
+                       {RaidLevel::kRaid50, 6, 3, 1}, {RaidLevel::kRaid60, 8, 4, 1},
+                       {RaidLevel::kRaid100, 8, 4, 2}};
 
 using Place = std::pair<int, int64_t>;  // member, sector-aligned member offset.
 
@@ -186,7 +187,104 @@ TEST(RaidLayoutTest, InvalidGeometriesRefused) {
   refused(RaidLevel::kRaid1, 1, 65536, 0, "2 members");
 }
 
+// Spanned levels with their own span stripe: chunk k of the array goes to span
+// k % spans; inside the span it maps as the span's level.
+TEST(RaidLayoutTest, NestedSpansTakeChunksInTurn) {
+  ArrayGeometry g{RaidLevel::kRaid100, 8, 65536, 0, 4, 1 << 20};
+  auto layout = RaidLayout::Create(g);
+  ASSERT_TRUE(layout.ok()) << layout.status().message();
+  // Chunk 0 (first MiB) on span 0 (members 0-3): units alternate over its two pairs.
+  EXPECT_EQ((*layout)->MapRead(0, 8192)[0].copies[0].member, 0);
+  EXPECT_EQ((*layout)->MapRead(65536, 8192)[0].copies[0].member, 2);
+  // Chunk 1 on span 1 (members 4-7) at span offset 0.
+  auto second = (*layout)->MapRead(1 << 20, 8192)[0];
+  EXPECT_EQ(second.copies[0].member, 4);
+  EXPECT_EQ(second.copies[1].member, 5);
+  EXPECT_EQ(second.copies[0].offset_bytes, 0);
+  // Chunk 2 back on span 0, at span offset 1 MiB = row 8 of its pairs.
+  auto third = (*layout)->MapRead(2 << 20, 8192)[0];
+  EXPECT_EQ(third.copies[0].member, 0);
+  EXPECT_EQ(third.copies[0].offset_bytes, 8 * 65536);
+  // A write crossing two chunks is cut at the chunk boundary too.
+  WritePlan plan = (*layout)->MapWrite((1 << 20) - 4096, 8192);
+  EXPECT_EQ(plan.writes.size(), 4u);  // Two pieces x two mirror copies.
+  EXPECT_TRUE(plan.pre_reads.empty());
+  // RAID 50 with a span stripe of a whole span row: small writes still read-modify-write
+  // inside their span, a full span row is a full-stripe write.
+  ArrayGeometry g50{RaidLevel::kRaid50, 8, 65536, 0, 4, 3 * 65536};
+  auto r50 = RaidLayout::Create(g50);
+  ASSERT_TRUE(r50.ok());
+  EXPECT_EQ((*r50)->MapWrite(8192, 8192).pre_reads.size(), 2u);
+  WritePlan full = (*r50)->MapWrite(3 * 65536, 3 * 65536);  // Span 1's first row.
+  EXPECT_TRUE(full.pre_reads.empty());
+  EXPECT_EQ(full.writes.size(), 4u);
+  for (const MemberExtent& e : full.writes) EXPECT_GE(e.member, 4);
+}
+
+// period_bytes(): offsets x and x + period land on the same members at the same
+// in-unit offsets, for every level with a period.
+TEST(RaidLayoutTest, MappingRepeatsAfterItsPeriod) {
+  Random rng(11);
+  for (const Case& c : kCases) {
+    if (c.level == RaidLevel::kJbod) continue;
+    SCOPED_TRACE(RaidLevelName(c.level));
+    ArrayGeometry g{c.level, c.members, 16384, 0, c.span, c.span ? 3 * 16384 : 0};
+    auto layout = RaidLayout::Create(g);
+    ASSERT_TRUE(layout.ok()) << layout.status().message();
+    const int64_t period = (*layout)->period_bytes();
+    ASSERT_GT(period, 0);
+    for (int i = 0; i < 200; ++i) {
+      const int64_t x = rng.UniformInt(0, 4 * period / 512 - 1) * 512;
+      auto a = (*layout)->MapWrite(x, 8192), b = (*layout)->MapWrite(x + 3 * period, 8192);
+      ASSERT_EQ(a.writes.size(), b.writes.size());
+      ASSERT_EQ(a.pre_reads.size(), b.pre_reads.size());
+      for (size_t k = 0; k < a.writes.size(); ++k) {
+        EXPECT_EQ(a.writes[k].member, b.writes[k].member);
+        EXPECT_EQ(a.writes[k].offset_bytes % 16384, b.writes[k].offset_bytes % 16384);
+      }
+    }
+  }
+}
+
+TEST(RaidLayoutTest, MemberBytesForHoldsTheVolume) {
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(RaidLevelName(c.level));
+    ArrayGeometry g{c.level, c.members, 65536, 0, c.span, 0};
+    for (int64_t volume : {int64_t{1}, int64_t{5} << 20, int64_t{123456789}}) {
+      const int64_t member = MemberBytesFor(g, volume);
+      EXPECT_EQ(member % 65536, 0);
+      g.member_size_bytes = member;
+      EXPECT_GE(RaidLayout::Create(g).value()->capacity_bytes(), volume);
+      g.member_size_bytes = member - 65536;
+      if (g.member_size_bytes > 0) {
+        EXPECT_LT(RaidLayout::Create(g).value()->capacity_bytes(), volume);
+      }
+      g.member_size_bytes = 0;
+    }
+  }
+}
+
+TEST(RaidLayoutTest, ValidityProblemsNameTheirField) {
+  auto field_of = [](ArrayGeometry g) {
+    GeometryField f = GeometryField::kLevel;
+    EXPECT_FALSE(CheckArrayGeometry(g, &f).ok());
+    return f;
+  };
+  EXPECT_EQ(field_of({RaidLevel::kRaid6, 3, 65536, 0, 0, 0}), GeometryField::kMembers);
+  EXPECT_EQ(field_of({RaidLevel::kRaid0, 4, 1000, 0, 0, 0}), GeometryField::kStripeUnit);
+  EXPECT_EQ(field_of({RaidLevel::kRaid100, 8, 65536, 0, 3, 0}), GeometryField::kSpanMembers);
+  EXPECT_EQ(field_of({RaidLevel::kRaid100, 10, 65536, 0, 4, 0}), GeometryField::kMembers);
+  EXPECT_EQ(field_of({RaidLevel::kRaid10, 4, 65536, 0, 0, 1 << 20}), GeometryField::kSpanStripe);
+  EXPECT_EQ(field_of({RaidLevel::kJbod, 2, 65536, 0, 0, 0}), GeometryField::kMemberSize);
+  EXPECT_TRUE(CheckArrayGeometry({RaidLevel::kRaid1, 3, 65536, 0, 0, 0}, nullptr).ok());
+  EXPECT_EQ(DataMembers({RaidLevel::kRaid60, 12, 65536, 0, 6, 0}), 8);
+  EXPECT_EQ(DataMembers({RaidLevel::kRaid100, 12, 65536, 0, 4, 0}), 6);
+  EXPECT_EQ(DataCopies({RaidLevel::kRaid100, 12, 65536, 0, 4, 0}), 2);
+  EXPECT_EQ(DataCopies({RaidLevel::kRaid1, 3, 65536, 0, 0, 0}), 3);
+}
+
 TEST(RaidLayoutTest, ParsesLevelNames) {
+  EXPECT_EQ(ParseRaidLevel("raid100").value(), RaidLevel::kRaid100);
   EXPECT_EQ(ParseRaidLevel("RAID-10").value(), RaidLevel::kRaid10);
   EXPECT_EQ(ParseRaidLevel("5").value(), RaidLevel::kRaid5);
   EXPECT_EQ(ParseRaidLevel("raid60").value(), RaidLevel::kRaid60);

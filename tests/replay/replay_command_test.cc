@@ -54,7 +54,51 @@ TEST(ReplayCommandTest, WritesReplayResults) {
   EXPECT_EQ(results->kind, "replay");
   EXPECT_EQ(results->transactions, 100u);
   EXPECT_EQ(results->sections["devices"].size(), 3u);
-  EXPECT_EQ(results->config["array"], "raid5");
+  const nlohmann::json& keys = results->config["scenario"];
+  EXPECT_EQ(keys.value("array.level", ""), "raid5");
+  EXPECT_EQ(keys.value("array.disks", 0), 3);
+  EXPECT_EQ(keys.value("array.stripe_bytes", 0), 16384);
+  // No filesystem flag or scenario: raw requests, no filesystem keys.
+  EXPECT_FALSE(keys.contains("filesystem.block_size_bytes"));
+}
+
+// --scenario gives the array and filesystem geometry; the flags are aliases of --set
+// applied after it; the members must match array.disks.
+TEST(ReplayCommandTest, ScenarioGivesTheGeometry) {
+  TempDir dir;
+  const std::string scenario = dir.File("array.toml");
+  FILE* f = std::fopen(scenario.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(
+      "[controller]\nkind = \"hba\"\n[array]\nlevel = \"raid100\"\ndisks = 4\nspans = 2\n"
+      "stripe = \"16k\"\nspan_stripe = \"64k\"\n[filesystem]\nblock_size = \"64k\"\n"
+      "fragment_size = \"8k\"\npartition_offset = \"63s\"\n",
+      f);
+  std::fclose(f);
+  const std::string members =
+      dir.File("a") + "," + dir.File("b") + "," + dir.File("c") + "," + dir.File("d");
+  const std::string common = "--pattern randrw --pattern-size 4MiB --pattern-ops 20 --workers 2 ";
+  CommandRun r = Replay(common + "--scenario " + scenario + " --members " + members +
+                        " --stripe 32k --out " + dir.File("r.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto results = LoadResults(dir.File("r.json"));
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  const nlohmann::json& keys = results->config["scenario"];
+  EXPECT_EQ(keys.value("array.level", ""), "raid100");
+  EXPECT_EQ(keys.value("array.stripe_bytes", 0), 32768);  // --stripe over the file.
+  EXPECT_EQ(keys.value("array.span_stripe_bytes", 0), 65536);
+  EXPECT_EQ(keys.value("filesystem.block_size_bytes", 0), 65536);
+  EXPECT_EQ(keys.value("filesystem.partition_offset_bytes", 0), 63 * 512);
+  // Three members for a four-disk scenario: refused, naming array.disks.
+  r = Replay(common + "--scenario " + scenario + " --members " + dir.File("a") + "," +
+             dir.File("b") + "," + dir.File("c") + " --out " + dir.File("r2.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("array.disks"), std::string::npos) << r.output;
+  // A bad nested array from --set: refused naming the key.
+  r = Replay(common + "--scenario " + scenario + " --members " + members +
+             " --set array.spans=3 --out " + dir.File("r3.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("array.disks"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -19,6 +19,19 @@ TraceHeader OneFile() {
   return h;
 }
 
+// Files are placed by the filesystem's block (layout/fs_mapping.h NextFileStart), as
+// the simulator places relations: the WAL after a 100000-byte data file starts on the
+// next 64 KiB block, or the next 8 KiB page on a raw device.
+TEST(ReplayLoopTest, FilesStartOnFilesystemBlocks) {
+  TraceHeader h;
+  h.files = {{0, "accounts", IoStream::kData, 100000}, {1, "wal", IoStream::kWal, 1 << 20}};
+  EXPECT_EQ(PlaceFiles(h, false, {32256, 65536, 8192}).files[1].base_bytes, 131072);
+  EXPECT_EQ(PlaceFiles(h, false, FsGeometry()).files[1].base_bytes, 106496);
+  const Placement separate = PlaceFiles(h, true, {32256, 65536, 8192});
+  EXPECT_EQ(separate.files[1].base_bytes, 0);
+  EXPECT_EQ(separate.data_volume_bytes, 131072);
+}
+
 TEST(ReplayLoopTest, OpenLoopIssuesAtTraceTimes) {
   TempDir dir;
   std::vector<TraceRecord> records;
@@ -129,7 +142,7 @@ TEST(ReplayLoopTest, IoErrorsAreCountedNotFatal) {
   ReplaySetup setup;
   setup.targets = {{dir.File("data"), /*writable=*/false, /*direct=*/true}};
   setup.data_volume = volume->get();
-  setup.placement = PlaceFiles(header, false);
+  setup.placement = PlaceFiles(header, false, FsGeometry());
   ReplayOptions options;
   options.engine = "psync";
   auto out = RunReplay(records, setup, options);

@@ -55,12 +55,13 @@ TEST(ReportPredict, RealSweepResultRendersSweepChart) {
   const std::string sweep = SectionHtml(docs.html, "sweep");
   ASSERT_FALSE(sweep.empty()) << docs.html;
   EXPECT_TRUE(Has(sweep, "<svg"));
-  EXPECT_TRUE(Has(sweep, "stripe 1MiB, write_policy write-back"));  // Table row.
-  EXPECT_TRUE(Has(sweep, ">1MiB, write-through<"));                 // Bar label.
+  // Settings named with their units (array.stripe_bytes) and shown in them.
+  EXPECT_TRUE(Has(sweep, "stripe 1 MiB, write_policy write-back"));  // Table row.
+  EXPECT_TRUE(Has(sweep, ">1 MiB, write-through<"));                 // Bar label.
   // 2 MiB is refused by the controller: those rows carry no tps and are not drawn.
-  EXPECT_FALSE(Has(sweep, "stripe 2MiB"));
+  EXPECT_FALSE(Has(sweep, "stripe 2 MiB"));
   // The best point is compared with the base point (32k, write-back), by the model.
-  EXPECT_TRUE(Has(docs.markdown, "tps vs stripe 32k")) << docs.markdown;
+  EXPECT_TRUE(Has(docs.markdown, "tps vs stripe 32 KiB")) << docs.markdown;
   EXPECT_TRUE(Has(docs.markdown, "predicted +")) << docs.markdown;
   EXPECT_TRUE(Has(docs.markdown, "the sweep's base configuration")) << docs.markdown;
   EXPECT_FALSE(Has(docs.markdown, "[scenario]")) << docs.markdown;

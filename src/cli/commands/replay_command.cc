@@ -17,6 +17,9 @@
 #include "replay/report.h"
 #include "replay/scenario_write_path.h"
 #include "replay/session.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_results.h"
+#include "scenario/storage_geometry.h"
 #include "trace/trace_io.h"
 
 namespace pgstorsim {
@@ -63,15 +66,22 @@ class ReplayCommand : public Command {
         ->check(Between(0, 1));
     app->add_option("--target", targets_.target, "Data target: file or block device");
     app->add_option("--wal-target", targets_.wal_target, "WAL target (default: after data)");
-    app->add_option("--array", array_, "Software array: jbod, raid0/1/10/5/6/50/60");
-    app->add_option("--stripe", stripe_, "Array stripe unit (default 64k)")->check(SizeValidator());
-    app->add_option("--members", members_, "Array members, comma separated, in order");
-    app->add_option("--span-members", targets_.array.span_members, "RAID 50/60 span width");
-    app->add_option("--fs-block", fs_block_, "Emulated filesystem block (e.g. 64k)")
+    app->add_option("--scenario", scenario_path_,
+                    "Scenario TOML: the array and filesystem geometry to replay on, and the "
+                    "host's write path (io.data_writes, the OS page cache)");
+    app->add_option("--set", sets_, "Override a scenario key=value (repeatable)");
+    app->add_option("--array", array_, "Alias of --set array.level= (software array)");
+    app->add_option("--stripe", stripe_, "Alias of --set array.stripe=")->check(SizeValidator());
+    app->add_option("--members", members_,
+                    "Software array members, comma separated, in order (sets array.disks)");
+    app->add_option("--span-members", span_members_,
+                    "Members per span (sets array.spans = members / this)");
+    app->add_option("--fs-block", fs_block_, "Alias of --set filesystem.block_size=")
         ->check(SizeValidator());
-    app->add_option("--fragment", fragment_, "Emulated filesystem fragment (writes)")
+    app->add_option("--fragment", fragment_, "Alias of --set filesystem.fragment_size=")
         ->check(SizeValidator());
-    app->add_option("--partition-offset", partition_offset_, "Partition start (e.g. 63s)")
+    app->add_option("--partition-offset", partition_offset_,
+                    "Alias of --set filesystem.partition_offset=")
         ->check(SizeValidator());
     app->add_option("--engine", options_.engine, "psync (default), io_uring or null");
     app->add_option("--iodepth", options_.queue_depth, "io_uring ring entries per worker");
@@ -92,8 +102,6 @@ class ReplayCommand : public Command {
     app->add_option("--create-size", create_size_, "Size of files the replay creates")
         ->check(SizeValidator());
     app->add_flag("--no-direct", no_direct_, "Buffered I/O instead of O_DIRECT");
-    app->add_option("--scenario", scenario_,
-                    "Scenario whose host the replay takes: io.data_writes and the OS page cache");
     app->add_option("--data-writes", data_writes_,
                     "buffered (PostgreSQL's path, the default: an emulated OS page cache of "
                     "the trace's os_cache_bytes or the scenario's) or direct")
@@ -139,25 +147,73 @@ class ReplayCommand : public Command {
   }
 
  private:
+  // The scenario the replay's geometry comes from: --scenario (or the defaults with a
+  // plain HBA, so any stripe a software array takes is allowed), then the flag
+  // aliases, then --set, in that order.
+  StatusOr<Scenario> BuildScenario(const std::vector<std::string>& members) const {
+    std::vector<std::string> sets;
+    if (scenario_path_.empty()) {
+      sets.push_back("controller.kind=hba");
+      if (!members.empty()) sets.push_back("array.disks=" + std::to_string(members.size()));
+    }
+    const std::pair<const char*, const std::string*> aliases[] = {
+        {"array.level", &array_},
+        {"array.stripe", &stripe_},
+        {"filesystem.block_size", &fs_block_},
+        {"filesystem.fragment_size", &fragment_},
+        {"filesystem.partition_offset", &partition_offset_}};
+    for (const auto& [key, value] : aliases) {
+      if (!value->empty()) sets.push_back(std::string(key) + "=" + *value);
+    }
+    if (span_members_ > 0) {
+      sets.push_back("array.spans=" + std::to_string(members.size() / span_members_));
+    }
+    sets.insert(sets.end(), sets_.begin(), sets_.end());
+    return scenario_path_.empty() ? DefaultScenario(sets) : LoadScenario(scenario_path_, sets);
+  }
+
+  // The filesystem is emulated when the scenario is a file or a filesystem key is
+  // set; otherwise requests reach the device as the trace has them (raw).
+  bool EmulatesFilesystem() const {
+    if (!scenario_path_.empty() || !fs_block_.empty() || !fragment_.empty() ||
+        !partition_offset_.empty())
+      return true;
+    for (const std::string& set : sets_) {
+      if (set.rfind("filesystem.", 0) == 0) return true;
+    }
+    return false;
+  }
+
   Status Setup() {
     if (trace_.empty() == pattern_.name.empty()) {
       return Status::Error("give exactly one of --trace FILE or --pattern NAME");
     }
-    if (!array_.empty()) {
-      auto level = ParseRaidLevel(array_);
-      if (!level.ok()) return level.status().WithContext("--array");
-      targets_.use_array = true;
-      targets_.array.level = *level;
-      targets_.array.stripe_unit_bytes = ParseBytes(stripe_).value();
-      targets_.members = SplitList(members_);
-      if (targets_.members.empty()) return Status::Error("--array needs --members a,b,...");
-      if (!targets_.target.empty()) return Status::Error("give --target or --members, not both");
-    } else if (!members_.empty()) {
-      return Status::Error("--members needs --array LEVEL");
-    } else if (targets_.target.empty()) {
-      return Status::Error("--target PATH is required (or --array with --members)");
+    const std::vector<std::string> members = SplitList(members_);
+    if (!array_.empty() && members.empty()) return Status::Error("--array needs --members a,b,...");
+    if (!members.empty() && array_.empty() && scenario_path_.empty()) {
+      return Status::Error("--members needs --array LEVEL (or --scenario with array.level)");
     }
-    targets_.fs = {Bytes(partition_offset_), Bytes(fs_block_), Bytes(fragment_)};
+    if (!members.empty() && !targets_.target.empty()) {
+      return Status::Error("give --target or --members, not both");
+    }
+    if (members.empty() && targets_.target.empty()) {
+      return Status::Error("--target PATH is required (or --members with an array level)");
+    }
+    auto scenario = BuildScenario(members);
+    if (!scenario.ok()) return scenario.status();
+    scenario_ = *scenario;
+    if (!members.empty()) {
+      if (scenario_.array.disks != static_cast<int>(members.size())) {
+        return Status::Error("--members: " + std::to_string(members.size()) +
+                             " devices, but the scenario's array.disks is " +
+                             std::to_string(scenario_.array.disks));
+      }
+      targets_.use_array = true;
+      targets_.array = ArrayGeometryFor(scenario_);
+      targets_.members = members;
+    }
+    emulated_fs_ = EmulatesFilesystem();
+    targets_.fs = emulated_fs_ ? FsGeometryFor(scenario_) : FsGeometry();
     targets_.policy.create_size_bytes = Bytes(create_size_);
     targets_.direct = !no_direct_;
     options_.duration_ns = duration_.empty() ? 0 : ParseDurationNs(duration_).value();
@@ -171,14 +227,12 @@ class ReplayCommand : public Command {
     return Status::Ok();
   }
 
-  // Data writes and the OS cache: the scenario's, else the trace's cache; --data-writes
-  // last.
+  // Data writes and the OS cache: the scenario's (with its --set overrides), else the
+  // trace's cache; --data-writes last.
   Status WritePath(const TraceHeader& header) {
     options_.os_cache_bytes = header.meta.value("os_cache_bytes", int64_t{0});
-    if (!scenario_.empty()) {
-      auto scenario = LoadScenario(scenario_);
-      if (!scenario.ok()) return scenario.status();
-      Status s = ApplyScenarioWritePath(*scenario, &options_);
+    if (!scenario_path_.empty()) {
+      Status s = ApplyScenarioWritePath(scenario_, &options_);
       if (!s.ok()) return s;
     }
     if (!data_writes_.empty()) options_.buffered_data_writes = data_writes_ == "buffered";
@@ -198,30 +252,39 @@ class ReplayCommand : public Command {
     return text.empty() ? 0 : ParseBytes(text).value();
   }
 
+  // The run's settings; the geometry as canonical scenario keys (config.scenario),
+  // without the filesystem keys when no filesystem was emulated, nor the array keys
+  // when the data target is a single device.
   nlohmann::json Config() const {
+    nlohmann::json keys = ScenarioResultsKeys(scenario_);
+    for (auto it = keys.begin(); it != keys.end();) {
+      const bool fs = it.key().rfind("filesystem.", 0) == 0;
+      const bool array = it.key().rfind("array.", 0) == 0;
+      it = (fs && !emulated_fs_) || (array && !targets_.use_array) ? keys.erase(it) : std::next(it);
+    }
     return {{"trace", trace_},
             {"pattern", pattern_.name},
             {"target", targets_.target},
             {"wal_target", targets_.wal_target},
-            {"array", array_},
-            {"stripe_unit_bytes", targets_.use_array ? targets_.array.stripe_unit_bytes : 0},
             {"members", targets_.members},
-            {"fs_block_bytes", targets_.fs.fs_block_bytes},
-            {"fragment_bytes", targets_.fs.fragment_bytes},
-            {"partition_offset_bytes", targets_.fs.partition_offset_bytes},
+            {"scenario_file", scenario_path_},
+            {"scenario", keys},
             {"engine", options_.engine},
             {"workers", options_.workers},
             {"duration_ns", options_.duration_ns},
             {"open_loop", options_.open_loop},
             {"direct", targets_.direct},
-            {"scenario", scenario_},
             {"data_writes", options_.buffered_data_writes ? "buffered" : "direct"},
             {"os_cache_bytes", options_.os_cache_bytes},
             {"seed", options_.seed}};
   }
 
-  std::string trace_, out_, label_, array_, members_, scenario_, data_writes_;
-  std::string stripe_ = "64k", fs_block_, fragment_, partition_offset_, create_size_;
+  std::string trace_, out_, label_, array_, members_, scenario_path_, data_writes_;
+  std::vector<std::string> sets_;
+  std::string stripe_, fs_block_, fragment_, partition_offset_, create_size_;
+  int span_members_ = 0;
+  Scenario scenario_;  // --scenario (or the defaults) with the aliases and --set.
+  bool emulated_fs_ = false;
   std::string duration_, interval_ = "1s", pattern_size_ = "1GiB", pattern_block_ = "8k";
   bool no_direct_ = false, force_ = false;
   PatternOptions pattern_{""};

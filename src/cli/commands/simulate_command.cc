@@ -12,6 +12,7 @@
 #include "common/units.h"
 #include "scenario/scenario.h"
 #include "sim/run_simulation.h"
+#include "scenario/scenario_results.h"
 #include "sim/sim_config.h"
 
 namespace pgstorsim {
@@ -95,6 +96,7 @@ class SimulateCommand : public Command {
     results.label = scenario->name;
     // The scenario as asked (canonical TOML), so reports can pair it with `predict`.
     results.config["scenario_toml"] = ScenarioToToml(*scenario);
+    results.config["scenario"] = ScenarioResultsKeys(*scenario);
     const std::string path = out_.empty() ? DefaultResultsPath("simulate") : out_;
     Status saved = SaveResults(path, results);
     if (!saved.ok()) return ReportError("simulate", saved);

@@ -1,0 +1,49 @@
+#include "scenario/storage_geometry.h"
+
+namespace pgstorsim {
+
+ArrayGeometry ArrayGeometryFor(const Scenario& s) {
+  ArrayGeometry g;
+  g.level = s.array.level;
+  g.members = s.array.disks;
+  g.stripe_unit_bytes = s.array.stripe_bytes;
+  g.member_size_bytes = s.disks.capacity_bytes;
+  g.span_stripe_bytes = s.array.span_stripe_bytes;  // Refused by the check unless spanned.
+  if (IsSpannedLevel(g.level)) {
+    g.span_members = s.array.spans > 0 ? s.array.disks / s.array.spans : 0;
+  }
+  return g;
+}
+
+FsGeometry FsGeometryFor(const Scenario& s) {
+  FsGeometry g;
+  g.partition_offset_bytes = s.filesystem.partition_offset_bytes;
+  g.fs_block_bytes = s.filesystem.block_size_bytes;
+  g.fragment_bytes = s.filesystem.fragment_size_bytes;
+  return g;
+}
+
+ReadAheadPolicy ControllerReadAheadFor(const Scenario& s) {
+  const bool cache = s.controller.kind == ControllerKind::kRaid && s.controller.cache_size_bytes > 0;
+  return cache ? s.controller.read_ahead : ReadAheadPolicy::kNone;
+}
+
+const char* ScenarioKeyFor(GeometryField field) {
+  switch (field) {
+    case GeometryField::kLevel:
+      return "array.level";
+    case GeometryField::kMembers:
+      return "array.disks";
+    case GeometryField::kStripeUnit:
+      return "array.stripe";
+    case GeometryField::kMemberSize:
+      return "disks.capacity";
+    case GeometryField::kSpanMembers:
+      return "array.spans";
+    case GeometryField::kSpanStripe:
+      return "array.span_stripe";
+  }
+  return "array.level";
+}
+
+}  // namespace pgstorsim
