@@ -155,10 +155,29 @@ std::optional<Prediction> PredictionOf(const Results& r) {
                             ? r.sections["prediction"]
                             : json();
   if (auto tps = NumberAt(section, "tps")) p.tps = *tps;
-  p.tps_low = NumberAt(section, "tps_low");
-  p.tps_high = NumberAt(section, "tps_high");
-  if (!p.tps_low || !p.tps_high) p.tps_low.reset(), p.tps_high.reset();
+  const Band band = BandOf(section);
+  p.tps_low = band.low;
+  p.tps_high = band.high;
   return p;
+}
+
+Band BandOf(const json& holder) {
+  Band b;
+  b.low = NumberAt(holder, "tps_low");
+  b.high = NumberAt(holder, "tps_high");
+  if (!b.low || !b.high) b.low.reset(), b.high.reset();
+  return b;
+}
+
+std::map<std::string, std::string> SweepRolesOf(const Results& r) {
+  std::map<std::string, std::string> roles;
+  if (!r.config.is_object() || !r.config.contains("sweep")) return roles;
+  const json& sweep = r.config["sweep"];
+  if (!sweep.is_object() || !sweep.contains("roles") || !sweep["roles"].is_object()) return roles;
+  for (const auto& [key, role] : sweep["roles"].items()) {
+    if (role.is_string()) roles[key] = role.get<std::string>();
+  }
+  return roles;
 }
 
 std::vector<SweepRow> SweepRowsOf(const Results& r) {
@@ -172,8 +191,11 @@ std::vector<SweepRow> SweepRowsOf(const Results& r) {
     SweepRow out;
     out.tps = *tps;
     out.latency_ms = NumberAt(row, "latency_ms");
-    out.tps_low = NumberAt(row, "tps_low");
-    out.tps_high = NumberAt(row, "tps_high");
+    const Band band = BandOf(row);
+    out.tps_low = band.low;
+    out.tps_high = band.high;
+    out.p95_ms = NumberAt(row, "p95_ms");
+    if (row.contains("regime") && row["regime"].is_string()) out.regime = row["regime"];
     if (row.contains("settings")) out.settings = FlattenConfig(row["settings"]);
     auto base = row.find("base");
     out.base = base != row.end() && base->is_boolean() && base->get<bool>();

@@ -32,8 +32,10 @@ Section RecommendationSection(const Inputs& inputs) {
   return s;
 }
 
+bool RecommendationFromSweep(const Inputs& inputs) { return Recommend(inputs).from_model_sweep; }
+
 Section InputsSection(const Inputs& inputs) {
-  Section s("inputs", "Results compared");
+  Section s("inputs", "Provenance: results used");
   s.table.header = {"label",        "kind", "file", "created (UTC)", "tps", "txn latency mean (ms)",
                     "duration (s)", "flags"};
   for (const ReportInput& in : inputs) {
@@ -58,7 +60,8 @@ std::optional<Section> ConfigSection(const Inputs& inputs) {
     (long_text ? omitted : keys).push_back(k);
   }
   if (inputs.size() < 2 || keys.empty()) return std::nullopt;
-  Section s("config", "Configurations compared");
+  Section s("config", "Configuration differences");
+  s.collapsed = true;
   s.paragraphs.push_back("Config keys whose values differ between the results (" +
                          std::to_string(keys.size()) + " of them); '-' means absent.");
   if (!omitted.empty()) {

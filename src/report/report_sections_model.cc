@@ -140,8 +140,11 @@ std::optional<Section> DevicesSection(const Inputs& inputs) {
 Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
   Content c;
   c.title = options.title;
-  c.sections.push_back(RecommendationSection(inputs));
-  c.sections.push_back(InputsSection(inputs));
+  std::optional<Section> answer = AnswerSection(inputs);
+  if (answer) c.sections.push_back(std::move(*answer));
+  if (!answer || !RecommendationFromSweep(inputs)) {
+    c.sections.push_back(RecommendationSection(inputs));
+  }
   std::vector<std::string> skipped;
   auto add = [&](std::optional<Section> s, const char* name) {
     if (s) {
@@ -150,7 +153,7 @@ Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
       skipped.push_back(name);
     }
   };
-  add(ConfigSection(inputs), "configurations (no differing keys)");
+  add(GrowthSection(inputs), "growth (no swept workload key)");
   c.sections.push_back(ThroughputSection(inputs));
   add(ClientsSection(inputs), "tps vs clients (fewer than two client counts)");
   add(StatementsSection(inputs), "per-statement latency (no statements)");
@@ -159,6 +162,8 @@ Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
   add(PredictionSection(inputs), "measured vs predicted (no simulate/predict results)");
   add(AgreementSection(inputs), "simulator vs analytic model (no simulate/predict pair)");
   add(DevicesSection(inputs), "device utilisation (no sections.devices)");
+  add(ConfigSection(inputs), "configurations (no differing keys)");
+  c.sections.push_back(InputsSection(inputs));
   if (!skipped.empty()) {
     Section notes("notes", "Not shown");
     notes.paragraphs.push_back("These inputs carry no data for the following sections:");

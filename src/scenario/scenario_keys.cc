@@ -176,6 +176,18 @@ ScenarioKeyEntry TopStringKey(const char* key, const char* help, std::string Sce
           [field](const Scenario& s) { return s.*field; }};
 }
 
+// The role column: workload.* keys are the load (projections), scenario.* labels,
+// every other key a configuration choice.
+std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
+  for (ScenarioKeyEntry& e : table) {
+    const std::string& k = e.info.key;
+    e.info.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
+                  : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
+                                                 : KeyRole::kChoice;
+  }
+  return table;
+}
+
 std::vector<ScenarioKeyEntry> BuildTable() {
   using S = Scenario;
   using H = HostConfig;
@@ -299,8 +311,25 @@ std::vector<ScenarioKeyEntry> BuildTable() {
 }  // namespace
 
 const std::vector<ScenarioKeyEntry>& KeyTable() {
-  static const std::vector<ScenarioKeyEntry> table = BuildTable();
+  static const std::vector<ScenarioKeyEntry> table = WithRoles(BuildTable());
   return table;
+}
+
+const char* KeyRoleName(KeyRole role) {
+  switch (role) {
+    case KeyRole::kChoice:
+      return "choice";
+    case KeyRole::kWorkload:
+      return "workload";
+    case KeyRole::kLabel:
+      return "label";
+  }
+  return "label";
+}
+
+KeyRole ScenarioKeyRole(const std::string& key) {
+  const ScenarioKeyEntry* e = FindKey(key);
+  return e == nullptr ? KeyRole::kLabel : e->info.role;
 }
 
 const ScenarioKeyEntry* FindKey(const std::string& key) {
