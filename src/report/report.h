@@ -33,7 +33,9 @@ struct ReportDocuments {
 };
 
 // Loads every path with LoadResults and gives each a unique label. Fails on the first
-// unreadable or invalid file, naming it. REQUIRES: !paths.empty().
+// unreadable or invalid file, naming it. Shards of one sweep (--shard i/n) are joined
+// into one input (common/sweep_shards.h); a set that cannot be joined stays apart,
+// each shard flagged with why. REQUIRES: !paths.empty().
 StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::string>& paths);
 
 // Builds both documents. Inputs keep their order; the first measured result (kind run

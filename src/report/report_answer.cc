@@ -1,6 +1,7 @@
 // The capacity-planning answer (first screen) and the growth charts, from sweeps and
 // objectives: each swept results file is one question. Key roles come from the
-// results (config.sweep.roles), never from key names.
+// results (config.sweep.roles), never from key names; results that record none (written
+// before roles were) have every swept key taken as a configuration choice.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -69,6 +70,17 @@ std::string Subset(const std::map<std::string, std::string>& settings,
   return SettingsText(sub);
 }
 
+// "1MiB, write-back": the values of `keys` only (legends; the keys are named beside).
+std::string ValuesOf(const std::map<std::string, std::string>& settings,
+                     const std::vector<std::string>& keys) {
+  std::string out;
+  for (const std::string& k : keys) {
+    auto it = settings.find(k);
+    if (it != settings.end()) out += (out.empty() ? "" : ", ") + it->second;
+  }
+  return out;
+}
+
 bool SameOn(const SweepRow& a, const SweepRow& b, const std::vector<std::string>& keys) {
   for (const std::string& k : keys) {
     auto x = a.settings.find(k), y = b.settings.find(k);
@@ -100,6 +112,14 @@ std::string RegimeWords(const std::string& regime) {
   return regime;
 }
 
+// The regime as a short table cell.
+std::string LimitWords(const std::string& regime) {
+  if (regime == "destage-bound") return "disk writes (controller cache full)";
+  if (regime == "read-bound") return "disk reads (cache misses)";
+  if (regime == "cpu-bound") return "CPU";
+  return regime;
+}
+
 struct Question {
   const ReportInput* input;
   std::vector<SweepRow> rows;
@@ -112,8 +132,12 @@ std::vector<Question> QuestionsOf(const Inputs& inputs) {
   for (const ReportInput& in : inputs) {
     Question q{&in, SweepRowsOf(in.results), {}, {}, ObjectiveOf(in.results)};
     if (q.rows.empty() && !q.objective) continue;
-    for (const auto& [key, role] : SweepRolesOf(in.results)) {
+    const std::map<std::string, std::string> roles = SweepRolesOf(in.results);
+    for (const auto& [key, role] : roles) {
       (role == "choice" ? q.choices : q.workload).push_back(key);
+    }
+    if (roles.empty() && !q.rows.empty()) {  // Results that record no roles: every swept
+      for (const auto& [key, value] : q.rows.front().settings) q.choices.push_back(key);
     }
     out.push_back(std::move(q));
   }
@@ -141,8 +165,9 @@ std::string WhatItTakes(const Objective& o, const json& c) {
   text += clients > 0 ? clients_what + std::to_string(clients) + " clients (" +
                             c.value("clients_limit", "") + ")"
                       : "no client count meets it (" + c.value("clients_limit", "") + ")";
-  text += "; up to scale " + std::to_string(c.value("scale", 0LL)) + " (" +
-          c.value("scale_limit", "") + ")";
+  const long long scale = c.value("scale", 0LL);
+  text += scale > 0 ? "; up to scale " + std::to_string(scale) + " (" + c.value("scale_limit", "") + ")"
+                    : "; not at any scale";
   if (c.contains("tps_at_double_scale")) {
     text += "; at 2x data " + FormatNumber(c.value("tps_at_double_scale", 0.0), 0) + " tps, p95 " +
             FormatNumber(c.value("p95_ms_at_double_scale", 0.0), 1) + " ms";
@@ -228,6 +253,33 @@ void AnswerQuestion(const Question& q, Section* s) {
                            WhatItTakes(*o, *c) + ".");
     }
   }
+  // One line per configuration at the current workload.
+  s->table.header = {"question", "configuration", "tps", "tps band", "p95 (ms)", "vs current",
+                     o ? o->text : "objective", "what limits it"};
+  for (const SweepRow* r : candidates) {
+    std::string verdict = "-";
+    if (o) {
+      const auto v = RowValue(*r, *o);
+      verdict = !v ? "-" : Margin(*v, *o) >= 0 ? "met" : "missed by " + FormatNumber(-100 * Margin(*v, *o), 0) + " %";
+    }
+    s->table.rows.push_back(
+        {name, Subset(r->settings, q.choices) + (r == current ? " (current)" : ""),
+         FormatNumber(r->tps, 0),
+         r->tps_low && r->tps_high
+             ? FormatNumber(*r->tps_low, 0) + "-" + FormatNumber(*r->tps_high, 0)
+             : "-",
+         r->p95_ms ? FormatNumber(*r->p95_ms, 1) : "-", PercentChange(current->tps, r->tps),
+         verdict, r->regime.empty() ? "-" : LimitWords(r->regime)});
+  }
+  if (IsModel(q.input->results)) {
+    s->bullets.push_back("Predicted by " + name + " (" + q.input->results.kind +
+                         "), not measured: confirm with `pgstorsim run` on the chosen "
+                         "configuration before relying on it. Compared with the sweep's " +
+                         (current->base ? "base configuration (the scenario without sweep "
+                                          "overrides)"
+                                        : "first row") +
+                         "; the workload stays as in the scenario.");
+  }
   if (best && !best->regime.empty()) {
     s->bullets.push_back("Why: " + Subset(best->settings, q.choices) + " is " +
                          RegimeWords(best->regime) + ".");
@@ -246,9 +298,15 @@ std::optional<Section> AnswerSection(const Inputs& inputs) {
 
 std::optional<Section> GrowthSection(const Inputs& inputs) {
   Section s("growth", "Growth: throughput and p95 as the load grows");
+  std::string legend_keys;
   for (const Question& q : QuestionsOf(inputs)) {
     if (q.rows.empty()) continue;
     const SweepRow* current = BaseRow(q.rows);
+    for (const std::string& k : q.choices) {
+      if (legend_keys.find(ShortKey(k)) == std::string::npos) {
+        legend_keys += (legend_keys.empty() ? "" : ", ") + ShortKey(k);
+      }
+    }
     for (const std::string& axis : q.workload) {
       // Per configuration, the rows that differ from the current one only in `axis`.
       std::vector<std::string> others;
@@ -259,11 +317,13 @@ std::optional<Section> GrowthSection(const Inputs& inputs) {
       for (const SweepRow& r : q.rows) {
         auto v = r.settings.find(axis);
         if (v == r.settings.end() || !SameOn(r, *current, others)) continue;
-        by_config[Subset(r.settings, q.choices)].push_back(&r);
+        by_config[ValuesOf(r.settings, q.choices)].push_back(&r);
       }
-      ChartSpec tps = MakeChart(q.input->label + ": tps vs " + ShortKey(axis), ShortKey(axis),
+      const std::string unit = SweepUnitsOf(q.input->results)[axis];
+      const std::string x_label = ShortKey(axis) + (unit.empty() ? "" : " (" + unit + ")");
+      ChartSpec tps = MakeChart(q.input->label + ": tps vs " + ShortKey(axis), x_label,
                                 "throughput (tps)");
-      ChartSpec p95 = MakeChart(q.input->label + ": p95 vs " + ShortKey(axis), ShortKey(axis),
+      ChartSpec p95 = MakeChart(q.input->label + ": p95 vs " + ShortKey(axis), x_label,
                                 "transaction p95 (" + UnitOf("p95_ms") + ")");
       double x_min = 1e300, x_max = -1e300;
       for (const auto& [config, rows] : by_config) {
@@ -294,8 +354,11 @@ std::optional<Section> GrowthSection(const Inputs& inputs) {
   }
   if (s.svgs.empty()) return std::nullopt;
   s.paragraphs.push_back(
-      "Each line is one configuration; only the swept load changes along it (the other "
-      "workload keys at their current values).");
+      (legend_keys.empty() ? std::string("One configuration")
+                           : "Each line is one configuration (legend: its values of " +
+                                 legend_keys + ")") +
+      "; only the swept load changes along it (the other workload keys at their current "
+      "values).");
   return s;
 }
 

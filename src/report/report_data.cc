@@ -169,16 +169,24 @@ Band BandOf(const json& holder) {
   return b;
 }
 
-std::map<std::string, std::string> SweepRolesOf(const Results& r) {
-  std::map<std::string, std::string> roles;
-  if (!r.config.is_object() || !r.config.contains("sweep")) return roles;
+namespace {
+
+// config.sweep.<field> as a key -> string map.
+std::map<std::string, std::string> SweepMapOf(const Results& r, const char* field) {
+  std::map<std::string, std::string> out;
+  if (!r.config.is_object() || !r.config.contains("sweep")) return out;
   const json& sweep = r.config["sweep"];
-  if (!sweep.is_object() || !sweep.contains("roles") || !sweep["roles"].is_object()) return roles;
-  for (const auto& [key, role] : sweep["roles"].items()) {
-    if (role.is_string()) roles[key] = role.get<std::string>();
+  if (!sweep.is_object() || !sweep.contains(field) || !sweep[field].is_object()) return out;
+  for (const auto& [key, value] : sweep[field].items()) {
+    if (value.is_string()) out[key] = value.get<std::string>();
   }
-  return roles;
+  return out;
 }
+
+}  // namespace
+
+std::map<std::string, std::string> SweepRolesOf(const Results& r) { return SweepMapOf(r, "roles"); }
+std::map<std::string, std::string> SweepUnitsOf(const Results& r) { return SweepMapOf(r, "units"); }
 
 std::vector<SweepRow> SweepRowsOf(const Results& r) {
   std::vector<SweepRow> rows;

@@ -112,6 +112,8 @@ const SweepRow* BaseRow(const std::vector<SweepRow>& rows);
 // config.sweep.roles: swept key -> "choice" | "workload" | "label" as the results
 // recorded them (scenario KeyRole); empty when the results carry none.
 std::map<std::string, std::string> SweepRolesOf(const Results& r);
+// config.sweep.units: swept key -> unit as recorded ("" or absent: none).
+std::map<std::string, std::string> SweepUnitsOf(const Results& r);
 
 struct DeviceUse {
   std::string name;

@@ -58,7 +58,7 @@ std::optional<Section> SweepSection(const Inputs& inputs) {
     std::vector<SweepRow> rows = SweepRowsOf(in.results);
     if (rows.empty()) continue;
     double current = IsModel(in.results) ? PredictionOf(in.results)->tps : in.results.tps;
-    ChartSpec chart = MakeChart("Sweep: " + in.label, "", "tps");
+    ChartSpec chart = MakeChart("Sweep: " + in.label, "", "throughput (tps)");
     ChartSeries tps = MakeSeries("tps");
     for (const SweepRow& row : rows) {
       chart.categories.push_back(ValuesText(row.settings));
@@ -83,7 +83,7 @@ std::optional<Section> SweepSection(const Inputs& inputs) {
 std::optional<Section> PredictionSection(const Inputs& inputs) {
   Section s("prediction", "Measured vs predicted");
   s.table.header = {"model", "kind", "measured", "measured tps", "predicted tps", "band", "error"};
-  ChartSpec chart = MakeChart("Measured vs predicted tps", "", "tps");
+  ChartSpec chart = MakeChart("Measured vs predicted tps", "", "throughput (tps)");
   ChartSeries measured = MakeSeries("measured"), predicted = MakeSeries("predicted");
   for (const ReportInput& in : inputs) {
     auto p = PredictionOf(in.results);
@@ -118,7 +118,7 @@ std::optional<Section> DevicesSection(const Inputs& inputs) {
   });
   if (grid.names.empty()) return std::nullopt;
   Section s("devices", "Device utilisation");
-  ChartSpec chart = MakeChart("Device utilisation", "", "% busy");
+  ChartSpec chart = MakeChart("Device utilisation", "", "busy (%)");
   chart.categories = grid.names;
   s.table.header = {"result"};
   for (const std::string& n : grid.names) s.table.header.push_back(n + " (% busy)");

@@ -178,22 +178,11 @@ struct Scenario {
 };
 
 // One settable dotted key (for --set, --sweep, help and canonical output).
-// What a key is to a capacity-planning question: a configuration choice (hardware,
-// OS, PostgreSQL settings: a sweep over it is recommended among), a workload key (the
-// load: a sweep over it is a projection, never a recommendation), or a label.
-enum class KeyRole { kChoice, kWorkload, kLabel };
-const char* KeyRoleName(KeyRole role);  // "choice", "workload", "label"
-
 struct ScenarioKeyInfo {
   std::string key;   // "array.stripe"
   std::string kind;  // "size", "duration", "int", "double", "bool", "rpm", "string", "enum"
   std::string help;  // One line, naming the allowed values for enums.
-  KeyRole role = KeyRole::kChoice;
 };
-
-// The role of a settable key (calibration.* keys are model parameters: kLabel, never
-// recommended); unknown keys are kLabel.
-KeyRole ScenarioKeyRole(const std::string& key);
 
 // All settable keys, in canonical order. calibration.<name> keys are free-form doubles
 // and are not listed individually.

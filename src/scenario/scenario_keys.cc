@@ -177,11 +177,22 @@ ScenarioKeyEntry TopStringKey(const char* key, const char* help, std::string Sce
 }
 
 // The role column: workload.* keys are the load (projections), scenario.* labels,
-// every other key a configuration choice.
+// every other key a configuration choice; and the unit column (sizes in bytes,
+// durations in s, the workload's counts named).
 std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
+  static const std::pair<const char*, const char*> kUnits[] = {
+      {"workload.clients", "connections"},
+      {"workload.scale", "pgbench scale factor"},
+      {"workload.rate", "tps"},
+      {"workload.transactions", "per client"}};
   for (ScenarioKeyEntry& e : table) {
     const std::string& k = e.info.key;
-    e.info.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
+    for (const auto& [key, unit] : kUnits) {
+      if (k == key) e.unit = unit;
+    }
+    if (e.info.kind == "size") e.unit = "bytes";
+    if (e.info.kind == "duration") e.unit = "s";
+    e.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
                   : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
                                                  : KeyRole::kChoice;
   }
@@ -327,9 +338,14 @@ const char* KeyRoleName(KeyRole role) {
   return "label";
 }
 
+std::string ScenarioKeyUnit(const std::string& key) {
+  const ScenarioKeyEntry* e = FindKey(key);
+  return e == nullptr ? "" : e->unit;
+}
+
 KeyRole ScenarioKeyRole(const std::string& key) {
   const ScenarioKeyEntry* e = FindKey(key);
-  return e == nullptr ? KeyRole::kLabel : e->info.role;
+  return e == nullptr ? KeyRole::kLabel : e->role;
 }
 
 const ScenarioKeyEntry* FindKey(const std::string& key) {

@@ -105,11 +105,15 @@ StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
 }
 
 nlohmann::json SweepConfigJson(const SweepSpec& spec, const Shard& shard) {
-  nlohmann::json roles = nlohmann::json::object();
-  for (const std::string& k : spec.keys) roles[k] = KeyRoleName(ScenarioKeyRole(k));
+  nlohmann::json roles = nlohmann::json::object(), units = nlohmann::json::object();
+  for (const std::string& k : spec.keys) {
+    roles[k] = KeyRoleName(ScenarioKeyRole(k));
+    units[k] = ScenarioKeyUnit(k);
+  }
   return {{"keys", spec.keys},
           {"values", spec.values},
           {"roles", roles},
+          {"units", units},
           {"points", spec.PointCount()},
           {"shard", shard.Text()}};
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "scenario/key_roles.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -50,6 +51,7 @@ StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
 
 // config.sweep of a sweep's results (predict and simulate alike): {"keys", "values"
 // (per key, as given), "roles" (key -> "choice" | "workload" | "label", KeyRole),
+// "units" (key -> its unit column, "" when none),
 // "points" (in the whole sweep), "shard" ("i/n")}: what joining shards checks.
 nlohmann::json SweepConfigJson(const SweepSpec& spec, const Shard& shard);
 

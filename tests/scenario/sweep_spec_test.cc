@@ -61,9 +61,13 @@ TEST(SweepSpec, RolesComeFromTheKeyTable) {
   EXPECT_EQ(ScenarioKeyRole("controller.read_ahead"), KeyRole::kChoice);
   EXPECT_EQ(ScenarioKeyRole("scenario.name"), KeyRole::kLabel);
   EXPECT_EQ(ScenarioKeyRole("calibration.cpu_ms"), KeyRole::kLabel);
-  for (const ScenarioKeyInfo& k : ScenarioKeys()) {
-    EXPECT_EQ(k.role, ScenarioKeyRole(k.key)) << k.key;
+  for (const ScenarioKeyInfo& k : ScenarioKeys()) {  // Every key has a role.
+    const KeyRole role = ScenarioKeyRole(k.key);
+    EXPECT_EQ(role == KeyRole::kWorkload, k.key.rfind("workload.", 0) == 0) << k.key;
+    EXPECT_EQ(role == KeyRole::kLabel, k.key.rfind("scenario.", 0) == 0) << k.key;
   }
+  EXPECT_EQ(ScenarioKeyUnit("workload.clients"), "connections");
+  EXPECT_EQ(ScenarioKeyUnit("array.stripe"), "bytes");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "model/storage_model.h"
 #include "model/model_error.h"
 #include "model/sweep.h"
+#include "scenario/key_roles.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep_spec.h"
 
@@ -59,8 +60,12 @@ void PrintHeadroom(const std::map<std::string, std::string>& settings, const Slo
   } else {
     std::printf("  %s: none (%s)\n", clients_what, h.clients_limit.c_str());
   }
-  std::printf("  largest scale: %lld (%s)\n", static_cast<long long>(h.scale),
-              h.scale_limit.c_str());
+  if (h.scale > 0) {
+    std::printf("  largest scale: %lld (%s)\n", static_cast<long long>(h.scale),
+                h.scale_limit.c_str());
+  } else {
+    std::printf("  largest scale: none (not even scale 1: %s)\n", h.scale_limit.c_str());
+  }
   if (h.have_double_scale) {
     std::printf("  at 2x data (scale %lld): %.1f tps, p95 %.2f ms\n",
                 static_cast<long long>(2 * s.workload.scale), h.at_double_scale.tps,
