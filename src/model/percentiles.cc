@@ -12,7 +12,7 @@
 namespace pgstorsim {
 namespace {
 
-constexpr int kBins = 2048;
+constexpr int kBins = 1024;
 constexpr int kMaxReads = 8;         // Reads per statement beyond this are folded in.
 constexpr double kMinBusy = 0.05;    // A station's share of time busy, floored.
 constexpr double kTailMass = 1e-5;   // The grid reaches each part's 1 - kTailMass quantile.
