@@ -281,3 +281,28 @@ TEST(DefaultMarkdownPath, ReplacesOrAddsExtension) {
 
 }  // namespace
 }  // namespace pgstorsim
+
+namespace pgstorsim {
+namespace {
+
+// A cold/warm pair of runs shares one chart and gets the time to 90 % of warm tps (the
+// cold series climbs by a tenth of it every 90 s: 3-interval mean >= 900 at t = 900 s);
+// a simulation of the same stripe is drawn apart (another kind: another time axis).
+TEST(Report, ColdWarmRampsAreGroupedWithTimeToWarm) {
+  Results warm = MeasuredRun("warm", 32768, 1000, 1, 2);
+  warm.config["cache"] = "warm";
+  Results cold = MeasuredRun("cold", 32768, 1000, 1, 2, 10, /*cold=*/true);
+  cold.config["cache"] = "cold";
+  Results sim = MeasuredRun("sim", 32768, 500, 1, 2);
+  sim.kind = "simulate";
+  ReportDocuments docs = BuildReport({In(warm), In(cold), In(sim)}, {});
+  EXPECT_TRUE(Has(docs.markdown, "| 1 | warm | warm | 10 | 1000.0 | - |")) << docs.markdown;
+  EXPECT_TRUE(Has(docs.markdown, "| 1 | cold | cold | 10 | 800.0 | 900 |")) << docs.markdown;
+  EXPECT_TRUE(Has(docs.markdown, "| 2 | sim | - | 10 | 500.0 | - |")) << docs.markdown;
+  EXPECT_TRUE(Has(docs.html, "Group 1: tps over time (run)"));
+  EXPECT_TRUE(Has(docs.html, "Group 2: tps over time (simulate)"));
+  EXPECT_FALSE(Has(docs.html, "Group 3:"));
+}
+
+}  // namespace
+}  // namespace pgstorsim
