@@ -44,10 +44,11 @@ StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::strin
 ReportDocuments BuildReport(const std::vector<ReportInput>& inputs, const ReportOptions& options);
 
 // One rendering: "html", "md" (as BuildReport), "json" (the sections' text and tables,
-// charts counted) or "tsv" (one line per result and per sweep row: file, label, kind,
-// row, settings "k=v;...", tps, tps_low, tps_high, latency_mean_ms, p50_ms, p95_ms,
-// p99_ms, duration_s, transactions, regime; header first: what scripts read instead
-// of our JSON). Errors name the format.
+// charts counted) or "tsv" (header first, then per result its line, one line per
+// statement and one per sweep row: file, label, kind, row (sweep index or "-"),
+// statement, settings "k=v;...", tps, tps_low, tps_high, latency_mean_ms, p50_ms,
+// p95_ms, p99_ms, duration_s, transactions (a statement's: its count), regime: what
+// scripts read instead of our JSON). Errors name the format.
 StatusOr<std::string> RenderReport(const std::vector<ReportInput>& inputs,
                                    const ReportOptions& options, const std::string& format);
 // Loads, builds and writes html_path and markdown_path (each atomically).

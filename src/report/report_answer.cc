@@ -185,7 +185,7 @@ void AnswerQuestion(const Question& q, Section* s) {
                            FormatNumber(c.value("p95_ms", 0.0), 1) + " ms); it " +
                            WhatItTakes(*q.objective, c) + ".");
     }
-    if (s->lead.empty()) s->lead = name + ": " + s->bullets.back();
+    if (s->lead.empty() && !s->bullets.empty()) s->lead = name + ": " + s->bullets.back();
     return;
   }
   const SweepRow* current = BaseRow(q.rows);
@@ -211,13 +211,17 @@ void AnswerQuestion(const Question& q, Section* s) {
   for (const SweepRow* r : candidates) {
     bool meets = true;
     if (o) {
+      // The row's value of the metric, else the objective search's verdict (rows carry
+      // tps and p95 only).
       const auto v = RowValue(*r, *o);
-      const double m = v ? Margin(*v, *o) : -1e300;
+      const json* c = v ? nullptr : HeadroomFor(*o, *r, q.choices);
+      const double m = v ? Margin(*v, *o) : c ? c->value("margin", 0.0) : 0.0;
       meets = m >= 0;
-      if (m > closest_margin) closest_margin = m, closest = r;
+      if (!closest || m > closest_margin) closest_margin = m, closest = r;
     }
     if (meets && (!best || r->tps > best->tps)) best = r;
   }
+  if (!best && !closest) return;  // No row at the current workload.
   const std::string question = "Which " + [&] {
     std::string keys;
     for (const std::string& k : q.choices) keys += (keys.empty() ? "" : " and ") + ShortKey(k);
@@ -243,7 +247,8 @@ void AnswerQuestion(const Question& q, Section* s) {
     int met = 0;
     for (const SweepRow* r : candidates) {
       const auto v = RowValue(*r, *o);
-      met += v && Margin(*v, *o) >= 0;
+      const json* c = v ? nullptr : HeadroomFor(*o, *r, q.choices);
+      met += v ? Margin(*v, *o) >= 0 : c != nullptr && c->value("meets", false);
     }
     s->bullets.push_back("Objective " + o->text + ": met by " + std::to_string(met) + " of " +
                          std::to_string(candidates.size()) + " configurations.");
@@ -260,7 +265,11 @@ void AnswerQuestion(const Question& q, Section* s) {
     std::string verdict = "-";
     if (o) {
       const auto v = RowValue(*r, *o);
-      verdict = !v ? "-" : Margin(*v, *o) >= 0 ? "met" : "missed by " + FormatNumber(-100 * Margin(*v, *o), 0) + " %";
+      const json* c = v ? nullptr : HeadroomFor(*o, *r, q.choices);
+      const std::optional<double> m =
+          v ? std::optional<double>(Margin(*v, *o))
+            : c ? std::optional<double>(c->value("margin", 0.0)) : std::nullopt;
+      verdict = !m ? "-" : *m >= 0 ? "met" : "missed by " + FormatNumber(-100 * *m, 0) + " %";
     }
     s->table.rows.push_back(
         {name, Subset(r->settings, q.choices) + (r == current ? " (current)" : ""),

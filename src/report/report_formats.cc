@@ -39,8 +39,8 @@ std::string Clean(std::string text) {  // No tabs or newlines inside a field.
 
 std::string ResultsTsv(const Inputs& inputs) {
   std::ostringstream out;
-  out << "file\tlabel\tkind\trow\tsettings\ttps\ttps_low\ttps_high\tlatency_mean_ms\tp50_ms"
-         "\tp95_ms\tp99_ms\tduration_s\ttransactions\tregime\n";
+  out << "file\tlabel\tkind\trow\tstatement\tsettings\ttps\ttps_low\ttps_high\tlatency_mean_ms"
+         "\tp50_ms\tp95_ms\tp99_ms\tduration_s\ttransactions\tregime\n";
   for (const ReportInput& in : inputs) {
     const Results& r = in.results;
     std::optional<double> low, high;
@@ -49,14 +49,22 @@ std::string ResultsTsv(const Inputs& inputs) {
     if (r.sections.is_object() && r.sections.contains("prediction")) {
       regime = r.sections["prediction"].value("regime", "");
     }
-    const std::optional<double> mean =
-        r.transaction_latency.count() ? std::optional<double>(r.transaction_latency.mean_ns() / kNsPerMs)
-                                      : std::nullopt;
-    out << Clean(in.path) << '\t' << Clean(in.label) << '\t' << r.kind << "\t-\t\t"
+    std::optional<double> mean;
+    if (r.transaction_latency.count()) mean = r.transaction_latency.mean_ns() / kNsPerMs;
+    out << Clean(in.path) << '\t' << Clean(in.label) << '\t' << r.kind << "\t-\t\t\t"
         << FormatNumber(r.tps, 6) << '\t' << Num(low, 6) << '\t' << Num(high, 6) << '\t'
         << Num(mean, 6) << '\t' << Num(PercentileOf(r, "p50"), 6) << '\t'
         << Num(PercentileOf(r, "p95"), 6) << '\t' << Num(PercentileOf(r, "p99"), 6) << '\t'
         << FormatNumber(r.duration_s, 3) << '\t' << r.transactions << '\t' << regime << '\n';
+    for (const StatementResult& st : r.statements) {  // The statements' latencies.
+      const LatencyHistogram& h = st.latency;
+      if (!h.count()) continue;
+      out << Clean(in.path) << '\t' << Clean(in.label) << '\t' << r.kind << "\t-\t"
+          << Clean(st.name) << "\t\t\t\t\t" << FormatNumber(h.mean_ns() / kNsPerMs, 6) << '\t'
+          << FormatNumber(NsToMs(h.PercentileNs(0.5)), 6) << '\t'
+          << FormatNumber(NsToMs(h.PercentileNs(0.95)), 6) << '\t'
+          << FormatNumber(NsToMs(h.PercentileNs(0.99)), 6) << "\t\t" << h.count() << "\t\n";
+    }
     const json& sweep = r.sections.is_object() && r.sections.contains("sweep") ? r.sections["sweep"]
                                                                                : json::array();
     if (!sweep.is_array()) continue;
@@ -75,8 +83,8 @@ std::string ResultsTsv(const Inputs& inputs) {
         return std::nullopt;
       };
       const Band band = BandOf(row);
-      out << Clean(in.path) << '\t' << Clean(in.label) << '\t' << r.kind << '\t' << index << '\t'
-          << Clean(settings) << '\t' << Num(number("tps"), 6) << '\t' << Num(band.low, 6) << '\t'
+      out << Clean(in.path) << '\t' << Clean(in.label) << '\t' << r.kind << '\t' << index
+          << "\t\t" << Clean(settings) << '\t' << Num(number("tps"), 6) << '\t' << Num(band.low, 6) << '\t'
           << Num(band.high, 6) << '\t' << Num(number("latency_ms"), 6) << '\t'
           << Num(number("p50_ms"), 6) << '\t' << Num(number("p95_ms"), 6) << '\t'
           << Num(number("p99_ms"), 6) << '\t' << Num(number("duration_s"), 3) << '\t'
