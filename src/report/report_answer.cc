@@ -236,6 +236,14 @@ void AnswerQuestion(const Question& q, Section* s) {
     answer = "No configuration meets " + o->text + "; the closest, " +
              Subset(closest->settings, q.choices) + ", misses it by " +
              FormatNumber(-100 * closest_margin, 0) + " % (" + RowFigures(*closest) + ").";
+  } else if (best != current && best->tps_low && current->tps_high &&
+             *best->tps_low <= *current->tps_high) {
+    // Bands that overlap: the model cannot tell the two apart.
+    answer = "Not distinguishable: " + Subset(best->settings, q.choices) + " (" +
+             RowFigures(*best) + ") overlaps the current " +
+             Subset(current->settings, q.choices) + "'s band " +
+             FormatNumber(*current->tps_low, 0) + "-" + FormatNumber(*current->tps_high, 0) +
+             "; keep the current configuration.";
   } else {
     answer = "Best: " + Subset(best->settings, q.choices) + ": " + RowFigures(*best) +
              ", vs current " + Subset(current->settings, q.choices) + ": " +

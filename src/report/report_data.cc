@@ -162,9 +162,14 @@ std::optional<Prediction> PredictionOf(const Results& r) {
 }
 
 Band BandOf(const json& holder) {
+  // The band object predict writes (docs/model.md, "Bands from model error"), else the
+  // plain tps_low / tps_high of older results and sweep rows.
+  const json& from = holder.is_object() && holder.contains("band") && holder["band"].is_object()
+                         ? holder["band"]
+                         : holder;
   Band b;
-  b.low = NumberAt(holder, "tps_low");
-  b.high = NumberAt(holder, "tps_high");
+  b.low = NumberAt(from, "tps_low");
+  b.high = NumberAt(from, "tps_high");
   if (!b.low || !b.high) b.low.reset(), b.high.reset();
   return b;
 }

@@ -56,6 +56,17 @@ TEST_F(Planning, ShardsJoinIntoTheWholeSweep) {
   };
   EXPECT_EQ(Lines(rows(joined.output)), 6u) << joined.output;
   EXPECT_EQ(rows(joined.output), rows(one.output));
+  // `merge` joins them into one file with the whole sweep, whatever the order.
+  ShellResult merged = RunPgstorsim("merge " + Path("s2.json") + " " + Path("s1.json") + " " +
+                                    Path("s3.json") + " --out " + Path("merged.json"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.output;
+  EXPECT_NE(merged.output.find("joined 3 shards: 6 sweep points"), std::string::npos);
+  ShellResult from_merge = RunPgstorsim("report --format tsv " + Path("merged.json"));
+  EXPECT_EQ(rows(from_merge.output), rows(one.output));
+  ShellResult missing = RunPgstorsim("merge " + Path("s1.json") + " " + Path("s3.json") +
+                                     " --out " + Path("bad.json"));
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.output.find("shard 2/3 missing"), std::string::npos) << missing.output;
   // Two of three shards: kept apart, flagged, no error.
   ShellResult partial = RunPgstorsim("report --format md " + Path("s1.json") + " " + Path("s2.json"));
   EXPECT_EQ(partial.exit_code, 0) << partial.output;
