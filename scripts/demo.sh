@@ -77,7 +77,8 @@ calibrated=results/runs/demo-$stamp-m5110e-calibrated.toml
   --measured results/validation/m5110e-32k-warm.pgbench.txt --out "$calibrated"
 predict_json=results/runs/demo-$stamp-predict.json
 "$BIN" predict --scenario "$calibrated" --sweep array.stripe=32k,64k,128k,1MiB \
-  --sweep controller.write_policy=write-back,write-through --out "$predict_json"
+  --sweep controller.write_policy=write-back,write-through \
+  --sweep workload.clients=1,5,10,20,40 --slo "p95<50ms" --out "$predict_json"
 sim_json=results/runs/demo-$stamp-simulate.json
 "$BIN" simulate --scenario "$calibrated" --duration 900s --out "$sim_json" --quiet
 # The same question to the simulator at 1 MiB: the report pairs it with the sweep point.

@@ -88,18 +88,22 @@ for pattern in $PATTERNS; do
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$DIR" "$RUNS" "$PATTERNS" <<'PY'
-import json, statistics, sys
-d, runs, patterns = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+python3 - "$DIR" "$RUNS" "$PATTERNS" "$BIN" <<'PY'
+import json, statistics, subprocess, sys
+d, runs, patterns, BIN = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4]
 PCTS = (("p50", "50.000000"), ("p95", "95.000000"), ("p99", "99.000000"))
 
 def ours(pattern, run):
-    r = json.load(open(f"{d}/ours-{pattern}-{run}.json"))
-    row = {"iops": r["summary"]["tps"]}  # One access per transaction in both patterns.
-    for st in r["statements"]:
-        name = {"data read": "read", "data write": "write"}.get(st["name"])
-        if name and st["latency"]["count"]:
-            row[name] = [st["latency_ms"][label] for label, _ in PCTS]
+    # Our results through `report --format tsv` (columns by header name).
+    tsv = subprocess.run([BIN, "report", "--format", "tsv", f"{d}/ours-{pattern}-{run}.json"],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+    header = tsv[0].split("\t")
+    lines = [dict(zip(header, line.split("\t"))) for line in tsv[1:]]
+    row = {"iops": float(lines[0]["tps"])}  # One access per transaction in both patterns.
+    for st in lines[1:]:
+        name = {"data read": "read", "data write": "write"}.get(st["statement"])
+        if name and st["transactions"] not in ("", "0"):
+            row[name] = [float(st[f"{label}_ms"]) for label, _ in PCTS]
     return row
 
 def fio(pattern, run, kind):

@@ -18,7 +18,8 @@ for st in "${STRIPES[@]}"; do for cl in "${CLIENTS[@]}"; do for sc in "${SCALES[
   "$BIN" simulate --scenario "$SCENARIO" "$@" --set "array.stripe=$st" \
     --set "workload.clients=$cl" --set "workload.scale=$sc" --out "$OUT/sim.json" --quiet >/dev/null
   model=$(awk -v s="$st" -v c="$cl" -v k="$sc" '$1==s && $2==c && $3==k {print $4}' "$OUT/predict.txt")
-  sim=$(python3 -c "import json;print(round(json.load(open('$OUT/sim.json'))['summary']['tps'],1))")
+  sim=$("$BIN" report --format tsv "$OUT/sim.json" |
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i } NR == 2 { printf "%.1f", $col["tps"] }')
   ratio=$(python3 -c "print(round($sim/$model, 2) if '$model' else 'n/a')")
   printf "%-6s %-7s %-6s %10s %10s %7s\n" "$st" "$cl" "$sc" "${model:-n/a}" "$sim" "$ratio"
 done; done; done

@@ -147,8 +147,8 @@ replay() {  # stripe run -> prints tps
     --wal-target "$WORK/wal.img" "${allow[@]}" --workers "$CLIENTS" --engine "$ENGINE" \
     --duration "${SECONDS_PER_RUN}s" --out "$json" >"$WORK/replay-$1-$2.txt" 2>&1 ||
     lab_die "replay failed: $(tail -3 "$WORK/replay-$1-$2.txt")"
-  python3 -c 'import json, sys
-print("%.1f" % json.load(open(sys.argv[1]))["summary"]["tps"])' "$json"
+  "$BIN" report --format tsv "$json" |
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i } NR == 2 { printf "%.1f\n", $col["tps"] }'
   gzip -9f "$json"
 }
 

@@ -61,10 +61,16 @@ calibrate() {
   fi
   local tps_files=() run
   for run in "${measured[@]}"; do  # The measured tps alone, as pgbench prints it.
-    python3 -c 'import gzip, json, sys
-print("tps = %.6f" % json.load(gzip.open(sys.argv[1], "rt"))["summary"]["tps"])' \
-      "$run" >"$work/$(basename "$run" .json.gz).tps.txt" || lab_die "$run: no summary.tps"
-    tps_files+=("$work/$(basename "$run" .json.gz).tps.txt")
+    local name json
+    name=$(basename "$run" .json.gz)
+    json="$work/$name.json"
+    zcat "$run" >"$json" || lab_die "$run: cannot decompress"
+    "$BIN" report --format tsv "$json" |
+      awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+                  NR == 2 && $col["tps"] != "" { printf "tps = %s\n", $col["tps"]; ok = 1 }
+                  END { exit !ok }' >"$work/$name.tps.txt" || lab_die "$run: no summary.tps"
+    rm -f "$json"
+    tps_files+=("$work/$name.tps.txt")
   done
   "$BIN" calibrate --scenario "$SCENARIOS/lab-$iops-s$scale.toml" --measured "${tps_files[@]}" \
     --set "workload.clients=$clients" --set "workload.scale=$scale" --set "workload.cache=$cache" \

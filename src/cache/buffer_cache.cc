@@ -13,6 +13,8 @@ namespace pgstorsim {
 namespace {
 
 constexpr int64_t kInitialReadaheadPages = 4;
+constexpr int64_t kDenseBlocksPerCachedPage = 2;
+constexpr int64_t kMinDenseBlocks = int64_t{1} << 20;  // 8 GiB of 8 KiB pages.
 
 class BufferCacheImpl : public BufferCache {
  public:
@@ -21,7 +23,13 @@ class BufferCacheImpl : public BufferCache {
         shared_(config.shared_buffers_pages, config.max_usage_count, &table_),
         os_(config.os_cache_pages, &table_, config.os_active_ratio),
         cleaner_(config.bgwriter_lru_maxpages, config.bgwriter_lru_multiplier,
-                 config.bgwriter_delay_ms) {}
+                 config.bgwriter_delay_ms) {
+    // Dense entries up to kDenseBlocksPerCachedPage x the pages both caches hold, per
+    // file; beyond, a hash map: the table grows with the caches, not the database.
+    table_.SetDenseLimit(std::max<int64_t>(
+        kMinDenseBlocks,
+        kDenseBlocksPerCachedPage * (config.shared_buffers_pages + config.os_cache_pages)));
+  }
 
   CacheOutcome Touch(const PageId& page, bool dirty, std::vector<CacheIo>* ios) override {
     if (SharedAccess(page, dirty, ios)) {

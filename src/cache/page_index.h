@@ -2,8 +2,11 @@
 // Relations are identified by small file numbers and addressed by dense block
 // numbers, so the table is a vector of entries per file, grown on demand: O(1) with
 // no hashing and no per-entry allocation. Pages outside the dense range
-// (file >= kMaxDenseFiles, block < 0 or block >= kMaxDenseBlocks) fall back to a hash
-// map, so any PageId works. A default-constructed Entry means "absent".
+// (file >= kMaxDenseFiles, block < 0 or block >= the dense limit) fall back to a hash
+// map, so any PageId works. The dense limit (kMaxDenseBlocks unless set) bounds the
+// vectors, so a cache over a database much larger than itself keeps memory in
+// proportion to what it holds (the hash map's live entries), not to the database.
+// A default-constructed Entry means "absent".
 // BufferCache keeps one PageTable whose entry holds both the page's shared-buffer
 // frame and its OS-cache recency stamp, so a shared-buffer miss finds the page's OS
 // cache state in the cache line it already loaded. Thread safety: none.
@@ -33,6 +36,10 @@ class PageTable {
   static constexpr uint32_t kMaxDenseFiles = 4096;
   static constexpr int64_t kMaxDenseBlocks = int64_t{1} << 28;  // 2 TiB of 8 KiB pages.
 
+  // Blocks at or above `blocks` (per file) go to the hash map from now on; REQUIRES:
+  // the table is empty. Clamped to [0, kMaxDenseBlocks].
+  void SetDenseLimit(int64_t blocks) { dense_limit_ = std::clamp<int64_t>(blocks, 0, kMaxDenseBlocks); }
+
   // The entry of `page`, or nullptr where none was ever created. The pointer is valid
   // until the next Get() or Forget().
   const Entry* Find(const PageId& page) const {
@@ -56,7 +63,8 @@ class PageTable {
     std::vector<Entry>& entries = files_[page.file];
     const size_t block = static_cast<size_t>(page.block);
     if (block >= entries.size()) {
-      entries.resize(std::max<size_t>(block + 1, std::max<size_t>(1024, entries.size() * 2)));
+      const size_t grown = std::max<size_t>(1024, entries.size() * 2);
+      entries.resize(std::max<size_t>(block + 1, std::min<size_t>(grown, dense_limit_)));
     }
     return &entries[block];
   }
@@ -67,7 +75,7 @@ class PageTable {
     if (file >= kMaxDenseFiles || blocks <= 0) return;
     if (file >= files_.size()) files_.resize(file + 1);
     std::vector<Entry>& entries = files_[file];
-    const size_t want = static_cast<size_t>(std::min(blocks, kMaxDenseBlocks));
+    const size_t want = static_cast<size_t>(std::min(blocks, dense_limit_));
     if (want <= entries.size()) return;
     entries.reserve(want);
     entries.resize(want);
@@ -80,10 +88,11 @@ class PageTable {
   }
 
  private:
-  static bool Dense(const PageId& page) {
-    return page.file < kMaxDenseFiles && page.block >= 0 && page.block < kMaxDenseBlocks;
+  bool Dense(const PageId& page) const {
+    return page.file < kMaxDenseFiles && page.block >= 0 && page.block < dense_limit_;
   }
 
+  int64_t dense_limit_ = kMaxDenseBlocks;
   std::vector<std::vector<Entry>> files_;
   std::unordered_map<PageId, Entry, PageIdHash> sparse_;
 };

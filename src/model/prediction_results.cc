@@ -14,6 +14,13 @@ nlohmann::json PredictionToJson(const Prediction& p) {
                        {"read_utilization", d.read_utilization},
                        {"destage_utilization", d.destage_utilization}});
   }
+  auto percentiles = [](const LatencyPercentiles& q) {
+    return nlohmann::json{{"p50", q.p50_ms}, {"p95", q.p95_ms}, {"p99", q.p99_ms}};
+  };
+  nlohmann::json statement_percentiles = nlohmann::json::object();
+  for (const auto& [name, q] : p.statement_percentiles) {
+    statement_percentiles[name] = percentiles(q);
+  }
   return {{"tps", p.tps},
           {"tps_low", p.tps_low},
           {"tps_high", p.tps_high},
@@ -28,6 +35,8 @@ nlohmann::json PredictionToJson(const Prediction& p) {
             {"model_error_validation_rows", p.model_error_rows}}},
           {"statement_latency_ms", p.statement_latency_ms},
           {"transaction_latency_ms", p.transaction_latency_ms},
+          {"statement_percentiles_ms", statement_percentiles},
+          {"transaction_percentiles_ms", percentiles(p.transaction_percentiles)},
           {"regime", p.regime},
           {"cache_full_probability", p.cache_full_probability},
           {"reads_per_transaction", p.reads_per_transaction},
@@ -69,7 +78,7 @@ nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table) {
       settings[name] = value;
       applied = applied && SetScenarioKey(&s, table.keys[k], p.values[k]).ok();
     }
-    nlohmann::json row = {{"settings", settings}};
+    nlohmann::json row = {{"settings", settings}, {"index", p.index}};
     if (!p.ok) {
       row["error"] = p.error;
       rows.push_back(row);
@@ -79,6 +88,7 @@ nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table) {
     row["tps_low"] = p.prediction.tps_low;
     row["tps_high"] = p.prediction.tps_high;
     row["latency_ms"] = p.prediction.transaction_latency_ms;
+    row["p95_ms"] = p.prediction.transaction_percentiles.p95_ms;
     row["regime"] = p.prediction.regime;
     row["base"] = applied && ScenarioToToml(s) == base_toml;
     rows.push_back(row);
@@ -91,8 +101,37 @@ Results SweepPredictionToResults(const Scenario& base, const Prediction& current
   Results r = PredictionToResults(base, current);
   r.label = base.name + " sweep";
   r.config["sweep_keys"] = table.keys;
+  r.config["sweep"] = SweepConfigJson(table.spec, table.shard);
   r.sections["sweep"] = SweepRowsToJson(base, table);
   return r;
+}
+
+nlohmann::json HeadroomToJson(const std::map<std::string, std::string>& settings, const Slo& slo,
+                              const Headroom& h) {
+  nlohmann::json j = {{"settings", settings},
+                      {"tps", h.at_base.tps},
+                      {"p95_ms", h.at_base.transaction_percentiles.p95_ms},
+                      {"value", slo.Value(h.at_base)},
+                      {"meets", h.meets},
+                      {"margin", h.margin},
+                      {"clients", h.clients},
+                      {"clients_limit", h.clients_limit},
+                      {"scale", h.scale},
+                      {"scale_limit", h.scale_limit}};
+  if (h.have_double_scale) {
+    j["tps_at_double_scale"] = h.at_double_scale.tps;
+    j["p95_ms_at_double_scale"] = h.at_double_scale.transaction_percentiles.p95_ms;
+    j["value_at_double_scale"] = slo.Value(h.at_double_scale);
+  }
+  return j;
+}
+
+nlohmann::json SloSectionJson(const Slo& slo, const nlohmann::json& configurations) {
+  int met = 0;
+  for (const auto& c : configurations) met += c.value("meets", false) ? 1 : 0;
+  return {{"objective", slo.text},       {"metric", slo.metric},
+          {"limit", slo.limit},          {"at_most", slo.at_most},
+          {"configurations", configurations}, {"met_by", met}};
 }
 
 }  // namespace pgstorsim

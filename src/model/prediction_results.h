@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/results.h"
+#include "model/slo.h"
 #include "model/storage_model.h"
 #include "model/sweep.h"
 #include "scenario/scenario.h"
@@ -18,8 +19,9 @@ namespace pgstorsim {
 nlohmann::json PredictionToJson(const Prediction& p);
 Results PredictionToResults(const Scenario& s, const Prediction& p);
 
-// One sweep row: {"settings": {key: value as given}, "tps", "tps_low", "tps_high",
-// "latency_ms" (transaction), "regime", "base"}; a refused point has settings and
+// One sweep row: {"settings": {key: value as given}, "index" (in the whole sweep),
+// "tps", "tps_low", "tps_high", "latency_ms" (transaction mean), "p95_ms"
+// (transaction), "regime", "base"}; a refused point has settings and
 // "error" only. "base" is true when the point equals `base` (no override changes it).
 nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table);
 
@@ -29,6 +31,18 @@ nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table);
 // sections.sweep = SweepRowsToJson.
 Results SweepPredictionToResults(const Scenario& base, const Prediction& current,
                                  const SweepTable& table);
+
+// One configuration's answers to an objective (sections.slo.configurations[]):
+// {"settings": {choice key: value}, "tps", "p95_ms", "value" (the objective's
+// metric), "meets", "margin", "clients" (largest meeting a latency objective,
+// smallest reaching a tps one; 0 = none), "clients_limit", "scale", "scale_limit",
+// and at 2 x the scale "tps_at_double_scale", "p95_ms_at_double_scale",
+// "value_at_double_scale"}.
+nlohmann::json HeadroomToJson(const std::map<std::string, std::string>& settings, const Slo& slo,
+                              const Headroom& h);
+// sections.slo: {"objective", "metric", "limit", "at_most", "configurations": [...],
+// "met_by" (how many meet it)}.
+nlohmann::json SloSectionJson(const Slo& slo, const nlohmann::json& configurations);
 
 }  // namespace pgstorsim
 

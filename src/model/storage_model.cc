@@ -11,6 +11,7 @@
 #include "model/cache_misses.h"
 #include "model/mva.h"
 #include "model/model_error.h"
+#include "model/percentiles.h"
 #include "model/storage_network.h"
 #include "pgmodel/demands.h"
 #include "pgmodel/host_scenario.h"
@@ -312,6 +313,7 @@ StatusOr<Prediction> Predict(const Scenario& s) {
   const double band = std::sqrt(var + model.band_fraction * model.band_fraction);
   out.tps_low = out.tps * (1 - band);
   out.tps_high = out.tps * (1 + band);
+  AddPercentiles(s, params, &out);
   return out;
 }
 

@@ -60,6 +60,10 @@ struct DeviceLoad {
   double destage_utilization = 0;
 };
 
+struct LatencyPercentiles {
+  double p50_ms = 0, p95_ms = 0, p99_ms = 0;
+};
+
 struct Prediction {
   double tps = 0;
   // The error band: the fitted parameters' standard errors (propagated) and the model's
@@ -71,6 +75,9 @@ struct Prediction {
   int model_error_rows = 0;             // Validation rows behind it.
   std::map<std::string, double> statement_latency_ms;  // Project statement names.
   double transaction_latency_ms = 0;
+  // Approximate distributions (model/percentiles.h); filled by Predict, not PredictWith.
+  std::map<std::string, LatencyPercentiles> statement_percentiles;
+  LatencyPercentiles transaction_percentiles;
   std::string regime;                 // "read-bound" or "destage-bound".
   double cache_full_probability = 0;  // Weight of the destage-bound regime.
   double reads_per_transaction = 0;   // Filesystem-block reads (cache misses).

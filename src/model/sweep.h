@@ -1,6 +1,6 @@
-// Sweeps for `predict --sweep key=v1,v2,...`: the cartesian product of every swept key's
-// values applied to a base scenario, one prediction per point (internal to src/model).
-// Units as in storage_model.h. Thread safety: pure functions.
+// Sweeps for `predict --sweep key=v1,v2,...` (scenario/sweep_spec.h): one prediction
+// per point of a shard of the cartesian product (internal to src/model). Units as in
+// storage_model.h. Thread safety: pure functions.
 #ifndef PGSTORSIM_MODEL_SWEEP_H_
 #define PGSTORSIM_MODEL_SWEEP_H_
 
@@ -11,10 +11,12 @@
 #include "common/status.h"
 #include "model/storage_model.h"
 #include "scenario/scenario.h"
+#include "scenario/sweep_spec.h"
 
 namespace pgstorsim {
 
 struct SweepPoint {
+  size_t index = 0;                 // In the whole sweep (0-based).
   std::vector<std::string> values;  // One per swept key, as given.
   bool ok = true;
   std::string error;  // Why the point was refused (invalid configuration).
@@ -23,12 +25,17 @@ struct SweepPoint {
 
 struct SweepTable {
   std::vector<std::string> keys;
+  SweepSpec spec;
+  Shard shard;
+  size_t total_points = 0;  // In the whole sweep (all shards).
   std::vector<SweepPoint> points;
 };
 
-// Each spec is "key=v1,v2,...". Unknown keys are errors; configurations that fail
-// validation become refused points (the table lists why) rather than aborting.
-StatusOr<SweepTable> RunSweepTable(const Scenario& base, const std::vector<std::string>& specs);
+// Each spec is "key=v1,v2,..." (ParseSweepSpec). Configurations that fail validation
+// become refused points (the table lists why) rather than aborting. Only `shard`'s
+// points are predicted.
+StatusOr<SweepTable> RunSweepTable(const Scenario& base, const std::vector<std::string>& specs,
+                                   const Shard& shard = {});
 std::string FormatSweepTable(const SweepTable& table);
 
 }  // namespace pgstorsim

@@ -144,9 +144,26 @@ std::optional<Recommendation> FromSweep(const std::vector<ReportInput>& inputs) 
     std::vector<SweepRow> rows = SweepRowsOf(in.results);
     if (!IsModel(in.results) || rows.empty()) continue;
     const SweepRow* base = BaseRow(rows);
+    // Only configuration choices are recommended among, at the base row's workload
+    // (the roles the results recorded; none recorded: every swept key is a choice).
+    const std::map<std::string, std::string> roles = SweepRolesOf(in.results);
+    bool any_choice = roles.empty();
+    for (const auto& [k, role] : roles) any_choice = any_choice || role == "choice";
+    if (!any_choice) continue;
+    auto same_load = [&](const SweepRow& r) {
+      for (const auto& [k, role] : roles) {
+        if (role == "choice") continue;
+        auto a = r.settings.find(k), b = base->settings.find(k);
+        if (a == r.settings.end() || b == base->settings.end() || a->second != b->second) {
+          return false;
+        }
+      }
+      return true;
+    };
     const SweepRow* best = base;
-    for (const SweepRow& r : rows) best = r.tps > best->tps ? &r : best;
+    for (const SweepRow& r : rows) best = same_load(r) && r.tps > best->tps ? &r : best;
     Recommendation rec;
+    rec.from_model_sweep = true;
     std::map<std::string, std::string> base_changed;
     for (const auto& [k, v] : base->settings) {
       auto b = best->settings.find(k);

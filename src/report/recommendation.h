@@ -11,7 +11,9 @@
 //     keys, the predicted tps range: "stripe 1 MiB: +146% tps (626 vs 254 measured), predicted
 //     600-650". A gain under 5% is reported as no clear gain (keep the current one).
 //  2. Otherwise, a model result with sections.sweep: the best row by tps against the
-//     sweep's base row ("base": true, else the first row).
+//     sweep's base row ("base": true, else the first row), among the rows that differ
+//     from it only in configuration choices (config.sweep.roles); a sweep of workload
+//     keys only is a projection, never a recommendation.
 //  3. Otherwise: says that the data do not support a recommendation and what is needed.
 #ifndef PGSTORSIM_REPORT_RECOMMENDATION_H_
 #define PGSTORSIM_REPORT_RECOMMENDATION_H_
@@ -28,6 +30,7 @@ struct Recommendation {
   std::string headline;
   std::vector<std::string> evidence;     // Supporting numbers (latency changes etc.).
   std::vector<std::string> assumptions;  // What must hold for the headline to apply.
+  bool from_model_sweep = false;         // Rule 2 (the answer section says it better).
 };
 
 Recommendation Recommend(const std::vector<ReportInput>& inputs);

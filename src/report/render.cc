@@ -45,6 +45,7 @@ void HtmlTable(const Table& t, std::ostringstream& out) {
 
 void HtmlSection(const Section& s, std::ostringstream& out) {
   out << "<section id=\"" << EscapeXml(s.id) << "\">\n<h2>" << EscapeXml(s.title) << "</h2>\n";
+  if (s.collapsed) out << "<details><summary>Show</summary>\n";
   if (!s.lead.empty()) out << "<p class=\"lead\">" << EscapeXml(s.lead) << "</p>\n";
   for (const std::string& p : s.paragraphs) out << "<p>" << EscapeXml(p) << "</p>\n";
   if (!s.bullets.empty()) {
@@ -54,6 +55,7 @@ void HtmlSection(const Section& s, std::ostringstream& out) {
   }
   for (const std::string& svg : s.svgs) out << svg;
   HtmlTable(s.table, out);
+  if (s.collapsed) out << "</details>\n";
   out << "</section>\n";
 }
 

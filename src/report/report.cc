@@ -5,9 +5,50 @@
 #include <set>
 
 #include "common/file_util.h"
+#include "common/sweep_shards.h"
 #include "report/report_sections.h"
 
 namespace pgstorsim {
+
+namespace {
+
+// Shards of one sweep (`--shard i/n`) become one input, in the first shard's place;
+// a set that cannot be joined stays apart, each shard flagged with the reason.
+std::vector<ReportInput> JoinShards(std::vector<ReportInput> inputs) {
+  std::map<std::string, std::vector<size_t>> sweeps;  // Sweep identity -> inputs.
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Results& r = inputs[i].results;
+    if (!IsSweepShard(r) || r.config["sweep"].value("shard", "") == "1/1") continue;
+    nlohmann::json sweep = r.config["sweep"];
+    sweep.erase("shard");
+    sweeps[r.kind + sweep.dump() + r.config.value("scenario_toml", "")].push_back(i);
+  }
+  std::vector<bool> drop(inputs.size(), false);
+  for (const auto& [identity, members] : sweeps) {
+    std::vector<Results> shards;
+    std::vector<std::string> names;
+    for (size_t i : members) {
+      shards.push_back(inputs[i].results);
+      names.push_back(inputs[i].path);
+    }
+    auto joined = JoinSweepShards(shards, names);
+    if (!joined.ok()) {
+      for (size_t i : members) inputs[i].results.flags.push_back("unjoined shard: " + joined.status().message());
+      continue;
+    }
+    ReportInput& first = inputs[members.front()];
+    first.results = std::move(joined).value();
+    first.results.flags.push_back("joined from " + std::to_string(members.size()) + " shards");
+    for (size_t k = 1; k < members.size(); ++k) drop[members[k]] = true;
+  }
+  std::vector<ReportInput> out;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!drop[i]) out.push_back(std::move(inputs[i]));
+  }
+  return out;
+}
+
+}  // namespace
 
 StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::string>& paths) {
   if (paths.empty()) return Status::Error("no results files given");
@@ -25,6 +66,9 @@ StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::strin
     ++uses[label];
     inputs.push_back({path, label, std::move(r).value()});
   }
+  inputs = JoinShards(std::move(inputs));
+  uses.clear();
+  for (const ReportInput& in : inputs) ++uses[in.label];
   // A label shared by several inputs gets the file's stem; any clash left gets " #n".
   std::set<std::string> taken;
   for (ReportInput& in : inputs) {

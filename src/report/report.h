@@ -33,7 +33,9 @@ struct ReportDocuments {
 };
 
 // Loads every path with LoadResults and gives each a unique label. Fails on the first
-// unreadable or invalid file, naming it. REQUIRES: !paths.empty().
+// unreadable or invalid file, naming it. Shards of one sweep (--shard i/n) are joined
+// into one input (common/sweep_shards.h); a set that cannot be joined stays apart,
+// each shard flagged with why. REQUIRES: !paths.empty().
 StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::string>& paths);
 
 // Builds both documents. Inputs keep their order; the first measured result (kind run
@@ -41,6 +43,14 @@ StatusOr<std::vector<ReportInput>> LoadReportInputs(const std::vector<std::strin
 // the recommendation compares against.
 ReportDocuments BuildReport(const std::vector<ReportInput>& inputs, const ReportOptions& options);
 
+// One rendering: "html", "md" (as BuildReport), "json" (the sections' text and tables,
+// charts counted) or "tsv" (header first, then per result its line, one line per
+// statement and one per sweep row: file, label, kind, row (sweep index or "-"),
+// statement, settings "k=v;...", tps, tps_low, tps_high, latency_mean_ms, p50_ms,
+// p95_ms, p99_ms, duration_s, transactions (a statement's: its count), regime: what
+// scripts read instead of our JSON). Errors name the format.
+StatusOr<std::string> RenderReport(const std::vector<ReportInput>& inputs,
+                                   const ReportOptions& options, const std::string& format);
 // Loads, builds and writes html_path and markdown_path (each atomically).
 Status WriteReport(const std::vector<std::string>& result_paths, const std::string& html_path,
                    const std::string& markdown_path, const ReportOptions& options);

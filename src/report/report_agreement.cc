@@ -74,7 +74,7 @@ std::optional<Section> AgreementSection(const Inputs& inputs) {
   Section s("agreement", "Simulator vs analytic model");
   s.table.header = {"simulate",    "predict", "point",       "simulate tps",
                     "predict tps", "ratio",   "agree (10 %)"};
-  ChartSpec chart = MakeChart("simulate vs predict tps", "", "tps");
+  ChartSpec chart = MakeChart("simulate vs predict tps", "", "throughput (tps)");
   ChartSeries sim = MakeSeries("simulate"), model = MakeSeries("predict");
   int differ = 0;
   for (const ReportInput& in : inputs) {

@@ -155,11 +155,43 @@ std::optional<Prediction> PredictionOf(const Results& r) {
                             ? r.sections["prediction"]
                             : json();
   if (auto tps = NumberAt(section, "tps")) p.tps = *tps;
-  p.tps_low = NumberAt(section, "tps_low");
-  p.tps_high = NumberAt(section, "tps_high");
-  if (!p.tps_low || !p.tps_high) p.tps_low.reset(), p.tps_high.reset();
+  const Band band = BandOf(section);
+  p.tps_low = band.low;
+  p.tps_high = band.high;
   return p;
 }
+
+Band BandOf(const json& holder) {
+  // The band object predict writes (docs/model.md, "Bands from model error"), else the
+  // plain tps_low / tps_high of older results and sweep rows.
+  const json& from = holder.is_object() && holder.contains("band") && holder["band"].is_object()
+                         ? holder["band"]
+                         : holder;
+  Band b;
+  b.low = NumberAt(from, "tps_low");
+  b.high = NumberAt(from, "tps_high");
+  if (!b.low || !b.high) b.low.reset(), b.high.reset();
+  return b;
+}
+
+namespace {
+
+// config.sweep.<field> as a key -> string map.
+std::map<std::string, std::string> SweepMapOf(const Results& r, const char* field) {
+  std::map<std::string, std::string> out;
+  if (!r.config.is_object() || !r.config.contains("sweep")) return out;
+  const json& sweep = r.config["sweep"];
+  if (!sweep.is_object() || !sweep.contains(field) || !sweep[field].is_object()) return out;
+  for (const auto& [key, value] : sweep[field].items()) {
+    if (value.is_string()) out[key] = value.get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> SweepRolesOf(const Results& r) { return SweepMapOf(r, "roles"); }
+std::map<std::string, std::string> SweepUnitsOf(const Results& r) { return SweepMapOf(r, "units"); }
 
 std::vector<SweepRow> SweepRowsOf(const Results& r) {
   std::vector<SweepRow> rows;
@@ -172,8 +204,11 @@ std::vector<SweepRow> SweepRowsOf(const Results& r) {
     SweepRow out;
     out.tps = *tps;
     out.latency_ms = NumberAt(row, "latency_ms");
-    out.tps_low = NumberAt(row, "tps_low");
-    out.tps_high = NumberAt(row, "tps_high");
+    const Band band = BandOf(row);
+    out.tps_low = band.low;
+    out.tps_high = band.high;
+    out.p95_ms = NumberAt(row, "p95_ms");
+    if (row.contains("regime") && row["regime"].is_string()) out.regime = row["regime"];
     if (row.contains("settings")) out.settings = FlattenConfig(row["settings"]);
     auto base = row.find("base");
     out.base = base != row.end() && base->is_boolean() && base->get<bool>();

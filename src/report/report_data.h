@@ -36,6 +36,7 @@ struct Section {
   std::vector<std::string> bullets;
   std::vector<std::string> svgs;  // Complete <svg> elements (HTML only).
   Table table;
+  bool collapsed = false;  // HTML: folded in a <details> until opened.
 };
 
 struct Content {
@@ -83,6 +84,13 @@ std::optional<std::string> LookupSetting(const std::map<std::string, std::string
 bool IsMeasured(const Results& r);  // run, replay.
 bool IsModel(const Results& r);     // simulate, predict.
 
+// A prediction's tps band, wherever it is carried (sections.prediction, a sweep row):
+// the one reader of band fields, so a change of how bands are written lands here.
+struct Band {
+  std::optional<double> low, high;  // Both or neither.
+};
+Band BandOf(const nlohmann::json& holder);
+
 struct Prediction {
   double tps = 0;
   std::optional<double> tps_low, tps_high;
@@ -94,11 +102,18 @@ struct SweepRow {
   std::map<std::string, std::string> settings;
   double tps = 0;
   std::optional<double> latency_ms, tps_low, tps_high;
+  std::optional<double> p95_ms;  // Transaction p95 ("p95_ms").
+  std::string regime;            // "read-bound", "destage-bound" (predict rows).
   bool base = false;  // "base": true marks the model's unchanged configuration.
 };
 std::vector<SweepRow> SweepRowsOf(const Results& r);  // sections.sweep.
 // The row a sweep is compared against: the one marked "base", else the first row.
 const SweepRow* BaseRow(const std::vector<SweepRow>& rows);
+// config.sweep.roles: swept key -> "choice" | "workload" | "label" as the results
+// recorded them (scenario KeyRole); empty when the results carry none.
+std::map<std::string, std::string> SweepRolesOf(const Results& r);
+// config.sweep.units: swept key -> unit as recorded ("" or absent: none).
+std::map<std::string, std::string> SweepUnitsOf(const Results& r);
 
 struct DeviceUse {
   std::string name;

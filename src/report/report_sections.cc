@@ -3,6 +3,7 @@
 #include "report/report_sections.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -32,8 +33,10 @@ Section RecommendationSection(const Inputs& inputs) {
   return s;
 }
 
+bool RecommendationFromSweep(const Inputs& inputs) { return Recommend(inputs).from_model_sweep; }
+
 Section InputsSection(const Inputs& inputs) {
-  Section s("inputs", "Results compared");
+  Section s("inputs", "Provenance: results used");
   s.table.header = {"label",        "kind", "file", "created (UTC)", "tps", "txn latency mean (ms)",
                     "duration (s)", "flags"};
   for (const ReportInput& in : inputs) {
@@ -58,7 +61,8 @@ std::optional<Section> ConfigSection(const Inputs& inputs) {
     (long_text ? omitted : keys).push_back(k);
   }
   if (inputs.size() < 2 || keys.empty()) return std::nullopt;
-  Section s("config", "Configurations compared");
+  Section s("config", "Configuration differences");
+  s.collapsed = true;
   s.paragraphs.push_back("Config keys whose values differ between the results (" +
                          std::to_string(keys.size()) + " of them); '-' means absent.");
   if (!omitted.empty()) {
@@ -81,7 +85,7 @@ std::optional<Section> ConfigSection(const Inputs& inputs) {
 
 Section ThroughputSection(const Inputs& inputs) {
   Section s("throughput", "Throughput");
-  ChartSpec chart = MakeChart("Transactions per second", "", "tps");
+  ChartSpec chart = MakeChart("Transactions per second", "", "throughput (tps)");
   ChartSeries measured = MakeSeries("measured"), model = MakeSeries("model");
   for (const ReportInput& in : inputs) {
     chart.categories.push_back(in.label);
@@ -122,7 +126,7 @@ std::optional<Section> ClientsSection(const Inputs& inputs) {
   }
   if (client_counts.size() < 2) return std::nullopt;
   Section s("clients", "Throughput vs clients");
-  ChartSpec chart = MakeChart("tps vs clients", "clients", "tps");
+  ChartSpec chart = MakeChart("tps vs clients", "clients (connections)", "throughput (tps)");
   for (auto& [group, line] : lines) chart.series.push_back(line);
   s.svgs.push_back(LineChartSvg(chart));
   s.paragraphs.push_back(
@@ -165,7 +169,7 @@ std::optional<Section> StatementsSection(const Inputs& inputs) {
   });
   if (grid.names.empty()) return std::nullopt;
   Section s("statements", "Where the time goes: per-statement mean latency");
-  ChartSpec chart = MakeChart("Mean latency per transaction, by statement", "", "ms");
+  ChartSpec chart = MakeChart("Mean latency per transaction, by statement", "", "mean latency (ms)");
   s.table.header = {"statement"};
   for (const ValueGrid::Row& row : grid.rows) {
     chart.categories.push_back(row.input->label);
@@ -188,27 +192,109 @@ std::optional<Section> StatementsSection(const Inputs& inputs) {
   return s;
 }
 
-std::optional<Section> SeriesSection(const Inputs& inputs) {
-  ChartSpec chart = MakeChart("tps over time", "seconds since start", "tps");
-  Section s("series", "Throughput over time (cold vs warm)");
-  s.table.header = {"label", "intervals", "first interval tps", "last interval tps"};
-  for (const ReportInput& in : inputs) {
-    if (in.results.series.empty()) continue;
-    ChartSeries line = MakeSeries(in.label);
-    for (const IntervalSample& p : in.results.series) {
-      line.x.push_back(p.t_s);
-      line.values.push_back(p.tps);
-    }
-    chart.series.push_back(line);
-    s.table.rows.push_back({in.label, std::to_string(in.results.series.size()),
-                            FormatNumber(in.results.series.front().tps, 1),
-                            FormatNumber(in.results.series.back().tps, 1)});
+namespace {
+
+// The cache state a result ran with ("cold", "warm"), from its config; "" if none.
+std::string CacheStateOf(const FlatConfig& config) {
+  for (const auto& [k, v] : config) {
+    const size_t dot = k.rfind('.');
+    const std::string last = dot == std::string::npos ? k : k.substr(dot + 1);
+    if (last == "cache" || last == "cache_state") return v;
   }
-  if (chart.series.empty()) return std::nullopt;
-  s.svgs.push_back(LineChartSvg(chart));
+  return "";
+}
+
+// Same machine and workload, cache state aside: measured with measured, model with
+// model, every other condition equal.
+bool SameRampGroup(const ReportInput& a, const ReportInput& b) {
+  if (IsMeasured(a.results) != IsMeasured(b.results) || a.results.kind != b.results.kind) {
+    return false;
+  }
+  FlatConfig ca = FlattenConfig(a.results.config), cb = FlattenConfig(b.results.config);
+  for (FlatConfig* c : {&ca, &cb}) {
+    for (auto it = c->begin(); it != c->end();) {
+      const std::string state = CacheStateOf({*it});
+      it = state.empty() ? std::next(it) : c->erase(it);
+    }
+  }
+  return SameConditions(ca, cb) && SameConditions(cb, ca);
+}
+
+// Mean tps over the second half of a series (a warm run's steady state).
+double SteadyTps(const std::vector<IntervalSample>& series) {
+  double sum = 0;
+  size_t n = 0;
+  for (size_t i = series.size() / 2; i < series.size(); ++i, ++n) sum += series[i].tps;
+  return n ? sum / n : 0;
+}
+
+// First time a series reaches `tps` (3-interval moving mean); < 0 if never.
+double TimeToReach(const std::vector<IntervalSample>& series, double tps) {
+  for (size_t i = 0; i < series.size(); ++i) {
+    double sum = 0;
+    size_t n = 0;
+    for (size_t j = i >= 2 ? i - 2 : 0; j <= i; ++j, ++n) sum += series[j].tps;
+    if (sum / n >= tps) return series[i].t_s;
+  }
+  return -1;
+}
+
+}  // namespace
+
+std::optional<Section> SeriesSection(const Inputs& inputs) {
+  Section s("series", "Throughput over time (cold vs warm)");
+  s.table.header = {"group", "label", "cache", "intervals", "steady tps (second half)",
+                    "time to 90 % of warm tps (s)"};
+  std::vector<const ReportInput*> with_series;
+  for (const ReportInput& in : inputs) {
+    if (!in.results.series.empty()) with_series.push_back(&in);
+  }
+  std::vector<bool> placed(with_series.size(), false);
+  int group = 0;
+  for (size_t i = 0; i < with_series.size(); ++i) {
+    if (placed[i]) continue;
+    std::vector<const ReportInput*> members;
+    for (size_t j = i; j < with_series.size(); ++j) {
+      if (!placed[j] && SameRampGroup(*with_series[i], *with_series[j])) {
+        placed[j] = true;
+        members.push_back(with_series[j]);
+      }
+    }
+    ++group;
+    // The warm reference: the first member whose cache is not cold.
+    const ReportInput* warm = nullptr;
+    for (const ReportInput* m : members) {
+      if (CacheStateOf(FlattenConfig(m->results.config)) != "cold") {
+        warm = m;
+        break;
+      }
+    }
+    const double warm_tps = warm ? SteadyTps(warm->results.series) : 0;
+    ChartSpec chart = MakeChart("Group " + std::to_string(group) + ": tps over time (" +
+                                    members.front()->results.kind + ")",
+                                "time since start (s)", "throughput (tps)");
+    for (const ReportInput* m : members) {
+      ChartSeries line = MakeSeries(m->label);
+      for (const IntervalSample& p : m->results.series) {
+        line.x.push_back(p.t_s);
+        line.values.push_back(p.tps);
+      }
+      chart.series.push_back(line);
+      const std::string state = CacheStateOf(FlattenConfig(m->results.config));
+      const double reach = warm && m != warm ? TimeToReach(m->results.series, 0.9 * warm_tps) : -2;
+      s.table.rows.push_back(
+          {std::to_string(group), m->label, state.empty() ? "-" : state,
+           std::to_string(m->results.series.size()), FormatNumber(SteadyTps(m->results.series), 1),
+           reach >= 0 ? FormatNumber(reach, 0) : reach == -1 ? "not reached" : "-"});
+    }
+    s.svgs.push_back(LineChartSvg(chart));
+  }
+  if (s.svgs.empty()) return std::nullopt;
   s.paragraphs.push_back(
-      "A cold cache starts low and climbs as the working set is read in; "
-      "a warm one is flat from the start.");
+      "One chart per group of comparable results (same kind, same workload apart from the "
+      "cache state), so runs of different lengths or machines never share a time axis. A "
+      "cold cache starts low and climbs as the working set is read in; the table gives the "
+      "time it takes to reach 90 % of the warm run's steady throughput.");
   return s;
 }
 

@@ -33,6 +33,14 @@ ValueGrid BuildValueGrid(const Inputs& inputs,
                          const std::function<NamedValues(const ReportInput&)>& entries_of);
 
 Section RecommendationSection(const Inputs& inputs);
+// The capacity-planning answer per swept results file (question, best configuration
+// with tps band and p95 vs current, objective verdict, what it would take), and tps
+// and p95 against each swept workload key per configuration with the objective's line
+// (report_answer.cc).
+std::optional<Section> AnswerSection(const Inputs& inputs);
+std::optional<Section> GrowthSection(const Inputs& inputs);
+// True when the recommendation comes from a model sweep (AnswerSection covers it).
+bool RecommendationFromSweep(const Inputs& inputs);
 Section InputsSection(const Inputs& inputs);
 std::optional<Section> ConfigSection(const Inputs& inputs);
 Section ThroughputSection(const Inputs& inputs);
@@ -51,6 +59,8 @@ Content BuildContent(const Inputs& inputs, const ReportOptions& options);
 // Renderers of the intermediate document.
 std::string RenderHtml(const Content& content);
 std::string RenderMarkdown(const Content& content);
+std::string RenderJson(const Content& content);
+std::string ResultsTsv(const Inputs& inputs);
 
 }  // namespace report
 }  // namespace pgstorsim

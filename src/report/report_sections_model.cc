@@ -58,7 +58,7 @@ std::optional<Section> SweepSection(const Inputs& inputs) {
     std::vector<SweepRow> rows = SweepRowsOf(in.results);
     if (rows.empty()) continue;
     double current = IsModel(in.results) ? PredictionOf(in.results)->tps : in.results.tps;
-    ChartSpec chart = MakeChart("Sweep: " + in.label, "", "tps");
+    ChartSpec chart = MakeChart("Sweep: " + in.label, "", "throughput (tps)");
     ChartSeries tps = MakeSeries("tps");
     for (const SweepRow& row : rows) {
       chart.categories.push_back(ValuesText(row.settings));
@@ -83,7 +83,7 @@ std::optional<Section> SweepSection(const Inputs& inputs) {
 std::optional<Section> PredictionSection(const Inputs& inputs) {
   Section s("prediction", "Measured vs predicted");
   s.table.header = {"model", "kind", "measured", "measured tps", "predicted tps", "band", "error"};
-  ChartSpec chart = MakeChart("Measured vs predicted tps", "", "tps");
+  ChartSpec chart = MakeChart("Measured vs predicted tps", "", "throughput (tps)");
   ChartSeries measured = MakeSeries("measured"), predicted = MakeSeries("predicted");
   for (const ReportInput& in : inputs) {
     auto p = PredictionOf(in.results);
@@ -118,7 +118,7 @@ std::optional<Section> DevicesSection(const Inputs& inputs) {
   });
   if (grid.names.empty()) return std::nullopt;
   Section s("devices", "Device utilisation");
-  ChartSpec chart = MakeChart("Device utilisation", "", "% busy");
+  ChartSpec chart = MakeChart("Device utilisation", "", "busy (%)");
   chart.categories = grid.names;
   s.table.header = {"result"};
   for (const std::string& n : grid.names) s.table.header.push_back(n + " (% busy)");
@@ -140,8 +140,11 @@ std::optional<Section> DevicesSection(const Inputs& inputs) {
 Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
   Content c;
   c.title = options.title;
-  c.sections.push_back(RecommendationSection(inputs));
-  c.sections.push_back(InputsSection(inputs));
+  std::optional<Section> answer = AnswerSection(inputs);
+  if (answer) c.sections.push_back(std::move(*answer));
+  if (!answer || !RecommendationFromSweep(inputs)) {
+    c.sections.push_back(RecommendationSection(inputs));
+  }
   std::vector<std::string> skipped;
   auto add = [&](std::optional<Section> s, const char* name) {
     if (s) {
@@ -150,7 +153,7 @@ Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
       skipped.push_back(name);
     }
   };
-  add(ConfigSection(inputs), "configurations (no differing keys)");
+  add(GrowthSection(inputs), "growth (no swept workload key)");
   c.sections.push_back(ThroughputSection(inputs));
   add(ClientsSection(inputs), "tps vs clients (fewer than two client counts)");
   add(StatementsSection(inputs), "per-statement latency (no statements)");
@@ -159,6 +162,8 @@ Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
   add(PredictionSection(inputs), "measured vs predicted (no simulate/predict results)");
   add(AgreementSection(inputs), "simulator vs analytic model (no simulate/predict pair)");
   add(DevicesSection(inputs), "device utilisation (no sections.devices)");
+  add(ConfigSection(inputs), "configurations (no differing keys)");
+  c.sections.push_back(InputsSection(inputs));
   if (!skipped.empty()) {
     Section notes("notes", "Not shown");
     notes.paragraphs.push_back("These inputs carry no data for the following sections:");

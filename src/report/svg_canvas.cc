@@ -79,6 +79,29 @@ std::string FormatTick(double value) {
 namespace svg {
 namespace {
 
+// Legend labels that fit the legend (20 characters) and stay distinct: long names keep
+// their start, or, where starts collide, their end (series names usually differ at
+// the end: "stripe 128k, read-ahead none"); any clash left gets " #n".
+std::vector<std::string> LegendLabels(const std::vector<std::string>& names) {
+  constexpr size_t kMax = 20;
+  auto head = [](const std::string& n) { return n.size() > kMax ? n.substr(0, kMax - 1) + "..." : n; };
+  auto tail = [](const std::string& n) {
+    return n.size() > kMax ? "..." + n.substr(n.size() - (kMax - 3)) : n;
+  };
+  std::vector<std::string> out;
+  for (const std::string& n : names) out.push_back(head(n));
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (std::count(out.begin(), out.end(), out[i]) > 1) out[i] = tail(names[i]);
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    for (size_t j = i + 1, n = 2; j < out.size(); ++j) {
+      if (out[j] == out[i]) out[j] += " #" + std::to_string(n++);
+    }
+  }
+  return out;
+}
+
+
 constexpr double kLegendWidthPx = 150;
 constexpr const char* kAxisColour = "#333";
 constexpr const char* kGridColour = "#ddd";
@@ -122,12 +145,11 @@ void SvgCanvas::DrawFrame(const ChartSpec& spec, const std::vector<std::string>&
   if (!spec.title.empty()) Text(width_ / 2, 20, spec.title, "middle", 14, "font-weight=\"bold\"");
   if (legend_names.size() < 2) return;
   double x = right_ + 14;
+  const std::vector<std::string> shown = LegendLabels(legend_names);
   for (size_t i = 0; i < legend_names.size(); ++i) {
     double y = top_ + 8 + 18.0 * i;
     Rect(x, y - 9, 10, 10, SeriesColour(i), "");
-    std::string name = legend_names[i];
-    if (name.size() > 20) name = name.substr(0, 19) + "...";
-    Text(x + 14, y, name, "start", 11);
+    Text(x + 14, y, shown[i], "start", 11, "class=\"legend-entry\"");
   }
 }
 
@@ -142,9 +164,12 @@ void SvgCanvas::DrawValueAxis(const AxisScale& scale) {
   Line(left_, bottom_, right_, bottom_, kAxisColour, 1);
   if (!y_label_.empty()) {
     double cy = (top_ + bottom_) / 2;
-    Text(14, cy, y_label_, "middle", 11, "transform=\"rotate(-90 14 " + Num(cy) + ")\"");
+    Text(14, cy, y_label_, "middle", 11,
+         "class=\"y-label\" transform=\"rotate(-90 14 " + Num(cy) + ")\"");
   }
-  if (!x_label_.empty()) Text((left_ + right_) / 2, height_ - 8, x_label_, "middle", 11);
+  if (!x_label_.empty()) {
+    Text((left_ + right_) / 2, height_ - 8, x_label_, "middle", 11, "class=\"x-label\"");
+  }
 }
 
 double SvgCanvas::ValueToY(double value) const {

@@ -197,6 +197,29 @@ ScenarioKeyEntry TopStringKey(const char* key, const char* help, std::string Sce
           [field](const Scenario& s) { return s.*field; }};
 }
 
+// The role column: workload.* keys are the load (projections), scenario.* labels,
+// every other key a configuration choice; and the unit column (sizes in bytes,
+// durations in s, the workload's counts named).
+std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
+  static const std::pair<const char*, const char*> kUnits[] = {
+      {"workload.clients", "connections"},
+      {"workload.scale", "pgbench scale factor"},
+      {"workload.rate", "tps"},
+      {"workload.transactions", "per client"}};
+  for (ScenarioKeyEntry& e : table) {
+    const std::string& k = e.info.key;
+    for (const auto& [key, unit] : kUnits) {
+      if (k == key) e.unit = unit;
+    }
+    if (e.info.kind == "size") e.unit = "bytes";
+    if (e.info.kind == "duration") e.unit = "s";
+    e.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
+                  : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
+                                                 : KeyRole::kChoice;
+  }
+  return table;
+}
+
 std::vector<ScenarioKeyEntry> BuildTable() {
   using S = Scenario;
   using H = HostConfig;
@@ -323,8 +346,30 @@ std::vector<ScenarioKeyEntry> BuildTable() {
 }  // namespace
 
 const std::vector<ScenarioKeyEntry>& KeyTable() {
-  static const std::vector<ScenarioKeyEntry> table = BuildTable();
+  static const std::vector<ScenarioKeyEntry> table = WithRoles(BuildTable());
   return table;
+}
+
+const char* KeyRoleName(KeyRole role) {
+  switch (role) {
+    case KeyRole::kChoice:
+      return "choice";
+    case KeyRole::kWorkload:
+      return "workload";
+    case KeyRole::kLabel:
+      return "label";
+  }
+  return "label";
+}
+
+std::string ScenarioKeyUnit(const std::string& key) {
+  const ScenarioKeyEntry* e = FindKey(key);
+  return e == nullptr ? "" : e->unit;
+}
+
+KeyRole ScenarioKeyRole(const std::string& key) {
+  const ScenarioKeyEntry* e = FindKey(key);
+  return e == nullptr ? KeyRole::kLabel : e->role;
 }
 
 const ScenarioKeyEntry* FindKey(const std::string& key) {

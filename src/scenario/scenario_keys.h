@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/key_roles.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -16,6 +17,8 @@ struct ScenarioKeyEntry {
   ScenarioKeyInfo info;
   std::function<Status(Scenario*, const std::string&)> set;
   std::function<std::string(const Scenario&)> get;
+  KeyRole role = KeyRole::kChoice;  // The role column (key_roles.h).
+  std::string unit;                 // The unit column ("" when none).
 };
 
 const std::vector<ScenarioKeyEntry>& KeyTable();

@@ -106,6 +106,21 @@ bool IsIndex(Relation relation) {
 
 namespace {
 
+// Inner pages allocated before leaf `leaf`'s block (0-based, key order) in a bulk-built
+// B-tree whose inner pages take `downlinks` (cap - 1) before they split: leaves
+// 1..leaf-1 each added a downlink at level 1; a level's first page comes with its first
+// downlink, the k-th (k >= 1) with downlink 2 + k x downlinks, each such split adding a
+// downlink one level up (BtreeBuilder below). O(levels).
+int64_t InnerBeforeLeaf(int64_t leaf, int64_t downlinks) {
+  int64_t inner = 0;
+  for (int64_t calls = leaf - 1; calls >= 1;) {
+    const int64_t pages = 1 + (calls >= 2 ? (calls - 2) / downlinks : 0);
+    inner += pages;
+    calls = pages - 1;
+  }
+  return inner;
+}
+
 // Builds the shape and the block number of every page, following nbtsort.c's
 // allocation order: block 0 is the metapage, the first leaf is block 1; when a page
 // fills, its right sibling is allocated, then (if the level has no page yet) the
@@ -116,22 +131,37 @@ class BtreeBuilder {
   BtreeBuilder()
       : leaf_cap_(BtreeItemsBeforeSplit(true)), inner_cap_(BtreeItemsBeforeSplit(false)) {}
 
-  void Build(int64_t keys, BtreeShape* shape, std::vector<std::vector<int32_t>>* blocks) {
-    blocks_.assign(1, {NewBlock()});
+  // Fills *shape and, unless null, *blocks with the inner levels' block numbers
+  // (levels[0], the leaves, stays empty: InnerBeforeLeaf places them). O(inner pages)
+  // time; no allocation without `blocks`.
+  void Build(int64_t keys, BtreeShape* shape, DatabaseLayout::IndexBlocks* blocks) {
+    record_ = blocks != nullptr;
+    blocks_.assign(1, {});
     items_.assign(1, 0);
     const int64_t leaves = PagesFor(keys, leaf_cap_);
-    for (int64_t j = 1; j < leaves; ++j) {
-      blocks_[0].push_back(NewBlock());
+    NewBlock();  // The first leaf.
+    // Each further leaf is a new block and a downlink at level 1; while the level-1 page
+    // has room these are plain increments, taken in one step (O(inner pages), not O(leaves)).
+    for (int64_t remaining = leaves - 1; remaining > 0;) {
+      if (items_.size() > 1 && items_[1] < inner_cap_) {
+        const int64_t n = std::min(remaining, inner_cap_ - items_[1]);
+        next_block_ += n;
+        items_[1] += n;
+        remaining -= n;
+        continue;
+      }
+      NewBlock();
       AddDownlink(1);
+      --remaining;
     }
-    for (size_t level = 0; level + 1 < blocks_.size(); ++level) AddDownlink(level + 1);
-    shape->levels = static_cast<int>(blocks_.size());
+    for (size_t level = 0; level + 1 < items_.size(); ++level) AddDownlink(level + 1);
+    shape->levels = static_cast<int>(items_.size());
     shape->leaf_pages = leaves;
     shape->inner_pages = next_block_ - 1 - leaves;
     shape->total_pages = next_block_;
     shape->leaf_keys_per_page = leaf_cap_ - 1;
     shape->inner_downlinks_per_page = inner_cap_ - 1;
-    *blocks = std::move(blocks_);
+    if (blocks != nullptr) blocks->levels = std::move(blocks_);
   }
 
   // Pages a level needs for `items`: each page but the last keeps cap - 1 of them.
@@ -144,17 +174,22 @@ class BtreeBuilder {
   // Adds a downlink to the current page at `level` (an inner level), creating the
   // level on first use and splitting a full page.
   void AddDownlink(size_t level) {
-    if (level == blocks_.size()) {
-      blocks_.push_back({NewBlock()});
+    if (level == items_.size()) {
+      blocks_.emplace_back();
+      Record(level, NewBlock());
       items_.push_back(0);
     }
     if (items_[level] < inner_cap_) {
       ++items_[level];
       return;
     }
-    blocks_[level].push_back(NewBlock());
+    Record(level, NewBlock());
     AddDownlink(level + 1);
     items_[level] = 2;  // The moved last item + the new one.
+  }
+
+  void Record(size_t level, int32_t block) {
+    if (record_) blocks_[level].push_back(block);
   }
 
   // Block numbers fit int32_t: Create() bounds the keys (kMaxIndexKeys).
@@ -163,6 +198,7 @@ class BtreeBuilder {
   int64_t leaf_cap_;
   int64_t inner_cap_;
   int64_t next_block_ = 1;
+  bool record_ = false;
   std::vector<std::vector<int32_t>> blocks_;
   std::vector<int64_t> items_;
 };
@@ -202,14 +238,13 @@ StatusOr<DatabaseLayout> DatabaseLayout::Create(const LayoutOptions& options) {
   const Relation indexes[] = {Relation::kAccountsPkey, Relation::kTellersPkey,
                               Relation::kBranchesPkey};
   const int64_t keys[] = {layout.accounts(), layout.tellers(), layout.branches()};
-  auto blocks = std::make_shared<std::array<std::vector<std::vector<int32_t>>, 3>>();
   for (int i = 0; i < 3; ++i) {
     if (keys[i] > kMaxIndexKeys) {
       return Status::Error("--scale " + std::to_string(options.scale) +
                            " is too large: " + RelationName(indexes[i]) + " would exceed " +
                            std::to_string(kMaxIndexKeys) + " keys");
     }
-    BtreeBuilder().Build(keys[i], &layout.btrees_[i], &(*blocks)[i]);
+    BtreeBuilder().Build(keys[i], &layout.btrees_[i], nullptr);
     if (layout.btrees_[i].levels > kMaxIndexLevels) {
       return Status::Error("--scale " + std::to_string(options.scale) + ": " +
                            RelationName(indexes[i]) + " would need more than " +
@@ -219,7 +254,7 @@ StatusOr<DatabaseLayout> DatabaseLayout::Create(const LayoutOptions& options) {
     r.rows = keys[i];
     r.pages = layout.btrees_[i].total_pages;
   }
-  layout.index_blocks_ = std::move(blocks);
+  layout.index_blocks_ = std::make_shared<LazyIndexBlocks>();
   return layout;
 }
 
@@ -256,25 +291,39 @@ std::vector<int64_t> DatabaseLayout::IndexPath(Relation index, int64_t key) cons
   return std::vector<int64_t>(blocks, blocks + levels);
 }
 
+const DatabaseLayout::IndexBlocks& DatabaseLayout::Blocks(Relation index) const {
+  LazyIndexBlocks& lazy = *index_blocks_;
+  std::call_once(lazy.once, [&] {
+    const int64_t keys[] = {accounts(), tellers(), branches()};
+    for (int i = 0; i < 3; ++i) {
+      BtreeShape shape;
+      BtreeBuilder().Build(keys[i], &shape, &lazy.indexes[i]);
+    }
+  });
+  return lazy.indexes[Index(index) / 2];
+}
+
+int64_t DatabaseLayout::LeafBlock(Relation index, int64_t leaf) const {
+  return 1 + leaf + InnerBeforeLeaf(leaf, btree(index).inner_downlinks_per_page);
+}
+
 int DatabaseLayout::IndexPathInto(Relation index, int64_t key, int64_t* blocks) const {
-  const auto& levels = (*index_blocks_)[Index(index) / 2];
+  const auto& levels = Blocks(index).levels;
   const BtreeShape& shape = btree(index);
   const size_t n = levels.size();
   const int64_t last_block = std::max<int64_t>(relations_[Index(index)].pages - 1, 0);
-  int64_t position =
-      std::min((key - 1) / shape.leaf_keys_per_page, static_cast<int64_t>(levels[0].size()) - 1);
-  for (size_t level = 0; level < n; ++level) {
-    if (level > 0) {
-      position = std::min(position / shape.inner_downlinks_per_page,
-                          static_cast<int64_t>(levels[level].size()) - 1);
-    }
+  int64_t position = std::min((key - 1) / shape.leaf_keys_per_page, shape.leaf_pages - 1);
+  blocks[n - 1] = std::min<int64_t>(LeafBlock(index, position), last_block);
+  for (size_t level = 1; level < n; ++level) {
+    position = std::min(position / shape.inner_downlinks_per_page,
+                        static_cast<int64_t>(levels[level].size()) - 1);
     blocks[n - 1 - level] = std::min<int64_t>(levels[level][position], last_block);
   }
   return static_cast<int>(n);
 }
 
 std::vector<int64_t> DatabaseLayout::InnerPages(Relation index) const {
-  const auto& levels = (*index_blocks_)[Index(index) / 2];
+  const auto& levels = Blocks(index).levels;
   std::vector<int64_t> out;
   for (size_t level = levels.size(); level-- > 1;) {
     out.insert(out.end(), levels[level].begin(), levels[level].end());

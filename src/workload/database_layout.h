@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -107,8 +108,17 @@ class DatabaseLayout {
   // btree(index).levels (<= kMaxIndexLevels, checked by Create()).
   static constexpr int kMaxIndexLevels = 16;
   int IndexPathInto(Relation index, int64_t key, int64_t* blocks) const;
+  // Block of the `leaf`-th leaf (0-based, key order). REQUIRES: IsIndex(index),
+  // 0 <= leaf < btree(index).leaf_pages. O(levels), no allocation.
+  int64_t LeafBlock(Relation index, int64_t leaf) const;
   // Block numbers of all inner (non-leaf) pages of an index, root first.
   std::vector<int64_t> InnerPages(Relation index) const;
+  // An index's inner page numbering: per level (levels[0], the leaves, is empty:
+  // LeafBlock computes them), the block of each page in key order. O(inner pages).
+  struct IndexBlocks {
+    std::vector<std::vector<int32_t>> levels;
+  };
+
   // History rows (pgbench_history, filler NULL) per heap page.
   int64_t history_tuples_per_page() const;
 
@@ -119,9 +129,15 @@ class DatabaseLayout {
   LayoutOptions options_;
   std::array<RelationLayout, kRelationCount> relations_{};
   std::array<BtreeShape, 3> btrees_{};  // accounts, tellers, branches pkeys.
-  // Per index, per level (0 = leaves), the block of each page in key order. Shared
-  // (immutable) so copies of a layout are cheap.
-  std::shared_ptr<const std::array<std::vector<std::vector<int32_t>>, 3>> index_blocks_;
+  // The accounts, tellers and branches pkeys' page numbering, built on first use
+  // (IndexPath, LeafBlock, InnerPages; the shapes need none), once, thread-safely;
+  // shared so copies of a layout are cheap.
+  struct LazyIndexBlocks {
+    std::once_flag once;
+    std::array<IndexBlocks, 3> indexes;
+  };
+  const IndexBlocks& Blocks(Relation index) const;
+  std::shared_ptr<LazyIndexBlocks> index_blocks_;
 };
 
 // Heap arithmetic, exposed for tests: rows of `tuple_bytes` (MAXALIGNed) that

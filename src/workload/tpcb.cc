@@ -268,30 +268,41 @@ void AppendLeaves(const DatabaseLayout& layout, Relation index, std::vector<Page
   std::vector<int64_t> inner = layout.InnerPages(index);
   std::sort(inner.begin(), inner.end());
   const int64_t total = layout.btree(index).total_pages;
-  size_t next_inner = 0;
-  for (int64_t block = 1; block < total; ++block) {
-    if (next_inner < inner.size() && inner[next_inner] == block) {
-      ++next_inner;
-      continue;
-    }
-    AppendBlock(index, block, out);
+  int64_t block = 1;  // After the metapage: the runs of leaves between inner pages.
+  for (int64_t next : inner) {
+    if (next > block) out->push_back({index, block, next - block});
+    block = next + 1;
   }
+  if (total > block) out->push_back({index, block, total - block});
 }
 
 }  // namespace
 
+std::vector<WarmGroup> WarmGroups(const DatabaseLayout& layout) {
+  auto inner = [&](Relation r) { return layout.btree(r).inner_pages; };
+  auto leaves = [&](Relation r) { return layout.btree(r).leaf_pages; };
+  return {{Relation::kAccountsPkey, true, inner(Relation::kAccountsPkey)},
+          {Relation::kTellersPkey, true, inner(Relation::kTellersPkey)},
+          {Relation::kBranchesPkey, true, inner(Relation::kBranchesPkey)},
+          {Relation::kTellers, false, layout.pages(Relation::kTellers)},
+          {Relation::kTellersPkey, false, leaves(Relation::kTellersPkey)},
+          {Relation::kBranches, false, layout.pages(Relation::kBranches)},
+          {Relation::kBranchesPkey, false, leaves(Relation::kBranchesPkey)},
+          {Relation::kAccountsPkey, false, leaves(Relation::kAccountsPkey)},
+          {Relation::kAccounts, false, layout.pages(Relation::kAccounts)}};
+}
+
 std::vector<PageRange> WarmOrder(const DatabaseLayout& layout) {
   std::vector<PageRange> out;
-  for (Relation index :
-       {Relation::kAccountsPkey, Relation::kTellersPkey, Relation::kBranchesPkey}) {
-    for (int64_t block : layout.InnerPages(index)) AppendBlock(index, block, &out);
+  for (const WarmGroup& g : WarmGroups(layout)) {
+    if (g.inner) {
+      for (int64_t block : layout.InnerPages(g.relation)) AppendBlock(g.relation, block, &out);
+    } else if (IsIndex(g.relation)) {
+      AppendLeaves(layout, g.relation, &out);
+    } else {
+      out.push_back({g.relation, 0, g.pages});
+    }
   }
-  out.push_back({Relation::kTellers, 0, layout.pages(Relation::kTellers)});
-  AppendLeaves(layout, Relation::kTellersPkey, &out);
-  out.push_back({Relation::kBranches, 0, layout.pages(Relation::kBranches)});
-  AppendLeaves(layout, Relation::kBranchesPkey, &out);
-  AppendLeaves(layout, Relation::kAccountsPkey, &out);
-  out.push_back({Relation::kAccounts, 0, layout.pages(Relation::kAccounts)});
   return out;
 }
 
@@ -299,21 +310,13 @@ double RelationMissProbability(const DatabaseLayout& layout, Relation relation,
                                int64_t cache_pages) {
   if (relation == Relation::kHistory) return 0;  // Appends hit the last page.
   int64_t remaining = std::max<int64_t>(cache_pages, 0);
-  const int64_t inner_pages =
-      IsIndex(relation) ? static_cast<int64_t>(layout.InnerPages(relation).size()) : 0;
   int64_t inner_total = 0, inner_cached = 0, other_total = 0, other_cached = 0;
-  for (const PageRange& range : WarmOrder(layout)) {
-    const int64_t cached = std::min(remaining, range.pages);
+  for (const WarmGroup& g : WarmGroups(layout)) {  // The cache holds a prefix.
+    const int64_t cached = std::min(remaining, g.pages);
     remaining -= cached;
-    if (range.relation != relation) continue;
-    // An index's inner pages come first in the warm order, in ranges of their own.
-    if (inner_total < inner_pages) {
-      inner_total += range.pages;
-      inner_cached += cached;
-    } else {
-      other_total += range.pages;
-      other_cached += cached;
-    }
+    if (g.relation != relation) continue;
+    (g.inner ? inner_total : other_total) += g.pages;
+    (g.inner ? inner_cached : other_cached) += cached;
   }
   const double leaf_miss = UniformMissProbability(other_cached, other_total);
   if (!IsIndex(relation)) return leaf_miss;

@@ -153,9 +153,17 @@ struct PageRange {
   int64_t pages = 0;
 };
 
-// Pages in decreasing heat, as a warm-up leaves caches: index inner pages (accounts,
-// tellers, branches), tellers and branches heap + pkey leaves, accounts pkey leaves,
-// then accounts heap. Covers every page of those relations (history excluded).
+// Pages in decreasing heat, as a warm-up leaves caches, by group: index inner pages
+// (accounts, tellers, branches), tellers and branches heap + pkey leaves, accounts
+// pkey leaves, then accounts heap. Covers every page of those relations (history
+// excluded). WarmGroups gives the groups' sizes (O(1)), WarmOrder their pages as
+// block ranges (O(inner pages)).
+struct WarmGroup {
+  Relation relation = Relation::kAccounts;
+  bool inner = false;  // An index's inner pages (else its leaves, or a heap).
+  int64_t pages = 0;
+};
+std::vector<WarmGroup> WarmGroups(const DatabaseLayout& layout);
 std::vector<PageRange> WarmOrder(const DatabaseLayout& layout);
 
 }  // namespace pgstorsim

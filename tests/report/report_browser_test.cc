@@ -1,6 +1,9 @@
 // Renders a generated report in headless Chromium: the DOM keeps every inline SVG and
-// the screenshot is not blank (it has many non-white and some coloured pixels).
-// Skips when /usr/bin/chromium is absent.
+// the screenshot is not blank (it has many non-white and some coloured pixels); and a
+// capacity-planning report (a predict sweep of stripe x write policy x clients with an
+// objective) at 1280 px: no horizontal overflow, every chart's value axis (and a line
+// chart's x axis) labelled with a unit, legend entries distinct within each chart, the
+// answer's headline on the first screen. Skips when /usr/bin/chromium is absent.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +14,7 @@
 #include "common/file_util.h"
 #include "report/report.h"
 #include "support/shell.h"
+#include <nlohmann/json.hpp>
 #include "synthetic_results.h"
 
 namespace pgstorsim {
@@ -89,6 +93,90 @@ class ReportBrowser : public ::testing::Test {
   std::filesystem::path dir_;
   std::string html_;
 };
+
+// The checks run in the page (a copy of the report with a script appended; the report
+// itself has none) and leave their findings as JSON in <pre id="checks">.
+constexpr const char* kLayoutChecks = R"js(
+<script>
+(function () {
+  var r = {};
+  r.overflow = document.documentElement.scrollWidth - window.innerWidth;
+  var charts = Array.prototype.slice.call(document.querySelectorAll('svg.chart'));
+  r.charts = charts.length;
+  r.unlabelled = [];
+  r.duplicate_legends = [];
+  var unit = function (el) { return el !== null && /\(.+\)/.test(el.textContent); };
+  charts.forEach(function (c, i) {
+    var title = c.querySelector('text') ? c.querySelector('text').textContent : String(i);
+    if (!unit(c.querySelector('.y-label'))) r.unlabelled.push(title + ': y');
+    if (c.querySelector('polyline') && !unit(c.querySelector('.x-label'))) {
+      r.unlabelled.push(title + ': x');
+    }
+    var names = Array.prototype.map.call(c.querySelectorAll('.legend-entry'),
+                                         function (e) { return e.textContent; });
+    if (new Set(names).size !== names.length) r.duplicate_legends.push(title);
+  });
+  var lead = document.querySelector('section .lead');
+  r.lead = lead ? lead.textContent : '';
+  r.lead_bottom = lead ? lead.getBoundingClientRect().bottom : 1e9;
+  r.screen = window.innerHeight;
+  var pre = document.createElement('pre');
+  pre.id = 'checks';
+  pre.textContent = JSON.stringify(r);
+  document.body.appendChild(pre);
+})();
+</script>
+)js";
+
+class PlanningReportBrowser : public ReportBrowser {
+ protected:
+  void SetUp() override {
+    ReportBrowser::SetUp();
+    if (IsSkipped()) return;
+    const std::string json = (dir_ / "predict.json").string();
+    ShellResult made = RunPgstorsim(
+        "predict --scenario " + std::string(PGSTORSIM_SOURCE_DIR) +
+        "/results/validation/m5110e-calibrated.toml --sweep array.stripe=32k,128k,1MiB "
+        "--sweep controller.write_policy=write-back,write-through "
+        "--sweep workload.clients=1,5,10,20,40 --slo 'p95<50ms' --out " + json);
+    ASSERT_EQ(made.exit_code, 0) << made.output;
+    auto inputs = LoadReportInputs({json});
+    ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+    std::string page = BuildReport(*inputs, {}).html;
+    const size_t end = page.rfind("</body>");
+    ASSERT_NE(end, std::string::npos);
+    page.insert(end, kLayoutChecks);
+    html_ = (dir_ / "planning.html").string();
+    ASSERT_TRUE(WriteFileAtomically(html_, page).ok());
+  }
+};
+
+TEST_F(PlanningReportBrowser, LaysOutAt1280Px) {
+  int rc = -1;
+  std::string dom = Capture(Chromium("--window-size=1280,800 --dump-dom"), &rc);
+  ASSERT_EQ(rc, 0) << "chromium failed; see its log";
+  const size_t at = dom.find("<pre id=\"checks\">");
+  ASSERT_NE(at, std::string::npos) << "the checks did not run";
+  const size_t from = at + std::string("<pre id=\"checks\">").size();
+  std::string text = dom.substr(from, dom.find("</pre>", from) - from);
+  for (auto [escaped, plain] : {std::pair<const char*, const char*>{"&quot;", "\""},
+                                {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}}) {
+    for (size_t p = text.find(escaped); p != std::string::npos; p = text.find(escaped, p)) {
+      text.replace(p, std::string(escaped).size(), plain);
+      p += std::string(plain).size();
+    }
+  }
+  const auto checks = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_FALSE(checks.is_discarded()) << text;
+  EXPECT_LE(checks["overflow"].get<double>(), 0) << "horizontal overflow at 1280 px";
+  EXPECT_GE(checks["charts"].get<int>(), 4);
+  EXPECT_TRUE(checks["unlabelled"].empty()) << checks["unlabelled"].dump();
+  EXPECT_TRUE(checks["duplicate_legends"].empty()) << checks["duplicate_legends"].dump();
+  EXPECT_NE(checks["lead"].get<std::string>().find("Best: stripe"), std::string::npos)
+      << checks["lead"];
+  EXPECT_LT(checks["lead_bottom"].get<double>(), checks["screen"].get<double>())
+      << "the answer is below the first screen";
+}
 
 TEST_F(ReportBrowser, DomKeepsEverySvg) {
   int rc = -1;

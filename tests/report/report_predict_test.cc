@@ -61,8 +61,8 @@ TEST(ReportPredict, RealSweepResultRendersSweepChart) {
   // 2 MiB is refused by the controller: those rows carry no tps and are not drawn.
   EXPECT_FALSE(Has(sweep, "stripe 2 MiB"));
   // The best point is compared with the base point (32k, write-back), by the model.
-  EXPECT_TRUE(Has(docs.markdown, "tps vs stripe 32 KiB")) << docs.markdown;
-  EXPECT_TRUE(Has(docs.markdown, "predicted +")) << docs.markdown;
+  EXPECT_TRUE(Has(docs.markdown, "vs current stripe 32 KiB, write_policy write-back")) << docs.markdown;
+  EXPECT_TRUE(Has(docs.markdown, "**Best: stripe 1 MiB, write_policy write-back")) << docs.markdown;
   EXPECT_TRUE(Has(docs.markdown, "the sweep's base configuration")) << docs.markdown;
   EXPECT_FALSE(Has(docs.markdown, "[scenario]")) << docs.markdown;
 }

@@ -104,6 +104,45 @@ TEST(DatabaseLayoutTest, IndexPathsAreConsistent) {
   }
 }
 
+// The leaves' computed blocks and the builder's inner pages number every page once:
+// with the metapage they are exactly blocks 0..total-1, leaves ascending in key order.
+TEST(DatabaseLayoutTest, LeafAndInnerBlocksPartitionTheIndex) {
+  for (int64_t scale : {1, 7, 100, 333, 2000}) {
+    DatabaseLayout layout = Make(scale);
+    for (Relation index :
+         {Relation::kAccountsPkey, Relation::kTellersPkey, Relation::kBranchesPkey}) {
+      const BtreeShape& shape = layout.btree(index);
+      std::vector<bool> seen(static_cast<size_t>(shape.total_pages), false);
+      seen[0] = true;  // The metapage.
+      for (int64_t block : layout.InnerPages(index)) {
+        ASSERT_LT(block, shape.total_pages);
+        ASSERT_FALSE(seen[static_cast<size_t>(block)]) << "scale " << scale;
+        seen[static_cast<size_t>(block)] = true;
+      }
+      int64_t previous = 0;
+      for (int64_t leaf = 0; leaf < shape.leaf_pages; ++leaf) {
+        const int64_t block = layout.LeafBlock(index, leaf);
+        ASSERT_GT(block, previous) << "scale " << scale << " leaf " << leaf;
+        ASSERT_LT(block, shape.total_pages);
+        ASSERT_FALSE(seen[static_cast<size_t>(block)]) << "scale " << scale << " leaf " << leaf;
+        seen[static_cast<size_t>(block)] = true;
+        previous = block;
+      }
+      for (size_t b = 0; b < seen.size(); ++b) ASSERT_TRUE(seen[b]) << "block " << b;
+    }
+  }
+}
+
+// A layout at a scale whose pkey has ~3 x 10^8 leaves is built without a page list.
+TEST(DatabaseLayoutTest, HugeScaleShapesNeedNoPageList) {
+  DatabaseLayout layout = Make(1000000);
+  const BtreeShape& shape = layout.btree(Relation::kAccountsPkey);
+  EXPECT_GT(shape.leaf_pages, 200000000);
+  const int64_t last = layout.LeafBlock(Relation::kAccountsPkey, shape.leaf_pages - 1);
+  EXPECT_LT(last, shape.total_pages);
+  EXPECT_GE(last, shape.leaf_pages);
+}
+
 TEST(DatabaseLayoutTest, MeasuredSizesOverride) {
   DatabaseLayout layout = Make(1);
   ASSERT_TRUE(layout.ApplyMeasured({{"pgbench_accounts", 1700}, {"pgbench_history", 3}}).ok());

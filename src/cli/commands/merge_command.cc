@@ -1,6 +1,7 @@
 // `pgstorsim merge R1.json R2.json ... --out R.json`: joins the results of drivers that
 // ran together against one server (common/results_merge.h) and prints the combined tps
-// and latency percentiles.
+// and latency percentiles; or, given the shards of one sweep (`predict|simulate --sweep
+// ... --shard i/n`), joins them into the whole sweep (common/sweep_shards.h).
 #include <cstdio>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "common/output_path.h"
 #include "common/results.h"
 #include "common/results_merge.h"
+#include "common/sweep_shards.h"
 #include "common/units.h"
 
 namespace pgstorsim {
@@ -31,6 +33,7 @@ class MergeCommand : public Command {
       if (!r.ok()) return ReportError("merge", r.status());
       parts.push_back(std::move(r).value());
     }
+    if (IsSweepShard(parts[0])) return JoinShards(parts);
     auto merged = MergeResults(parts, inputs_);
     if (!merged.ok()) return ReportError("merge", merged.status());
     for (size_t i = 0; i < parts.size(); ++i) {
@@ -51,13 +54,25 @@ class MergeCommand : public Command {
   }
 
  private:
+  int JoinShards(const std::vector<Results>& parts) {
+    auto joined = JoinSweepShards(parts, inputs_);
+    if (!joined.ok()) return ReportError("merge", joined.status());
+    std::printf("joined %zu shards: %zu sweep points\n", parts.size(),
+                joined->sections["sweep"].size());
+    Status s = SaveResults(out_, *joined);
+    if (!s.ok()) return ReportError("merge", s);
+    std::printf("results: %s\n", out_.c_str());
+    return 0;
+  }
+
   std::vector<std::string> inputs_;
   std::string out_;
   bool force_ = false;
 };
 
 PGSTORSIM_REGISTER_COMMAND(MergeCommand, "merge",
-                           "Join run results of drivers that ran together against one server");
+                           "Join run results of drivers that ran together against one server, "
+                           "or the shards of one sweep");
 
 }  // namespace
 }  // namespace pgstorsim

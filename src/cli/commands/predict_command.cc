@@ -1,16 +1,21 @@
 // `pgstorsim predict`: the analytic model for one scenario, or a sweep table.
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 #include "common/output_path.h"
 #include "model/prediction_results.h"
+#include "model/slo.h"
 #include "model/storage_model.h"
 #include "model/model_error.h"
 #include "model/sweep.h"
+#include "scenario/key_roles.h"
 #include "scenario/scenario.h"
+#include "scenario/sweep_spec.h"
 
 namespace pgstorsim {
 namespace {
@@ -25,13 +30,47 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
               p.model_error_class.c_str(), 100 * p.parameter_error_fraction);
   std::printf("reads/txn %.3f, read command %.2f ms, destage command %.2f ms\n",
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
-  std::printf("statement latencies in milliseconds:\n");
+  const LatencyPercentiles& t = p.transaction_percentiles;
+  std::printf("latency average = %.3f ms, p50 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms\n",
+              p.transaction_latency_ms, t.p50_ms, t.p95_ms, t.p99_ms);
+  std::printf("statement latencies in milliseconds (mean, p50, p95, p99):\n");
   for (const auto& [name, ms] : p.statement_latency_ms) {
-    std::printf("  %10.3f  %s\n", ms, name.c_str());
+    const auto it = p.statement_percentiles.find(name);
+    const LatencyPercentiles q = it == p.statement_percentiles.end() ? LatencyPercentiles{} : it->second;
+    std::printf("  %10.3f %10.3f %10.3f %10.3f  %s\n", ms, q.p50_ms, q.p95_ms, q.p99_ms,
+                name.c_str());
   }
   for (const DeviceLoad& d : p.devices) {
     std::printf("  %-6s utilisation %.2f (read %.2f, destage %.2f)\n", d.name.c_str(),
                 d.utilization, d.read_utilization, d.destage_utilization);
+  }
+}
+
+void PrintHeadroom(const std::map<std::string, std::string>& settings, const Slo& slo,
+                   const Headroom& h, const Scenario& s) {
+  std::string name;
+  for (const auto& [k, v] : settings) name += (name.empty() ? "" : " ") + k + "=" + v;
+  if (name.empty()) name = s.name;
+  std::printf("%s: %s %s (%.1f tps, p95 %.2f ms", name.c_str(), slo.text.c_str(),
+              h.meets ? "met" : "missed", h.at_base.tps,
+              h.at_base.transaction_percentiles.p95_ms);
+  std::printf(", margin %+.0f %%)\n", 100 * h.margin);
+  const char* clients_what = slo.metric == "tps" ? "fewest clients reaching it" : "most clients";
+  if (h.clients > 0) {
+    std::printf("  %s: %d (%s)\n", clients_what, h.clients, h.clients_limit.c_str());
+  } else {
+    std::printf("  %s: none (%s)\n", clients_what, h.clients_limit.c_str());
+  }
+  if (h.scale > 0) {
+    std::printf("  largest scale: %lld (%s)\n", static_cast<long long>(h.scale),
+                h.scale_limit.c_str());
+  } else {
+    std::printf("  largest scale: none (not even scale 1: %s)\n", h.scale_limit.c_str());
+  }
+  if (h.have_double_scale) {
+    std::printf("  at 2x data (scale %lld): %.1f tps, p95 %.2f ms\n",
+                static_cast<long long>(2 * s.workload.scale), h.at_double_scale.tps,
+                h.at_double_scale.transaction_percentiles.p95_ms);
   }
 }
 
@@ -43,6 +82,11 @@ class PredictCommand : public Command {
     app->add_option("--sweep", sweeps_, "Sweep key=v1,v2,... (repeatable: cartesian product)");
     app->add_option("--out", out_, "Write results JSON (kind predict) here");
     app->add_flag("--force", force_, "Replace an existing --out file");
+    app->add_option("--shard", shard_text_,
+                    "Only the i-th of n equal runs of the sweep's points (i/n; join with merge)");
+    app->add_option("--slo", slo_text_,
+                    "Objective, e.g. p95<50ms or tps>=500: per configuration, the most "
+                    "clients and the largest scale that meet it");
   }
 
   int Run() override {
@@ -52,12 +96,31 @@ class PredictCommand : public Command {
     }
     auto scenario = LoadScenario(scenario_path_, sets_);
     if (!scenario.ok()) return ReportError("predict", scenario.status());
+    if (!shard_text_.empty()) {
+      auto shard = ParseShard(shard_text_);
+      if (!shard.ok()) return ReportError("predict", shard.status());
+      if (sweeps_.empty()) return ReportError("predict", Status::Error("--shard needs --sweep"));
+      shard_ = *shard;
+    }
+    if (!slo_text_.empty()) {
+      auto slo = ParseSlo(slo_text_);
+      if (!slo.ok()) return ReportError("predict", slo.status());
+      slo_ = *slo;
+    }
     if (!sweeps_.empty()) return RunSweep(*scenario);
     auto prediction = Predict(*scenario);
     if (!prediction.ok()) return ReportError("predict", prediction.status());
     PrintPrediction(*scenario, *prediction);
+    Results results = PredictionToResults(*scenario, *prediction);
+    if (slo_) {
+      auto h = FindHeadroom(*scenario, *slo_);
+      if (!h.ok()) return ReportError("predict", h.status());
+      PrintHeadroom({}, *slo_, *h, *scenario);
+      results.sections["slo"] =
+          SloSectionJson(*slo_, nlohmann::json::array({HeadroomToJson({}, *slo_, *h)}));
+    }
     if (out_.empty()) return 0;
-    Status st = SaveResults(out_, PredictionToResults(*scenario, *prediction));
+    Status st = SaveResults(out_, results);
     if (!st.ok()) return ReportError("predict", st);
     std::printf("wrote %s\n", out_.c_str());
     return 0;
@@ -65,10 +128,10 @@ class PredictCommand : public Command {
 
  private:
   int RunSweep(const Scenario& base) {
-    auto table = RunSweepTable(base, sweeps_);
+    auto table = RunSweepTable(base, sweeps_, shard_);
     if (!table.ok()) return ReportError("predict", table.status());
     std::cout << FormatSweepTable(*table);
-    if (out_.empty()) return 0;
+    if (out_.empty() && !slo_) return 0;
     // The headline is the base scenario's (no sweep override); if the base itself
     // cannot be predicted, the first valid point stands in for it.
     Prediction current;
@@ -82,10 +145,50 @@ class PredictCommand : public Command {
         break;
       }
     }
-    Status st = SaveResults(out_, SweepPredictionToResults(base, current, *table));
+    Results results = SweepPredictionToResults(base, current, *table);
+    if (slo_) {
+      auto section = SloOverConfigurations(base, table->spec);
+      if (!section.ok()) return ReportError("predict", section.status());
+      results.sections["slo"] = *section;
+    }
+    if (out_.empty()) return 0;
+    Status st = SaveResults(out_, results);
     if (!st.ok()) return ReportError("predict", st);
     std::printf("wrote %s\n", out_.c_str());
     return 0;
+  }
+
+  // The objective over each configuration: every combination of the sweep's choice
+  // keys (workload keys are what the search varies), in this shard's share.
+  StatusOr<nlohmann::json> SloOverConfigurations(const Scenario& base, const SweepSpec& sweep) {
+    SweepSpec choices;
+    for (size_t k = 0; k < sweep.keys.size(); ++k) {
+      if (ScenarioKeyRole(sweep.keys[k]) != KeyRole::kChoice) continue;
+      choices.keys.push_back(sweep.keys[k]);
+      choices.values.push_back(sweep.values[k]);
+    }
+    const size_t count = choices.keys.empty() ? 1 : choices.PointCount();
+    const auto [first, last] = ShardRange(count, shard_);
+    nlohmann::json configurations = nlohmann::json::array();
+    for (size_t i = first; i < last; ++i) {
+      std::map<std::string, std::string> settings;
+      std::vector<std::string> values;
+      if (!choices.keys.empty()) values = choices.PointValues(i);
+      for (size_t k = 0; k < values.size(); ++k) settings[choices.keys[k]] = values[k];
+      auto s = ApplySweepPoint(base, choices, values);
+      if (!s.ok()) {
+        configurations.push_back({{"settings", settings}, {"error", s.status().message()}});
+        continue;
+      }
+      auto h = FindHeadroom(*s, *slo_);
+      if (!h.ok()) {
+        configurations.push_back({{"settings", settings}, {"error", h.status().message()}});
+        continue;
+      }
+      PrintHeadroom(settings, *slo_, *h, *s);
+      configurations.push_back(HeadroomToJson(settings, *slo_, *h));
+    }
+    return SloSectionJson(*slo_, configurations);
   }
 
   std::string scenario_path_;
@@ -93,6 +196,9 @@ class PredictCommand : public Command {
   std::vector<std::string> sweeps_;
   std::string out_;
   bool force_ = false;
+  std::string shard_text_, slo_text_;
+  Shard shard_;
+  std::optional<Slo> slo_;
 };
 
 PGSTORSIM_REGISTER_COMMAND(PredictCommand, "predict",

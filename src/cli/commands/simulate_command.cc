@@ -1,6 +1,7 @@
 // `pgstorsim simulate`: runs the discrete-event simulator on a scenario and writes a
 // "simulate" results document; prints a pgbench-like summary with the -r block.
 #include <chrono>
+#include <mutex>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -14,6 +15,8 @@
 #include "sim/run_simulation.h"
 #include "scenario/scenario_results.h"
 #include "sim/sim_config.h"
+#include "sim/sweep_runner.h"
+#include "scenario/sweep_spec.h"
 
 namespace pgstorsim {
 namespace sim {
@@ -55,6 +58,12 @@ class SimulateCommand : public Command {
     app->add_option("--out", out_, "Results file (default: results/runs/simulate-<utc>.json)");
     app->add_flag("--quiet", quiet_, "Print only the results path");
     app->add_flag("--force", force_, "Replace an existing --out file");
+    app->add_option("--sweep", sweeps_,
+                    "Sweep key=v1,v2,... (repeatable: cartesian product; as predict)");
+    app->add_option("--jobs", jobs_, "Sweep points simulated at once (threads)")
+        ->check(Between(1, 256));
+    app->add_option("--shard", shard_text_,
+                    "Only the i-th of n equal runs of the sweep's points (i/n; join with merge)");
   }
 
   int Run() override {
@@ -69,6 +78,8 @@ class SimulateCommand : public Command {
     StatusOr<Scenario> scenario = scenario_path_.empty() ? DefaultScenario(overrides)
                                                          : LoadScenario(scenario_path_, overrides);
     if (!scenario.ok()) return ReportError("simulate", scenario.status());
+    if (!sweeps_.empty()) return RunSweep(*scenario);
+    if (!shard_text_.empty()) return ReportError("simulate", Status::Error("--shard needs --sweep"));
     StatusOr<SimConfig> config = SimConfigFromScenario(*scenario);
     if (!config.ok()) return ReportError("simulate", config.status());
     const auto wall_start = std::chrono::steady_clock::now();
@@ -114,10 +125,47 @@ class SimulateCommand : public Command {
   }
 
  private:
+  int RunSweep(const Scenario& base) {
+    auto spec = ParseSweepSpec(base, sweeps_);
+    if (!spec.ok()) return ReportError("simulate", spec.status());
+    Shard shard;
+    if (!shard_text_.empty()) {
+      auto parsed = ParseShard(shard_text_);
+      if (!parsed.ok()) return ReportError("simulate", parsed.status());
+      shard = *parsed;
+    }
+    const std::string path = out_.empty() ? DefaultResultsPath("simulate") : out_;
+    std::mutex print_mu;
+    auto progress = [&](const nlohmann::json& row) {
+      if (quiet_) return;
+      std::lock_guard<std::mutex> lock(print_mu);
+      std::string line = std::to_string(row["index"].get<size_t>());
+      for (const auto& [key, value] : row["settings"].items()) line += "\t" + value.get<std::string>();
+      char buf[160];
+      if (row.contains("error")) {
+        std::printf("%s\trefused: %s\n", line.c_str(), row["error"].get<std::string>().c_str());
+      } else {
+        std::snprintf(buf, sizeof buf, "\t%.1f tps\tp95 %.2f ms\tp99 %.2f ms", row["tps"].get<double>(),
+                      row["p95_ms"].get<double>(), row["p99_ms"].get<double>());
+        std::printf("%s%s\n", line.c_str(), buf);
+      }
+      std::fflush(stdout);
+    };
+    auto run = RunSimulationSweep(base, *spec, shard, jobs_, progress);
+    if (!run.ok()) return ReportError("simulate", run.status());
+    Status saved = SaveResults(path, run->results);
+    if (!saved.ok()) return ReportError("simulate", saved);
+    std::printf("results: %s\n", path.c_str());
+    return 0;
+  }
+
   std::string scenario_path_;
   std::vector<std::string> overrides_;
   std::string seed_, duration_, transactions_, out_;
   bool quiet_ = false, force_ = false;
+  std::vector<std::string> sweeps_;
+  int jobs_ = 1;
+  std::string shard_text_;
 };
 
 PGSTORSIM_REGISTER_COMMAND(SimulateCommand, "simulate",

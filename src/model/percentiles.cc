@@ -1,0 +1,239 @@
+// Statement and transaction latency percentiles (percentiles.h): each statement's
+// random part as a probability mass on a common grid of kBins steps, convolved.
+#include "model/percentiles.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "model/checkpoint_burst.h"
+#include "model/storage_network.h"
+
+namespace pgstorsim {
+namespace {
+
+constexpr int kBins = 1024;
+constexpr int kMaxReads = 8;         // Reads per statement beyond this are folded in.
+constexpr double kMinBusy = 0.05;    // A station's share of time busy, floored.
+constexpr double kTailMass = 1e-5;   // The grid reaches each part's 1 - kTailMass quantile.
+
+// The random part of a statement: n visits, each present with probability q, each a
+// fixed service plus a wait that occurs with probability `busy`, exponential of mean
+// wait_ms / busy (so the wait's mean is wait_ms).
+struct Part {
+  int n = 0;
+  double q = 0;
+  double service_ms = 0;
+  double wait_ms = 0;
+  double busy = 1;
+  bool stall = false;  // A rare stall (probability busy, exponential of mean wait / busy).
+};
+
+// A statement's random parts: its reads (M/M/1-like waits, as much of the excess as
+// r reads at S / (1 - U) explain), the rest a wait: rare stalls of `stall_ms` where
+// the shape has them, else an exponential wait.
+std::vector<Part> PartsOf(const StatementShape& s) {
+  std::vector<Part> parts;
+  double excess = std::max(0.0, s.mean_ms - s.fixed_ms);
+  if (!(excess > 0)) return parts;
+  if (s.reads > 1e-3) {
+    Part reads;
+    reads.busy = std::clamp(s.busy, kMinBusy, 1.0);
+    const double residence = s.read_service_ms / std::max(1e-3, 1 - reads.busy);
+    const double per_read = std::min(excess / s.reads, residence);
+    reads.n = std::min(kMaxReads, static_cast<int>(std::ceil(s.reads)));
+    reads.q = std::min(1.0, s.reads / reads.n);
+    reads.service_ms = std::min(s.read_service_ms, per_read);
+    reads.wait_ms = per_read - reads.service_ms;
+    parts.push_back(reads);
+    excess -= per_read * s.reads;
+  }
+  if (excess > 1e-9) {
+    Part wait;
+    wait.n = 1;
+    wait.q = 1;
+    if (s.stall_ms > excess) {  // Rare stalls: a share excess / stall of the executions.
+      wait.busy = excess / s.stall_ms;
+      wait.wait_ms = excess;
+      wait.stall = true;
+    } else {
+      wait.wait_ms = excess;
+    }
+    parts.push_back(wait);
+  }
+  return parts;
+}
+
+// A value the part exceeds with probability below kTailMass (a bound, not a quantile).
+double PartReach(const Part& p) {
+  if (p.n == 0) return 0;
+  const double tail = p.wait_ms > 0 ? p.wait_ms / p.busy * std::log(std::max(1.0, p.busy * p.n / kTailMass)) : 0;
+  return p.n * (p.service_ms + tail);
+}
+
+using Pmf = std::vector<double>;  // Mass at bin i stands for i x step.
+
+// (a * b), truncated to kBins (mass beyond lands in the last bin).
+Pmf Convolve(const Pmf& a, const Pmf& b) {
+  Pmf out(kBins, 0.0);
+  size_t last_a = a.size(), last_b = b.size();
+  while (last_a > 0 && a[last_a - 1] < 1e-15) --last_a;
+  while (last_b > 0 && b[last_b - 1] < 1e-15) --last_b;
+  for (size_t i = 0; i < last_a; ++i) {
+    if (a[i] < 1e-15) continue;
+    for (size_t j = 0; j < last_b; ++j) out[std::min<size_t>(i + j, kBins - 1)] += a[i] * b[j];
+  }
+  return out;
+}
+
+Pmf Delta() {
+  Pmf d(kBins, 0.0);
+  d[0] = 1;
+  return d;
+}
+
+// One visit: the service shifted wait. Mass of bin i = P(value rounds to i x step).
+Pmf VisitPmf(const Part& p, double step) {
+  auto cdf = [&](double t) {
+    const double w = t - p.service_ms;
+    if (w < 0) return 0.0;
+    if (!(p.wait_ms > 0)) return 1.0;
+    return 1 - p.busy * std::exp(-w * p.busy / p.wait_ms);
+  };
+  Pmf pmf(kBins, 0.0);
+  double below = 0;
+  for (int i = 0; i < kBins; ++i) {
+    const double upto = i + 1 == kBins ? 1.0 : cdf((i + 0.5) * step);
+    pmf[i] = upto - below;
+    below = upto;
+  }
+  return pmf;
+}
+
+// The part's mass: sum over k of Binomial(n, q)(k) x visit^{*k}.
+Pmf PartPmf(const Part& p, double step) {
+  if (p.n == 0) return Delta();
+  const Pmf visit = VisitPmf(p, step);
+  Pmf out(kBins, 0.0), power = Delta();
+  for (int k = 0; k <= p.n; ++k) {
+    if (k > 0) power = Convolve(power, visit);
+    const double weight = std::exp(std::lgamma(p.n + 1.0) - std::lgamma(k + 1.0) -
+                                   std::lgamma(p.n - k + 1.0)) *
+                          std::pow(p.q, k) * std::pow(1 - p.q, p.n - k);
+    for (int i = 0; i < kBins; ++i) out[i] += weight * power[i];
+  }
+  return out;
+}
+
+// P(value <= t) of a grid mass (bin i spread evenly over [(i - 1/2) step, (i + 1/2) step],
+// bin 0 over [0, step / 2]) plus, with probability `stall_p`, an exponential stall of
+// mean `stall_ms` added.
+double Cdf(const Pmf& pmf, double step, double stall_p, double stall_ms, double t) {
+  double cdf = 0;
+  for (int i = 0; i < kBins; ++i) {
+    if (pmf[i] <= 0) continue;
+    const double lo = i == 0 ? 0 : (i - 0.5) * step, hi = (i + 0.5) * step;
+    if (lo > t) break;
+    const double within = hi > lo ? std::min(1.0, (t - lo) / (hi - lo)) : 1.0;
+    const double x = std::min(t, (lo + hi) / 2);
+    const double stalled = stall_p > 0 ? 1 - std::exp(-(t - x) / stall_ms) : 0;
+    cdf += pmf[i] * ((1 - stall_p) * within + stall_p * stalled);
+  }
+  return cdf;
+}
+
+// The t with Cdf(t) = fraction, by bisection between 0 and `reach`.
+double Quantile(const Pmf& pmf, double step, double stall_p, double stall_ms, double reach,
+                double fraction) {
+  double lo = 0, hi = reach;
+  for (int it = 0; it < 60 && hi - lo > 1e-6 * reach; ++it) {
+    const double mid = (lo + hi) / 2;
+    (Cdf(pmf, step, stall_p, stall_ms, mid) < fraction ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) {
+  // Stalls share one duration (the cache's drain): their probabilities add.
+  double reach = 0, stall_p = 0, stall_ms = 0;
+  for (const Part& p : parts) {
+    if (p.stall) {
+      stall_p += p.busy;
+      stall_ms = p.wait_ms / p.busy;
+    } else {
+      reach += PartReach(p);
+    }
+  }
+  stall_p = std::min(1.0, stall_p);
+  LatencyPercentiles out{fixed_ms, fixed_ms, fixed_ms};
+  if (!(reach > 0) && !(stall_p > 0)) return out;
+  const double step = reach > 0 ? reach / (kBins - 1) : 1e-12;  // Else one atom at 0.
+  Pmf total = Delta();
+  for (const Part& p : parts) {
+    if (p.n > 0 && !p.stall) total = Convolve(total, PartPmf(p, step));
+  }
+  const double span = reach + (stall_p > 0 ? stall_ms * std::log(1 + stall_p / kTailMass) : 0);
+  out.p50_ms += Quantile(total, step, stall_p, stall_ms, span, 0.50);
+  out.p95_ms += Quantile(total, step, stall_p, stall_ms, span, 0.95);
+  out.p99_ms += Quantile(total, step, stall_p, stall_ms, span, 0.99);
+  return out;
+}
+
+}  // namespace
+
+LatencyPercentiles StatementPercentiles(const StatementShape& shape) {
+  return Percentiles(PartsOf(shape), shape.fixed_ms);
+}
+
+LatencyPercentiles TransactionPercentiles(const std::map<std::string, StatementShape>& shapes) {
+  std::vector<Part> parts;
+  double fixed_ms = 0;
+  for (const auto& [name, shape] : shapes) {
+    for (const Part& p : PartsOf(shape)) parts.push_back(p);
+    fixed_ms += shape.fixed_ms;
+  }
+  return Percentiles(parts, fixed_ms);
+}
+
+void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p) {
+  double busy = 0;
+  int disks = 0;
+  for (const DeviceLoad& d : p->devices) {
+    if (d.name == "cpu") continue;
+    busy += d.utilization;
+    ++disks;
+  }
+  busy = disks > 0 ? busy / disks : 0;
+  const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
+  // A full write-back cache makes the commits wait in stalls while the disks drain
+  // the cache's room (checkpoint_burst.h) at the rate the transactions write.
+  double stall_ms = 0;
+  const double write_bytes_per_ms = p->tps / 1000 * p->writes_per_transaction *
+                                    static_cast<double>(s.filesystem.block_size_bytes);
+  if (writes && s.controller.EffectiveWriteBack() && write_bytes_per_ms > 0) {
+    auto cycle = MakeCheckpointCycle(s, p->writes_per_transaction);
+    if (cycle.ok()) stall_ms = cycle->room_bytes / write_bytes_per_ms;
+  }
+  std::map<std::string, StatementShape> shapes;
+  for (const auto& [name, ms] : p->statement_latency_ms) {
+    StatementShape shape;
+    shape.mean_ms = ms;
+    shape.fixed_ms = storage_network::CpuShare(name) * params.cpu_ms;
+    shape.stall_ms = stall_ms;
+    if (name == "END" && writes && s.controller.EffectiveWriteBack()) {
+      shape.fixed_ms += params.commit_ms;
+    }
+    if (name == (writes ? "UPDATE accounts" : "SELECT accounts")) {
+      if (!writes) shape.fixed_ms = params.cpu_ms;
+      shape.reads = p->reads_per_transaction;
+      shape.read_service_ms = p->read_service_ms;
+      shape.busy = busy;
+    }
+    shape.fixed_ms = std::min(shape.fixed_ms, shape.mean_ms);
+    p->statement_percentiles[name] = StatementPercentiles(shape);
+    shapes[name] = shape;
+  }
+  if (!shapes.empty()) p->transaction_percentiles = TransactionPercentiles(shapes);
+}
+
+}  // namespace pgstorsim

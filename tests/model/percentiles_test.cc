@@ -1,0 +1,134 @@
+// Percentiles from the model (model/percentiles.h): the distributions' arithmetic on
+// cases with closed forms, and predict's transaction p95 against the simulator's
+// histograms on the cross-check points of tests/data/percentile_crosscheck.tsv.
+#include "model/percentiles.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/storage_model.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+namespace {
+
+TEST(Percentiles, FixedOnlyIsAPoint) {
+  StatementShape s;
+  s.mean_ms = s.fixed_ms = 0.3;
+  const LatencyPercentiles q = StatementPercentiles(s);
+  EXPECT_DOUBLE_EQ(q.p50_ms, 0.3);
+  EXPECT_DOUBLE_EQ(q.p99_ms, 0.3);
+}
+
+// An exponential wait of mean m: quantile f at -m ln(1 - f).
+TEST(Percentiles, ExponentialWaitQuantiles) {
+  StatementShape s;
+  s.fixed_ms = 1;
+  s.mean_ms = 11;
+  const LatencyPercentiles q = StatementPercentiles(s);
+  EXPECT_NEAR(q.p50_ms, 1 + 10 * std::log(2.0), 0.05);
+  EXPECT_NEAR(q.p95_ms, 1 + 10 * std::log(20.0), 0.1);
+  EXPECT_NEAR(q.p99_ms, 1 + 10 * std::log(100.0), 0.2);
+}
+
+// Half the executions read once (service 4 ms, idle disk: no wait): p50 is the fixed
+// part, p95 fixed + service.
+TEST(Percentiles, ReadsAreABinomialMixture) {
+  StatementShape s;
+  s.fixed_ms = 0.1;
+  s.reads = 0.5;
+  s.read_service_ms = 4;
+  s.busy = 0;
+  s.mean_ms = 0.1 + 0.5 * 4;
+  const LatencyPercentiles q = StatementPercentiles(s);
+  EXPECT_NEAR(q.p50_ms, 0.1, 0.05);
+  EXPECT_NEAR(q.p95_ms, 4.1, 0.2);
+}
+
+// Rare stalls (1 % of executions wait 1 s on average) leave p95 at the fixed part and
+// put p99 near the stall.
+TEST(Percentiles, RareStallsOnlyMoveTheTail) {
+  StatementShape s;
+  s.fixed_ms = 0.2;
+  s.mean_ms = 0.2 + 10;
+  s.stall_ms = 1000;
+  const LatencyPercentiles q = StatementPercentiles(s);
+  EXPECT_NEAR(q.p95_ms, 0.2, 0.01);
+  EXPECT_LT(q.p99_ms, 50);
+  EXPECT_GT(StatementPercentiles({0.2 + 30, 0.2, 0, 0, 0, 1000}).p99_ms, 100);
+}
+
+// Two independent exponentials of mean 5: the sum is Erlang-2 (p95 = 5 x 4.744).
+TEST(Percentiles, TransactionConvolvesStatements) {
+  StatementShape a;
+  a.mean_ms = 5;
+  const LatencyPercentiles q = TransactionPercentiles({{"a", a}, {"b", a}});
+  EXPECT_NEAR(q.p95_ms, 5 * 4.7439, 0.15);
+}
+
+struct CrossCheck {
+  std::vector<std::string> overrides;
+  double sim_p95_ms = 0;
+  double tolerance = 0;
+  std::string reason;
+};
+
+std::vector<CrossCheck> ReadCrossChecks() {
+  std::ifstream in(std::string(PGSTORSIM_SOURCE_DIR) + "/tests/data/percentile_crosscheck.tsv");
+  std::vector<CrossCheck> out;
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header) {
+      header = false;
+      continue;
+    }
+    std::istringstream fields(line);
+    std::string overrides, duration, p95, tolerance, reason;
+    std::getline(fields, overrides, '\t');
+    std::getline(fields, duration, '\t');
+    std::getline(fields, p95, '\t');
+    std::getline(fields, tolerance, '\t');
+    std::getline(fields, reason, '\t');
+    CrossCheck c;
+    std::istringstream keys(overrides);
+    for (std::string kv; std::getline(keys, kv, ';');) c.overrides.push_back(kv);
+    c.overrides.push_back("workload.duration=" + duration);
+    c.sim_p95_ms = std::stod(p95);
+    c.tolerance = std::stod(tolerance);
+    c.reason = reason;
+    out.push_back(c);
+  }
+  return out;
+}
+
+TEST(Percentiles, TransactionP95AgainstSimulator) {
+  const std::vector<CrossCheck> points = ReadCrossChecks();
+  ASSERT_GE(points.size(), 15u);
+  int within_target = 0;
+  for (const CrossCheck& c : points) {
+    auto s = LoadScenario(
+        std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml",
+        c.overrides);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    auto p = Predict(*s);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    const double ratio = p->transaction_percentiles.p95_ms / c.sim_p95_ms;
+    std::string where;
+    for (const std::string& o : c.overrides) where += o + " ";
+    EXPECT_NEAR(ratio, 1.0, c.tolerance) << where << "(" << c.reason << ")";
+    if (std::fabs(ratio - 1) <= 0.25) ++within_target;
+    EXPECT_LE(p->transaction_percentiles.p50_ms, p->transaction_percentiles.p95_ms);
+    EXPECT_LE(p->transaction_percentiles.p95_ms, p->transaction_percentiles.p99_ms);
+  }
+  EXPECT_GE(within_target, 6);  // The points the file holds at 0.25.
+}
+
+}  // namespace
+}  // namespace pgstorsim

@@ -1,0 +1,74 @@
+#include "model/slo.h"
+
+#include <gtest/gtest.h>
+
+namespace pgstorsim {
+namespace {
+
+TEST(Slo, ParsesLatencyAndThroughputObjectives) {
+  auto p95 = ParseSlo("p95<50ms");
+  ASSERT_TRUE(p95.ok());
+  EXPECT_EQ(p95->metric, "p95_ms");
+  EXPECT_TRUE(p95->at_most);
+  EXPECT_DOUBLE_EQ(p95->limit, 50);
+  auto p99 = ParseSlo(" p99 <= 0.2s ");
+  ASSERT_TRUE(p99.ok());
+  EXPECT_DOUBLE_EQ(p99->limit, 200);
+  auto tps = ParseSlo("tps>=500");
+  ASSERT_TRUE(tps.ok());
+  EXPECT_FALSE(tps->at_most);
+  EXPECT_DOUBLE_EQ(tps->limit, 500);
+  for (const char* bad : {"p95", "p95<", "p95>50ms", "tps<=5", "tps>=-1", "p42<5ms", "<5ms",
+                          "p95<fast"}) {
+    auto s = ParseSlo(bad);
+    EXPECT_FALSE(s.ok()) << bad;
+    if (!s.ok()) {
+      EXPECT_NE(s.status().message().find("--slo"), std::string::npos);
+    }
+  }
+}
+
+TEST(Slo, MarginIsRelativeToTheLimit) {
+  Prediction p;
+  p.tps = 400;
+  p.transaction_percentiles.p95_ms = 40;
+  EXPECT_NEAR(ParseSlo("p95<50ms")->Margin(p), 0.2, 1e-12);
+  EXPECT_NEAR(ParseSlo("tps>=500")->Margin(p), -0.2, 1e-12);
+  EXPECT_FALSE(ParseSlo("tps>=500")->Met(p));
+}
+
+// Latency grows with clients and with the database: the search finds the largest of
+// each that keeps p95 under the objective, and the prediction at twice the scale.
+TEST(Slo, HeadroomIsTheLargestLoadThatMeetsIt) {
+  auto s = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(s.ok());
+  auto slo = ParseSlo("p95<50ms");
+  auto h = FindHeadroom(*s, *slo);
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  ASSERT_GT(h->clients, 1);
+  EXPECT_EQ(h->clients_limit, "slo");
+  auto at = [&](const char* key, int64_t v) {
+    Scenario t = *s;
+    EXPECT_TRUE(SetScenarioKey(&t, key, std::to_string(v)).ok());
+    return *Predict(t);
+  };
+  EXPECT_TRUE(slo->Met(at("workload.clients", h->clients)));
+  EXPECT_FALSE(slo->Met(at("workload.clients", h->clients + 1)));
+  ASSERT_GT(h->scale, s->workload.scale);
+  EXPECT_TRUE(slo->Met(at("workload.scale", h->scale)));
+  EXPECT_FALSE(slo->Met(at("workload.scale", h->scale + 1)));
+  ASSERT_TRUE(h->have_double_scale);
+  EXPECT_LT(h->at_double_scale.tps, h->at_base.tps);
+  // A throughput objective: the fewest clients that reach it.
+  auto tps = ParseSlo("tps>=250");
+  auto t = FindHeadroom(*s, *tps);
+  ASSERT_TRUE(t.ok());
+  ASSERT_GT(t->clients, 0);
+  EXPECT_TRUE(tps->Met(at("workload.clients", t->clients)));
+  if (t->clients > 1) {
+    EXPECT_FALSE(tps->Met(at("workload.clients", t->clients - 1)));
+  }
+}
+
+}  // namespace
+}  // namespace pgstorsim

@@ -1,0 +1,121 @@
+// Capacity planning end to end through the built binary: predict shards joined by
+// `report`, the TSV scripts read, objectives, and the answer's bad-input cases.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "support/shell.h"
+
+namespace pgstorsim {
+namespace {
+
+const std::string kScenario =
+    std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml";
+
+class Planning : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("pgstorsim-planning-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Path(const std::string& name) { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+};
+
+size_t Lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+TEST_F(Planning, ShardsJoinIntoTheWholeSweep) {
+  const std::string sweep = "predict --scenario " + kScenario +
+                            " --sweep array.stripe=32k,128k,1MiB --sweep workload.clients=1,10";
+  for (int i = 1; i <= 3; ++i) {
+    ShellResult r = RunPgstorsim(sweep + " --shard " + std::to_string(i) + "/3 --out " +
+                                 Path("s" + std::to_string(i) + ".json"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  ShellResult whole = RunPgstorsim(sweep + " --out " + Path("whole.json"));
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  ShellResult joined = RunPgstorsim("report --format tsv " + Path("s3.json") + " " +
+                                    Path("s1.json") + " " + Path("s2.json"));
+  ASSERT_EQ(joined.exit_code, 0) << joined.output;
+  ShellResult one = RunPgstorsim("report --format tsv " + Path("whole.json"));
+  // 6 sweep rows (after the header, the result's line and its statements' lines), the
+  // same as the unsharded sweep's.
+  auto rows = [](const std::string& tsv) {  // The sweep rows without the file column.
+    std::istringstream in(tsv);
+    std::string line, out;
+    while (std::getline(in, line)) {
+      if (line.find("\tpredict\t-\t") != std::string::npos || line.rfind("file", 0) == 0) continue;
+      out += line.substr(line.find('\t')) + "\n";
+    }
+    return out;
+  };
+  EXPECT_EQ(Lines(rows(joined.output)), 6u) << joined.output;
+  EXPECT_EQ(rows(joined.output), rows(one.output));
+  // `merge` joins them into one file with the whole sweep, whatever the order.
+  ShellResult merged = RunPgstorsim("merge " + Path("s2.json") + " " + Path("s1.json") + " " +
+                                    Path("s3.json") + " --out " + Path("merged.json"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.output;
+  EXPECT_NE(merged.output.find("joined 3 shards: 6 sweep points"), std::string::npos);
+  ShellResult from_merge = RunPgstorsim("report --format tsv " + Path("merged.json"));
+  EXPECT_EQ(rows(from_merge.output), rows(one.output));
+  ShellResult missing = RunPgstorsim("merge " + Path("s1.json") + " " + Path("s3.json") +
+                                     " --out " + Path("bad.json"));
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.output.find("shard 2/3 missing"), std::string::npos) << missing.output;
+  // Two of three shards: kept apart, flagged, no error.
+  ShellResult partial = RunPgstorsim("report --format md " + Path("s1.json") + " " + Path("s2.json"));
+  EXPECT_EQ(partial.exit_code, 0) << partial.output;
+}
+
+TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
+  ShellResult r = RunPgstorsim("predict --scenario " + kScenario +
+                               " --sweep array.stripe=32k,1MiB --slo 'p95<50ms' --out " +
+                               Path("slo.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("array.stripe=1MiB: p95<50ms met"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("most clients:"), std::string::npos);
+  EXPECT_NE(r.output.find("at 2x data (scale 4000)"), std::string::npos);
+  ShellResult md = RunPgstorsim("report --format md " + Path("slo.json"));
+  ASSERT_EQ(md.exit_code, 0);
+  EXPECT_NE(md.output.find("**Best: stripe 1MiB"), std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("met by 2 of 2 configurations"), std::string::npos) << md.output;
+  // An objective nobody meets: says so, and by how much the closest misses.
+  ShellResult hard = RunPgstorsim("predict --scenario " + kScenario +
+                                  " --sweep array.stripe=32k,1MiB --slo 'tps>=5000' --out " +
+                                  Path("hard.json"));
+  ASSERT_EQ(hard.exit_code, 0) << hard.output;
+  ShellResult none = RunPgstorsim("report --format md " + Path("hard.json"));
+  EXPECT_NE(none.output.find("No configuration meets tps>=5000; the closest, stripe 1MiB, misses "
+                             "it by"),
+            std::string::npos)
+      << none.output;
+  // Workload keys only: projections, nothing to recommend.
+  ShellResult load = RunPgstorsim("predict --scenario " + kScenario +
+                                  " --sweep workload.clients=1,10,40 --out " + Path("load.json"));
+  ASSERT_EQ(load.exit_code, 0);
+  ShellResult proj = RunPgstorsim("report --format md " + Path("load.json"));
+  EXPECT_NE(proj.output.find("there is nothing to recommend"), std::string::npos) << proj.output;
+  EXPECT_EQ(proj.output.find("Best:"), std::string::npos) << proj.output;
+  EXPECT_EQ(proj.output.find("**clients 40"), std::string::npos) << proj.output;
+}
+
+TEST_F(Planning, BadOptionsFailWithOneLine) {
+  for (const std::string& args :
+       {std::string("--slo 'p95<'"), std::string("--slo 'latency<5ms'"),
+        std::string("--slo 'tps<=5'"), std::string("--sweep array.stripe=32k --shard 3/2"),
+        std::string("--shard 1/2")}) {
+    ShellResult r = RunPgstorsim("predict --scenario " + kScenario + " " + args);
+    EXPECT_NE(r.exit_code, 0) << args;
+    EXPECT_EQ(Lines(r.output), 1u) << args << ": " << r.output;
+  }
+  ShellResult fmt = RunPgstorsim("report --format xml " + Path("x.json"));
+  EXPECT_NE(fmt.exit_code, 0);
+}
+
+}  // namespace
+}  // namespace pgstorsim
