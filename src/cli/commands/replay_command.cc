@@ -244,7 +244,7 @@ class ReplayCommand : public Command {
     if (out_.empty()) return Status::Ok();
     std::vector<std::string> inputs = {trace_, targets_.target, targets_.wal_target};
     inputs.insert(inputs.end(), targets_.members.begin(), targets_.members.end());
-    if (!scenario_.empty()) inputs.push_back(scenario_);
+    if (!scenario_path_.empty()) inputs.push_back(scenario_path_);
     return CheckOutputPath("--out", out_, inputs, force_);
   }
 
