@@ -37,6 +37,7 @@ Status ValidateLogging(const RunOptions& o, RunConfig* c) {
   c->log_prefix = o.log_prefix;
   c->aggregate_interval_s = o.aggregate_interval_s;
   return Status::Ok();
+}
 
 Status AtLeast(const std::string& option, const std::string& min, const std::string& got) {
   return Status::Error(option + " must be at least " + min + " (got " + got + ")");
