@@ -211,7 +211,7 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
   const double write_bytes_per_ms = p->tps / 1000 * p->writes_per_transaction *
                                     static_cast<double>(s.filesystem.block_size_bytes);
   if (writes && s.controller.EffectiveWriteBack() && write_bytes_per_ms > 0) {
-    auto cycle = MakeCheckpointCycle(s, p->writes_per_transaction);
+    auto cycle = MakeCheckpointCycle(s, p->writes_per_transaction, /*wal_bytes_per_txn=*/0);
     if (cycle.ok()) stall_ms = cycle->room_bytes / write_bytes_per_ms;
   }
   std::map<std::string, StatementShape> shapes;
