@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "scenario/scenario_results.h"
+
 namespace pgstorsim {
 namespace {
 
@@ -105,17 +107,19 @@ StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
 }
 
 nlohmann::json SweepConfigJson(const SweepSpec& spec, const Shard& shard) {
+  // Roles and units are keyed by the results name of each key (scenario_results.h), the
+  // name the rows' settings carry.
   nlohmann::json roles = nlohmann::json::object(), units = nlohmann::json::object();
-  for (const std::string& k : spec.keys) {
-    roles[k] = KeyRoleName(ScenarioKeyRole(k));
-    units[k] = ScenarioKeyUnit(k);
+  for (size_t i = 0; i < spec.keys.size(); ++i) {
+    const std::string& k = spec.keys[i];
+    const std::string text =
+        i < spec.values.size() && !spec.values[i].empty() ? spec.values[i].front() : "";
+    const std::string name = ResultsKeyValue(k, text).first;
+    roles[name] = KeyRoleName(ScenarioKeyRole(k));
+    units[name] = ScenarioKeyUnit(k);
   }
-  return {{"keys", spec.keys},
-          {"values", spec.values},
-          {"roles", roles},
-          {"units", units},
-          {"points", spec.PointCount()},
-          {"shard", shard.Text()}};
+  return {{"keys", spec.keys}, {"values", spec.values},       {"roles", roles},
+          {"units", units},    {"points", spec.PointCount()}, {"shard", shard.Text()}};
 }
 
 }  // namespace pgstorsim

@@ -114,7 +114,7 @@ TEST(CliErrorsTest, ParseErrorsAreOneLineWithCommandRangeInWordsAndExit2) {
       {{"replay", "--pattern", "randrw", "--target", "/dev/null", "--read-fraction", "2"},
        "pgstorsim replay: --read-fraction: must be between 0 and 1 (got 2)"},
       {{"cluster", "nonsense"}, "pgstorsim cluster: "},
-      {{"trace"}, "pgstorsim trace: --scale is required"},
+      {{"trace"}, "pgstorsim trace: --out is required"},
   };
   for (const Case& c : cases) {
     auto r = RunPgstorsim(c.args);

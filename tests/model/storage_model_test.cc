@@ -152,7 +152,8 @@ TEST(StorageModel, ColdRunIsARampThatWarmsOverItsDuration) {
   EXPECT_NEAR(brief->reads_per_transaction, 2.0, 0.01);
   EXPECT_LT(run->reads_per_transaction, brief->reads_per_transaction);
   EXPECT_LT(day->reads_per_transaction, run->reads_per_transaction - 0.2);
-  EXPECT_GT(run->tps, brief->tps);
+  // tps is compared between runs that both write their checkpoints' pages (a 10 s run
+  // ends before its first checkpoint and writes no data pages at all).
   EXPECT_GT(day->tps, run->tps * 1.1);
 }
 

@@ -24,7 +24,7 @@ TEST(ReplayCommandTest, OptionErrorsAreOneLine) {
       {"--pattern bogus --target /tmp/x", 1},
       {"--target /tmp/x", 2},
       {"--pattern randrw --array raid7 --members a,b", 2},
-      {"--pattern randrw --array raid10 --members a,b,c --no-direct", 1},
+      {"--pattern randrw --array raid10 --members a,b,c --no-direct", 2},
       {"--pattern randrw --target /tmp/x --engine libaio", 1}};
   for (const auto& [args, code] : cases) {
     SCOPED_TRACE(args);
@@ -92,12 +92,12 @@ TEST(ReplayCommandTest, ScenarioGivesTheGeometry) {
   // Three members for a four-disk scenario: refused, naming array.disks.
   r = Replay(common + "--scenario " + scenario + " --members " + dir.File("a") + "," +
              dir.File("b") + "," + dir.File("c") + " --out " + dir.File("r2.json"));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("array.disks"), std::string::npos) << r.output;
   // A bad nested array from --set: refused naming the key.
   r = Replay(common + "--scenario " + scenario + " --members " + members +
              " --set array.spans=3 --out " + dir.File("r3.json"));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("array.disks"), std::string::npos) << r.output;
 }
 

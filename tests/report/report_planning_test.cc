@@ -82,7 +82,7 @@ TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
   EXPECT_NE(r.output.find("at 2x data (scale 4000)"), std::string::npos);
   ShellResult md = RunPgstorsim("report --format md " + Path("slo.json"));
   ASSERT_EQ(md.exit_code, 0);
-  EXPECT_NE(md.output.find("**Best: stripe 1MiB"), std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("**Best: stripe 1 MiB"), std::string::npos) << md.output;
   EXPECT_NE(md.output.find("met by 2 of 2 configurations"), std::string::npos) << md.output;
   // An objective nobody meets: says so, and by how much the closest misses.
   ShellResult hard = RunPgstorsim("predict --scenario " + kScenario +
@@ -90,7 +90,7 @@ TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
                                   Path("hard.json"));
   ASSERT_EQ(hard.exit_code, 0) << hard.output;
   ShellResult none = RunPgstorsim("report --format md " + Path("hard.json"));
-  EXPECT_NE(none.output.find("No configuration meets tps>=5000; the closest, stripe 1MiB, misses "
+  EXPECT_NE(none.output.find("No configuration meets tps>=5000; the closest, stripe 1 MiB, misses "
                              "it by"),
             std::string::npos)
       << none.output;
