@@ -6,13 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "model/storage_model.h"
 #include "scenario/scenario.h"
+#include "support/tsv_table.h"
 
 namespace pgstorsim {
 namespace {
@@ -79,30 +78,14 @@ struct CrossCheck {
 };
 
 std::vector<CrossCheck> ReadCrossChecks() {
-  std::ifstream in(std::string(PGSTORSIM_SOURCE_DIR) + "/tests/data/percentile_crosscheck.tsv");
   std::vector<CrossCheck> out;
-  std::string line;
-  bool header = true;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (header) {
-      header = false;
-      continue;
-    }
-    std::istringstream fields(line);
-    std::string overrides, duration, p95, tolerance, reason;
-    std::getline(fields, overrides, '\t');
-    std::getline(fields, duration, '\t');
-    std::getline(fields, p95, '\t');
-    std::getline(fields, tolerance, '\t');
-    std::getline(fields, reason, '\t');
+  for (const auto& row : testing_support::ReadTsvTable("tests/data/percentile_crosscheck.tsv")) {
     CrossCheck c;
-    std::istringstream keys(overrides);
-    for (std::string kv; std::getline(keys, kv, ';');) c.overrides.push_back(kv);
-    c.overrides.push_back("workload.duration=" + duration);
-    c.sim_p95_ms = std::stod(p95);
-    c.tolerance = std::stod(tolerance);
-    c.reason = reason;
+    c.overrides = testing_support::SplitTsvFields(row.at("overrides"), ';');
+    c.overrides.push_back("workload.duration=" + row.at("duration"));
+    c.sim_p95_ms = std::stod(row.at("sim_p95_ms"));
+    c.tolerance = std::stod(row.at("tolerance"));
+    c.reason = row.at("reason");
     out.push_back(c);
   }
   return out;

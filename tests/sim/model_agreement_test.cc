@@ -16,6 +16,7 @@
 #include "model/storage_model.h"
 #include "scenario/scenario.h"
 #include "sim/run_simulation.h"
+#include "support/steady_tps.h"
 
 namespace pgstorsim::sim {
 namespace {
@@ -27,22 +28,6 @@ const std::string kCalibrated =
 // for seconds), so a shorter run samples a few cycles at a random phase (240 s gave
 // 197 tps where 900 s gives 238 at the 32 KiB point).
 constexpr int64_t kSimulatedNs = 900LL * kNsPerSec;
-constexpr double kWarmupFraction = 0.1;  // Series intervals skipped at the start.
-
-// Mean tps over the series after the warm-up.
-double SteadyTps(const Results& r) {
-  const size_t skip = static_cast<size_t>(r.series.size() * kWarmupFraction);
-  uint64_t transactions = 0;
-  double seconds = 0, last_t = 0;
-  for (size_t i = 0; i < r.series.size(); ++i) {
-    const double dt = r.series[i].t_s - last_t;
-    last_t = r.series[i].t_s;
-    if (i < skip) continue;
-    transactions += r.series[i].transactions;
-    seconds += dt;
-  }
-  return seconds > 0 ? transactions / seconds : r.tps;
-}
 
 // Mean disk busy time per transaction (ms), over the member disks.
 double SimDemandMs(const Results& r) {
@@ -89,7 +74,7 @@ Pair Compare(std::vector<std::string> overrides, int64_t duration_ns) {
   auto run = RunSimulation(sim);
   EXPECT_TRUE(run.ok()) << run.status().message();
   if (!run.ok()) return {};
-  return {SteadyTps(run->results), prediction->tps, SimDemandMs(run->results),
+  return {testing_support::SteadyTps(run->results), prediction->tps, SimDemandMs(run->results),
           ModelDemandMs(*prediction)};
 }
 
