@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# No-behaviour-change check for speed work: runs the same `simulate` settings (the
-# bench workload and eight 120 s variations of scenarios/m5110e.toml and
-# results/validation/m5110e-calibrated.toml) and three `trace` settings with two
-# binaries, and compares the results JSON without created_utc and the trace files
-# byte for byte. Prints one line per output and exits non-zero if any differs.
+# No-behaviour-change check for speed work and refactoring: runs the same `simulate`
+# settings (the bench workload and eleven variations of scenarios/m5110e.toml and
+# results/validation/m5110e-calibrated.toml, among them asynchronous commit, an SSD
+# array and the simulator-only calibration keys), five `predict` settings, one
+# `calibrate` fit and three `trace` settings with two binaries, and compares the
+# results JSON without created_utc, the calibrated TOML and the trace files byte for
+# byte. Prints one line per output and exits non-zero if any differs.
 # Usage: bench/sim-speed/identical.sh OLD_BINARY NEW_BINARY
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,6 +38,20 @@ run_all() {  # BINARY DIR
     --set array.stripe=1MiB --set workload.clients=4
   s c_wt --scenario $C --seed 6 --duration 120s --set controller.write_policy=write-through \
     --set array.stripe=128k
+  s m_async --scenario $M --seed 7 --duration 60s --set postgres.synchronous_commit=off
+  s c_ssd --scenario $C --seed 8 --duration 60s --set disks.type=ssd
+  s c_simkeys --scenario $C --seed 9 --duration 60s --set calibration.cpu_ms_end=0.1 \
+    --set calibration.client_rtt_ms=0.05 --set calibration.controller_destage_outstanding=3 \
+    --set calibration.os_writes_outstanding=16 --set calibration.row_locks=0
+  p() { local n=$1; shift; "$bin" predict "$@" --out "$dir/$n.json" >/dev/null; }
+  p p_m --scenario $M
+  p p_c --scenario $C
+  p p_c_sweep --scenario $C --sweep array.stripe=32k,128k,1MiB --sweep workload.clients=1,10
+  p p_c_raid5 --scenario $C --set array.level=raid5 --set array.disks=5 --set workload.cache=cold
+  p p_lab --scenario results/validation/lab-matrix-scenarios/lab-600-s5.toml
+  c() { local n=$1; shift; "$bin" calibrate "$@" --out "$dir/$n.toml" >/dev/null; }
+  c cal_s10 --scenario $M --measured tests/model/data/pgbench15-s10-c4.txt \
+    --set workload.scale=10 --set workload.clients=4 --accept-poor-fit
   t() { local n=$1; shift; "$bin" trace --transactions 20000 "$@" --out "$dir/$n.trace" >/dev/null; }
   t t1 --scale 5 --cache cold --shared-buffers 2MiB --os-cache 16MiB --seed 3
   t t2 --scale 20 --cache warm --shared-buffers 16MiB --os-cache 64MiB --readahead 128KiB --seed 4
@@ -55,7 +71,8 @@ for name in sorted(os.listdir(old)):
         for j in (ja, jb):
             j.pop("created_utc", None)
         same = ja == jb
-        detail = f"{ja['summary']['transactions']} transactions, tps {ja['summary']['tps']:.1f}"
+        summary = ja.get("summary", {})
+        detail = f"{summary.get('transactions', 0)} transactions, tps {summary.get('tps', 0):.1f}"
     else:
         same = filecmp.cmp(a, b, shallow=False)
         detail = f"{os.path.getsize(a)} bytes"

@@ -9,6 +9,7 @@
 #include "model/least_squares.h"
 #include "model/model_error.h"
 #include "model/storage_model.h"
+#include "scenario/calibration_keys.h"
 
 namespace pgstorsim {
 namespace {
@@ -18,16 +19,8 @@ struct Bounds {
 };
 
 Bounds BoundsFor(const std::string& name) {
-  static const std::map<std::string, Bounds> kBounds = {{"read_seek_scale", {0.05, 8}},
-                                                        {"destage_position_ms", {0.1, 20}},
-                                                        {"cpu_ms", {0.001, 50}},
-                                                        {"commit_ms", {0.01, 20}},
-                                                        {"cache_fraction", {0.1, 0.98}},
-                                                        {"destage_threshold", {0.2, 2}},
-                                                        {"update_residence_share", {0, 1}},
-                                                        {"fork_join_weight", {0, 2}}};
-  auto it = kBounds.find(name);
-  return it == kBounds.end() ? Bounds{1e-6, 1e6} : it->second;
+  const CalibrationKey* key = FindCalibrationKey(name);
+  return key == nullptr ? Bounds{1e-6, 1e6} : Bounds{key->fit_lower, key->fit_upper};
 }
 
 double OtherStatementsMs(const std::map<std::string, double>& lat) {

@@ -1,42 +1,53 @@
-// The analytic model's calibratable parameters by name (storage_model.h).
+// The analytic model's calibratable parameters by name (storage_model.h): the names and
+// their order come from the shared [calibration] table (scenario/calibration_keys.h);
+// here each is bound to its ModelParams field.
 #include <string>
 #include <vector>
 
 #include "model/storage_model.h"
+#include "scenario/calibration_keys.h"
 
 namespace pgstorsim {
+namespace {
+
+// The ModelParams field of a model key; nullptr for any other name.
+double ModelParams::*Field(const std::string& name) {
+  static const std::pair<const char*, double ModelParams::*> kFields[] = {
+      {"read_seek_scale", &ModelParams::read_seek_scale},
+      {"destage_position_ms", &ModelParams::destage_position_ms},
+      {"cpu_ms", &ModelParams::cpu_ms},
+      {"commit_ms", &ModelParams::commit_ms},
+      {"cache_fraction", &ModelParams::cache_fraction},
+      {"destage_threshold", &ModelParams::destage_threshold},
+      {"fork_join_weight", &ModelParams::fork_join_weight},
+      {"update_residence_share", &ModelParams::update_residence_share},
+      {"whole_block_reads", &ModelParams::whole_block_reads}};
+  for (const auto& [key, field] : kFields) {
+    if (name == key) return field;
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 const std::vector<std::string>& ModelParamNames() {
-  static const std::vector<std::string> names = {
-      "read_seek_scale",  "destage_position_ms",    "cpu_ms",
-      "commit_ms",        "cache_fraction",         "destage_threshold",
-      "fork_join_weight", "update_residence_share", "whole_block_reads"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> model;
+    for (const CalibrationKey& key : CalibrationKeys()) {
+      if (key.model) model.push_back(key.name);
+    }
+    return model;
+  }();
   return names;
 }
 
 void SetParam(ModelParams* p, const std::string& name, double v) {
-  if (name == "read_seek_scale") p->read_seek_scale = v;
-  if (name == "destage_position_ms") p->destage_position_ms = v;
-  if (name == "cpu_ms") p->cpu_ms = v;
-  if (name == "commit_ms") p->commit_ms = v;
-  if (name == "cache_fraction") p->cache_fraction = v;
-  if (name == "destage_threshold") p->destage_threshold = v;
-  if (name == "fork_join_weight") p->fork_join_weight = v;
-  if (name == "update_residence_share") p->update_residence_share = v;
-  if (name == "whole_block_reads") p->whole_block_reads = v;
+  if (double ModelParams::*field = Field(name)) p->*field = v;
 }
 
 double GetParam(const ModelParams& p, const std::string& name) {
-  if (name == "read_seek_scale") return p.read_seek_scale;
-  if (name == "destage_position_ms") return p.destage_position_ms;
-  if (name == "cpu_ms") return p.cpu_ms;
-  if (name == "commit_ms") return p.commit_ms;
-  if (name == "cache_fraction") return p.cache_fraction;
-  if (name == "destage_threshold") return p.destage_threshold;
-  if (name == "fork_join_weight") return p.fork_join_weight;
-  if (name == "update_residence_share") return p.update_residence_share;
-  if (name == "whole_block_reads") return p.whole_block_reads;
-  return 0;
+  double ModelParams::*field = Field(name);
+  return field ? p.*field : 0;
 }
 
 ModelParams ParamsFromScenario(const Scenario& s) {

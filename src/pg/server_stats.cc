@@ -11,6 +11,33 @@ const char* const kSettings[] = {"shared_buffers",     "synchronous_commit", "fu
                                  "checkpoint_timeout", "max_wal_size",       "wal_sync_method",
                                  "block_size",         "server_version"};
 
+// The statistics views a snapshot reads: counters named "<group>.<column>", and with
+// `per_row` also "<group>.<first column's value>.<column>" per row.
+struct StatsQuery {
+  const char* group;
+  const char* sql;
+  bool per_row;
+};
+const StatsQuery kStatsQueries[] = {
+    {"tables",
+     "SELECT relname, heap_blks_read, heap_blks_hit, idx_blks_read, idx_blks_hit "
+     "FROM pg_statio_user_tables ORDER BY relname",
+     true},
+    {"indexes",
+     "SELECT indexrelname, idx_blks_read, idx_blks_hit "
+     "FROM pg_statio_user_indexes ORDER BY indexrelname",
+     true},
+    {"wal", "SELECT wal_records, wal_fpi, wal_bytes, wal_write, wal_sync FROM pg_stat_wal", false},
+    {"database",
+     "SELECT xact_commit, xact_rollback, blks_read, blks_hit "
+     "FROM pg_stat_database WHERE datname = current_database()",
+     false},
+    {"bgwriter",
+     "SELECT checkpoints_timed, checkpoints_req, buffers_checkpoint, "
+     "buffers_clean, buffers_backend FROM pg_stat_bgwriter",
+     false},
+};
+
 double FieldOrZero(const pqxx::field& f) { return f.is_null() ? 0.0 : f.as<double>(); }
 
 // Adds per-row counters "<group>.<name>.<column>" and group totals "<group>.<column>".
@@ -48,21 +75,14 @@ StatusOr<StatsSnapshot> TakeSnapshot(const std::string& conninfo) {
   try {
     pqxx::connection conn(conninfo);
     pqxx::nontransaction tx(conn);
-    AddRows(tx.exec("SELECT relname, heap_blks_read, heap_blks_hit, idx_blks_read, idx_blks_hit "
-                    "FROM pg_statio_user_tables ORDER BY relname"),
-            "tables", &snap.counters);
-    AddRows(tx.exec("SELECT indexrelname, idx_blks_read, idx_blks_hit "
-                    "FROM pg_statio_user_indexes ORDER BY indexrelname"),
-            "indexes", &snap.counters);
-    AddSingleRow(tx.exec("SELECT wal_records, wal_fpi, wal_bytes, wal_write, wal_sync "
-                         "FROM pg_stat_wal"),
-                 "wal", &snap.counters);
-    AddSingleRow(tx.exec("SELECT xact_commit, xact_rollback, blks_read, blks_hit "
-                         "FROM pg_stat_database WHERE datname = current_database()"),
-                 "database", &snap.counters);
-    AddSingleRow(tx.exec("SELECT checkpoints_timed, checkpoints_req, buffers_checkpoint, "
-                         "buffers_clean, buffers_backend FROM pg_stat_bgwriter"),
-                 "bgwriter", &snap.counters);
+    for (const StatsQuery& q : kStatsQueries) {
+      const pqxx::result rows = tx.exec(q.sql);
+      if (q.per_row) {
+        AddRows(rows, q.group, &snap.counters);
+      } else {
+        AddSingleRow(rows, q.group, &snap.counters);
+      }
+    }
     for (const char* name : kSettings) {
       snap.settings[name] = tx.exec1(std::string("SHOW ") + name)[0].as<std::string>();
     }

@@ -1,6 +1,6 @@
 // The "simulator vs analytic model" section: each `simulate` result paired with the
 // `predict` result (or `predict --sweep` point) that describes the same scenario, so the
-// report says where the two models differ (issue: they must agree within 10 % on tps).
+// report says where the two models differ by more than the 10 % on tps they must agree within.
 #include <cmath>
 #include <optional>
 #include <string>

@@ -191,6 +191,17 @@ bool HasContent(const std::string& text) {
   return false;
 }
 
+// `s` with each "key=value" of `overrides` applied in order, then validated.
+StatusOr<Scenario> WithOverrides(Scenario s, const std::vector<std::string>& overrides) {
+  for (const std::string& o : overrides) {
+    Status st = ApplyOverride(&s, o);
+    if (!st.ok()) return st;
+  }
+  Status st = ValidateScenario(s);
+  if (!st.ok()) return st;
+  return s;
+}
+
 }  // namespace
 
 StatusOr<Scenario> LoadScenario(const std::string& path,
@@ -204,26 +215,13 @@ StatusOr<Scenario> LoadScenario(const std::string& path,
   }
   auto parsed = ParseScenarioToml(*text, path);
   if (!parsed.ok()) return parsed.status();
-  Scenario s = std::move(parsed).value();
-  for (const std::string& o : overrides) {
-    Status st = ApplyOverride(&s, o);
-    if (!st.ok()) return st;
-  }
-  Status st = ValidateScenario(s);
-  if (!st.ok()) return st;
-  return s;
+  return WithOverrides(std::move(parsed).value(), overrides);
 }
 
 StatusOr<Scenario> DefaultScenario(const std::vector<std::string>& overrides) {
   Scenario s;
   s.name = "default";
-  for (const std::string& o : overrides) {
-    Status st = ApplyOverride(&s, o);
-    if (!st.ok()) return st;
-  }
-  Status st = ValidateScenario(s);
-  if (!st.ok()) return st;
-  return s;
+  return WithOverrides(std::move(s), overrides);
 }
 
 int PostgresMajorVersion(const PostgresConfig& pg) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/units.h"
+#include "sim/results_writer.h"
 #include "workload/database_layout.h"
 
 namespace pgstorsim {
@@ -116,13 +117,14 @@ void BackgroundWriter::OnIoDone(uint64_t token) {
   Pump();
 }
 
-nlohmann::json BackgroundWriter::Report() const {
-  return {{"checkpoints", checkpoints_},
-          {"checkpoint_pages_written", checkpoint_pages_},
-          {"eviction_writes", eviction_writes_},
-          {"max_queued_writes", max_queue_},
-          {"queued_at_end", queue_.size() + (paced_.size() - next_)},
-          {"os_dirty_at_end", os_dirty_.size()}};
+void BackgroundWriter::Report(ResultsWriter& out) const {
+  nlohmann::json& writes = out.Section("background_writes");
+  writes["checkpoints"] = checkpoints_;
+  writes["checkpoint_pages_written"] = checkpoint_pages_;
+  writes["eviction_writes"] = eviction_writes_;
+  writes["max_queued_writes"] = max_queue_;
+  writes["queued_at_end"] = queue_.size() + (paced_.size() - next_);
+  writes["os_dirty_at_end"] = os_dirty_.size();
 }
 
 }  // namespace sim

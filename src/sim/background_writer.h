@@ -37,7 +37,7 @@ class BackgroundWriter : public Component, public IoListener {
 
   void HandleEvent(const Event& e) override;
   void OnIoDone(uint64_t token) override;
-  nlohmann::json Report() const;
+  void Report(ResultsWriter& out) const override;  // The section "background_writes".
 
  private:
   void Pump();

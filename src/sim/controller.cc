@@ -5,6 +5,7 @@
 
 #include "common/units.h"
 #include "sim/line_caches.h"
+#include "sim/results_writer.h"
 
 namespace pgstorsim {
 namespace sim {
@@ -70,9 +71,9 @@ class RaidController : public Controller {
   const Disk& member(int index) const override { return *disks_[index]; }
   int members() const override { return static_cast<int>(disks_.size()); }
 
-  nlohmann::json Report(int64_t elapsed_ns) const override {
+  void Report(ResultsWriter& out) const override {
     nlohmann::json devices = nlohmann::json::array();
-    for (const auto& d : disks_) devices.push_back(d->Report(elapsed_ns));
+    for (const auto& d : disks_) devices.push_back(d->ToJson(out.elapsed_ns()));
     const ControllerStats& s = stats_;
     const double hit_ratio = s.reads ? static_cast<double>(s.read_hits) / s.reads : 0.0;
     nlohmann::json controller = {{"write_back", WriteBack()},
@@ -91,7 +92,8 @@ class RaidController : public Controller {
                                  {"dirty_bytes_at_end", write_cache_.dirty_bytes()},
                                  {"write_cache_bytes", write_cache_.capacity_bytes()},
                                  {"line_bytes", line_bytes_}};
-    return {{"controller", controller}, {"devices", devices}};
+    out.Section("controller") = controller;
+    out.Section("devices") = devices;
   }
 
  private:

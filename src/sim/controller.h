@@ -100,8 +100,8 @@ class Controller : public Component, public IoListener {
   virtual const ControllerStats& stats() const = 0;
   virtual const Disk& member(int index) const = 0;
   virtual int members() const = 0;
-  // {"controller":{..}, "devices":[per member disk]}.
-  virtual nlohmann::json Report(int64_t elapsed_ns) const = 0;
+  // Writes the sections "controller" {..} and "devices" [per member disk].
+  void Report(ResultsWriter& out) const override = 0;
 };
 
 StatusOr<ReadAhead> ParseReadAhead(const std::string& text);        // none|adaptive|always

@@ -349,7 +349,7 @@ Status ValidateDiskConfig(const SimDiskConfig& c, const std::string& prefix) {
   return Status::Ok();
 }
 
-nlohmann::json Disk::Report(int64_t elapsed_ns) const {
+nlohmann::json Disk::ToJson(int64_t elapsed_ns) const {
   const DiskStats& s = stats();
   const double util = elapsed_ns > 0 ? static_cast<double>(s.busy_ns) / elapsed_ns : 0.0;
   return {{"name", name()},

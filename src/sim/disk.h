@@ -112,7 +112,7 @@ class Disk : public Component {
   virtual const DiskStats& stats() const = 0;
   virtual const std::string& name() const = 0;
   // {"name","reads","writes","utilization","mean_response_ms",...}.
-  nlohmann::json Report(int64_t elapsed_ns) const;
+  nlohmann::json ToJson(int64_t elapsed_ns) const;
 };
 
 // REQUIRES: ValidateDiskConfig(config).ok(). `stream_id` selects this disk's random

@@ -15,8 +15,7 @@ enum EngineEvent : int32_t {
   kCommitCpuDone = 3,
   kSeriesTick = 4,
   kCheckpointTimer = 5,
-  kWalWriterTick = 6,
-  kLockGranted = 7,
+  kLockGranted = 6,
 };
 
 // Random stream ids (forked from the seed).
@@ -55,13 +54,17 @@ Status Engine::Init() {
   if (!map.ok()) return map.status();
   map_.emplace(std::move(map).value());
 
+  // The WAL writer runs only for asynchronous commit; synchronous commits flush.
   wal_ = std::make_unique<WalLog>(sim_, config_.wal_on_data_volume ? controller_.get() : nullptr,
-                                  &*map_, this);
+                                  &*map_, this,
+                                  config_.synchronous_commit ? 0 : config_.wal_writer_delay_ns);
   writer_ = std::make_unique<BackgroundWriter>(sim_, controller_.get(), &*map_,
                                                config_.background_writes_outstanding,
                                                config_.os_dirty_expire_ns);
-  if (config_.row_locks) row_locks_ = std::make_unique<RowLocks>(config_.clients);
-  core_free_ns_.assign(config_.cpu_cores, 0);
+  row_locks_ = std::make_unique<RowLockWaits>(config_.row_locks, config_.clients,
+                                              host_->workload().statements());
+  cpu_ = std::make_unique<HostCpu>(sim_, config_.cpu_cores);
+  parts_ = {controller_.get(), wal_.get(), writer_.get(), row_locks_.get(), cpu_.get()};
   for (int i = 0; i < config_.clients; ++i) {
     clients_.emplace_back(ClientKeys(config_.scale, config_.seed, static_cast<uint32_t>(i)),
                           sim_.ForkRandom(kArrivalStream + i));
@@ -76,7 +79,7 @@ void Engine::Run() {
                      : std::max<int64_t>(kNsPerSec, config_.duration_ns / 60);
   sim_.Schedule(interval_ns_, this, kSeriesTick);
   sim_.ScheduleAt(host_->next_timed_checkpoint_ns(), this, kCheckpointTimer);
-  if (!config_.synchronous_commit) sim_.Schedule(config_.wal_writer_delay_ns, this, kWalWriterTick);
+  for (Component* part : parts_) part->Start();
   for (uint32_t c = 0; c < clients_.size(); ++c) {
     if (config_.rate_tps > 0) {
       NextTransaction(c);  // Schedules the first arrival.
@@ -110,10 +113,6 @@ void Engine::HandleEvent(const Event& e) {
     case kCheckpointTimer:
       CheckpointIfDue();
       sim_.ScheduleAt(host_->next_timed_checkpoint_ns(), this, kCheckpointTimer);
-      return;
-    case kWalWriterTick:
-      wal_->FlushAll();
-      sim_.Schedule(config_.wal_writer_delay_ns, this, kWalWriterTick);
       return;
   }
 }
@@ -193,7 +192,7 @@ void Engine::FinishStatementWork(uint32_t c) {
   const StatementEffects& s = client.txn[client.statement];
   client.commit_lsn = host_->InsertWal(s, client.progress);
   wal_->Inserted(client.commit_lsn);
-  const int64_t cpu_done_ns = RunOnCpu(config_.cpu_ns[static_cast<int>(s.statement)]);
+  const int64_t cpu_done_ns = cpu_->Run(config_.cpu_ns[static_cast<int>(s.statement)]);
   if (s.commit) {
     sim_.ScheduleAt(cpu_done_ns, this, kCommitCpuDone, c);
   } else {
@@ -209,26 +208,22 @@ void Engine::OnWalFlushed(uint32_t c) {
 }
 
 void Engine::EndTransactionLocks(uint32_t c) {
-  if (!row_locks_) return;
   granted_.clear();
   row_locks_->ReleaseAll(c, &granted_);
   for (uint32_t waiter : granted_) sim_.Schedule(0, this, kLockGranted, waiter);
 }
 
-// FCFS over identical cores: the job takes the core that frees first. Any idle core
-// will do (time only moves forward, so every idle core starts the next job now, as
-// the one freed first would), and usually the first is idle: no scan of all cores.
-int64_t Engine::RunOnCpu(int64_t cost_ns) {
-  const int64_t now = sim_.now_ns();
-  auto core = std::find_if(core_free_ns_.begin(), core_free_ns_.end(),
-                           [now](int64_t free_ns) { return free_ns <= now; });
-  if (core == core_free_ns_.end()) {
-    core = std::min_element(core_free_ns_.begin(), core_free_ns_.end());
-  }
-  const int64_t start = std::max(*core, now);
-  *core = start + cost_ns;
-  cpu_busy_ns_ += cost_ns;
-  return *core;
+// Called once the statement has found its row (its page touches are done).
+bool Engine::LockStatementRow(uint32_t c) {
+  const Client& client = clients_[c];
+  return row_locks_->Acquire(client.txn[client.statement].statement, client.txn_keys, c,
+                             sim_.now_ns());
+}
+
+void Engine::LockGranted(uint32_t c) {
+  const Client& client = clients_[c];
+  row_locks_->Granted(client.txn[client.statement].statement, c, sim_.now_ns());
+  FinishStatementWork(c);
 }
 
 void Engine::StatementDone(uint32_t c) {

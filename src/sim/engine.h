@@ -8,6 +8,9 @@
 // that transaction's commit is durable; the wait counts in the UPDATE's latency. When
 // the host says a checkpoint is due (timer or WAL volume at a transaction's end), its
 // dirty pages go to the BackgroundWriter, paced over the host's spread.
+// The engine walks its parts (controller, WAL, background writer, row locks, CPU):
+// each starts itself and reports its own sections; the engine reports the summary,
+// statements, series and the host's figures.
 // Thread safety: none.
 #ifndef PGSTORSIM_SIM_ENGINE_H_
 #define PGSTORSIM_SIM_ENGINE_H_
@@ -23,7 +26,8 @@
 #include "pgmodel/host.h"
 #include "sim/background_writer.h"
 #include "sim/controller.h"
-#include "sim/row_locks.h"
+#include "sim/host_cpu.h"
+#include "sim/row_lock_waits.h"
 #include "sim/sim_config.h"
 #include "sim/simulator.h"
 #include "sim/volume_map.h"
@@ -47,6 +51,9 @@ class Engine : public Component, public IoListener, public WalWaiter {
   void HandleEvent(const Event& e) override;
   void OnIoDone(uint64_t token) override;
   void OnWalFlushed(uint32_t client) override;
+  // The summary, statements, series and the sections "cache", "host", "volume_layout",
+  // "simulation", and the host's figures in "wal" and "background_writes".
+  void Report(ResultsWriter& out) const override;
 
  private:
   struct Client {
@@ -64,13 +71,8 @@ class Engine : public Component, public IoListener, public WalWaiter {
     pgmodel::StatementProgress progress;  // Of the running statement.
     uint64_t transaction = 0;         // Global number of the running transaction.
     int64_t commit_lsn = 0;           // WAL position after the statement's records.
-    int64_t lock_wait_start_ns = -1;  // >= 0 while queued for a row lock.
     // Direct data writes: the victims' writes still to issue, then the read.
     std::vector<TraceRecord> pending_ios;
-  };
-  struct LockWaits {
-    uint64_t waits = 0;
-    int64_t wait_ns = 0;
   };
   struct Interval {
     uint64_t transactions = 0;
@@ -85,11 +87,9 @@ class Engine : public Component, public IoListener, public WalWaiter {
   bool LockStatementRow(uint32_t c);
   void LockGranted(uint32_t c);
   void EndTransactionLocks(uint32_t c);
-  nlohmann::json RowLockReport() const;
   void FinishStatementWork(uint32_t c);
   void StatementDone(uint32_t c);
   void NextTransaction(uint32_t c);
-  int64_t RunOnCpu(int64_t cost_ns);
   void CheckpointIfDue();
   void SeriesTick();
   bool Accepting(const Client& client) const;
@@ -101,11 +101,11 @@ class Engine : public Component, public IoListener, public WalWaiter {
   std::optional<VolumeMap> map_;
   std::unique_ptr<WalLog> wal_;
   std::unique_ptr<BackgroundWriter> writer_;
-  std::unique_ptr<RowLocks> row_locks_;  // Null when config_.row_locks is off.
-  std::vector<uint32_t> granted_;        // Scratch for RowLocks::ReleaseAll.
+  std::unique_ptr<RowLockWaits> row_locks_;
+  std::unique_ptr<HostCpu> cpu_;
+  std::vector<Component*> parts_;  // The above, in Start and Report order.
+  std::vector<uint32_t> granted_;  // Scratch for RowLockWaits::ReleaseAll.
   std::vector<Client> clients_;
-  std::vector<int64_t> core_free_ns_;
-  int64_t cpu_busy_ns_ = 0;
   std::vector<CacheIo> ios_;
   uint64_t transactions_started_ = 0;
   int clients_finished_ = 0;
@@ -116,7 +116,6 @@ class Engine : public Component, public IoListener, public WalWaiter {
   int64_t last_commit_ns_ = 0;
   LatencyHistogram txn_latency_;
   std::array<LatencyHistogram, kStatementCount> statement_latency_;
-  std::array<LockWaits, kStatementCount> lock_waits_;
   std::vector<IntervalSample> series_;
   Interval interval_;
 };

@@ -3,6 +3,7 @@
 
 #include "common/units.h"
 #include "sim/engine.h"
+#include "sim/results_writer.h"
 #include "sim/run_simulation.h"
 
 namespace pgstorsim {
@@ -30,11 +31,19 @@ nlohmann::json CacheSection(const CacheStats& now) {
 
 Results Engine::BuildResults() const {
   Results r = NewResults("simulate");
-  r.config = SimConfigToJson(config_);
   const bool by_count = config_.transactions_per_client > 0;
   const int64_t elapsed_ns = by_count ? std::max<int64_t>(last_commit_ns_, 1) : config_.duration_ns;
+  ResultsWriter out(&r, elapsed_ns);
+  Report(out);
+  for (const Component* part : parts_) part->Report(out);
+  return r;
+}
+
+void Engine::Report(ResultsWriter& out) const {
+  Results& r = out.results();
+  r.config = SimConfigToJson(config_);
   r.transactions = transactions_;
-  r.duration_s = NsToSec(elapsed_ns);
+  r.duration_s = NsToSec(out.elapsed_ns());
   r.tps = transactions_ / r.duration_s;
   r.transaction_latency = txn_latency_;
   for (Statement s : host_->workload().statements()) {
@@ -45,29 +54,17 @@ Results Engine::BuildResults() const {
     r.statements.push_back(sr);
   }
   r.series = series_;
-  nlohmann::json storage = controller_->Report(elapsed_ns);
-  r.sections["devices"] = storage["devices"];
-  r.sections["controller"] = storage["controller"];
-  r.sections["cache"] = CacheSection(host_->cache().stats());
   const pgmodel::HostCounts& host = host_->counts();
-  nlohmann::json wal = wal_->Report();
-  wal["full_page_images"] = host.full_page_images;
-  wal["full_page_image_bytes"] = host.full_page_image_bytes;
-  r.sections["wal"] = wal;
-  r.sections["host"] = host.ToJson();
-  r.sections["row_locks"] = RowLockReport();
-  nlohmann::json writer = writer_->Report();
-  writer["checkpoints_started"] = host.checkpoints;
-  r.sections["background_writes"] = writer;
-  r.sections["cpu"] = {{"cores", config_.cpu_cores},
-                       {"utilization", static_cast<double>(cpu_busy_ns_) /
-                                           (static_cast<double>(elapsed_ns) * config_.cpu_cores)}};
-  r.sections["volume_layout"] = map_->ToJson();
-  r.sections["simulation"] = {{"seed", config_.seed},
-                              {"events", sim_.events_processed()},
-                              {"disk_ops", disk_ops()},
-                              {"simulated_s", NsToSec(sim_.now_ns())}};
-  return r;
+  out.Section("cache") = CacheSection(host_->cache().stats());
+  out.Section("host") = host.ToJson();
+  out.Section("wal")["full_page_images"] = host.full_page_images;
+  out.Section("wal")["full_page_image_bytes"] = host.full_page_image_bytes;
+  out.Section("background_writes")["checkpoints_started"] = host.checkpoints;
+  out.Section("volume_layout") = map_->ToJson();
+  out.Section("simulation") = {{"seed", config_.seed},
+                               {"events", sim_.events_processed()},
+                               {"disk_ops", disk_ops()},
+                               {"simulated_s", NsToSec(sim_.now_ns())}};
 }
 
 StatusOr<SimulationOutput> RunSimulation(const SimConfig& config) {

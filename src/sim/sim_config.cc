@@ -1,27 +1,19 @@
 #include "sim/sim_config.h"
 
 #include <algorithm>
-#include <cctype>
+#include <map>
 #include <string>
 
 #include "common/units.h"
 #include "cache/buffer_cache.h"
 #include "pgmodel/host_scenario.h"
+#include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
 #include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace sim {
 namespace {
-
-// "UPDATE accounts" -> "update_accounts".
-std::string KeySuffix(const char* statement_name) {
-  std::string out;
-  for (const char* p = statement_name; *p; ++p) {
-    out += *p == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
-  }
-  return out;
-}
 
 ReadAhead ToReadAhead(ReadAheadPolicy p) {
   switch (p) {
@@ -77,66 +69,90 @@ void FillStorage(const Scenario& s, SimConfig* c) {
 constexpr std::array<double, kStatementCount> kModelCpuShares = {0.05, 0,    0.19, 0.30,
                                                                  0.30, 0.16, 0};
 
-using CalibrationValues = std::map<std::string, double>;
+// What a simulator key of the [calibration] table (scenario/calibration_keys.h) sets.
+using Apply = void (*)(double value, SimConfig* c);
 
-bool Get(const CalibrationValues& values, const std::string& key, double* out) {
-  auto it = values.find(key);
-  if (it == values.end()) return false;
-  *out = it->second;
-  return true;
+template <Statement kStatement>
+void SetStatementCpu(double ms, SimConfig* c) {
+  c->cpu_ns[static_cast<int>(kStatement)] = MsToNs(ms);
 }
 
-// The analytic model's parameters, each given its physical meaning here.
-void ApplyModelCalibration(const CalibrationValues& values, SimConfig* c) {
-  double v = 0;
-  const bool hdd = c->disk.kind == DiskKind::kHdd;
-  if (Get(values, "read_seek_scale", &v) && hdd) {
-    c->disk.seek_scale = v;
-    // A fitted scale holds the drive's reordering gain; 1 is the datasheet curve.
-    if (v != 1.0) c->disk.scheduler = DiskScheduler::kFifo;
-  }
-  if (Get(values, "destage_position_ms", &v) && hdd) {
-    // A fitted cost per destage command: the disks serve in order (the drive's
-    // reordering gain is in the cost), so a deeper queue of destages gains nothing and
-    // only delays the reads behind it: two per member (one in service, the next queued
-    // so the disk never idles between commands). controller_destage_outstanding
-    // overrides.
-    c->controller.destage_position_ns = MsToNs(v);
-    c->disk.scheduler = DiskScheduler::kFifo;
-    c->controller.destage_outstanding = 2;
-  }
-  if (Get(values, "cpu_ms", &v)) {
-    for (int i = 0; i < kStatementCount; ++i) c->cpu_ns[i] = MsToNs(v * kModelCpuShares[i]);
-    c->client_rtt_ns = 0;
-  }
-  if (Get(values, "commit_ms", &v)) {
-    c->controller.write_ack_ns =
-        std::max<int64_t>(0, MsToNs(v) - c->controller.command_overhead_ns);
-  }
-  if (Get(values, "whole_block_reads", &v)) c->controller.whole_block_reads = v > 0.5;
+int RoundToInt(double v) { return static_cast<int>(v + 0.5); }
+
+// The simulator's reading of each key it uses, the model's parameters given their
+// physical meaning. Applied in the table's order, so simulator-only keys override.
+Apply ApplyFor(const std::string& key) {
+  static const std::map<std::string, Apply> kApply = {
+      {"read_seek_scale",
+       [](double v, SimConfig* c) {
+         if (c->disk.kind != DiskKind::kHdd) return;
+         c->disk.seek_scale = v;
+         // A fitted scale holds the drive's reordering gain; 1 is the datasheet curve.
+         if (v != 1.0) c->disk.scheduler = DiskScheduler::kFifo;
+       }},
+      {"destage_position_ms",
+       [](double v, SimConfig* c) {
+         if (c->disk.kind != DiskKind::kHdd) return;
+         // A fitted cost per destage command: the disks serve in order (the drive's
+         // reordering gain is in the cost), so a deeper queue of destages gains nothing
+         // and only delays the reads behind it: two per member (one in service, the next
+         // queued so the disk never idles between commands).
+         // controller_destage_outstanding overrides.
+         c->controller.destage_position_ns = MsToNs(v);
+         c->disk.scheduler = DiskScheduler::kFifo;
+         c->controller.destage_outstanding = 2;
+       }},
+      {"cpu_ms",
+       [](double v, SimConfig* c) {
+         for (int i = 0; i < kStatementCount; ++i) c->cpu_ns[i] = MsToNs(v * kModelCpuShares[i]);
+         c->client_rtt_ns = 0;
+       }},
+      {"commit_ms",
+       [](double v, SimConfig* c) {
+         c->controller.write_ack_ns =
+             std::max<int64_t>(0, MsToNs(v) - c->controller.command_overhead_ns);
+       }},
+      // cache_fraction sizes the OS cache through pgmodel::OsCacheBytes.
+      {"cache_fraction", [](double, SimConfig*) {}},
+      {"whole_block_reads",
+       [](double v, SimConfig* c) { c->controller.whole_block_reads = v > 0.5; }},
+      {"cpu_ms_begin", SetStatementCpu<Statement::kBegin>},
+      {"cpu_ms_update_accounts", SetStatementCpu<Statement::kUpdateAccounts>},
+      {"cpu_ms_select_accounts", SetStatementCpu<Statement::kSelectAccounts>},
+      {"cpu_ms_update_tellers", SetStatementCpu<Statement::kUpdateTellers>},
+      {"cpu_ms_update_branches", SetStatementCpu<Statement::kUpdateBranches>},
+      {"cpu_ms_insert_history", SetStatementCpu<Statement::kInsertHistory>},
+      {"cpu_ms_end", SetStatementCpu<Statement::kEnd>},
+      {"client_rtt_ms", [](double v, SimConfig* c) { c->client_rtt_ns = MsToNs(v); }},
+      {"os_dirty_expire_s",
+       [](double v, SimConfig* c) { c->os_dirty_expire_ns = static_cast<int64_t>(v * 1e9); }},
+      {"os_writes_outstanding",
+       [](double v, SimConfig* c) { c->background_writes_outstanding = RoundToInt(v); }},
+      {"controller_write_ack_ms",
+       [](double v, SimConfig* c) { c->controller.write_ack_ns = MsToNs(v); }},
+      {"controller_read_hit_ms",
+       [](double v, SimConfig* c) { c->controller.read_hit_ns = MsToNs(v); }},
+      {"controller_destage_start",
+       [](double v, SimConfig* c) { c->controller.destage_start_fraction = v; }},
+      {"controller_destage_outstanding",
+       [](double v, SimConfig* c) { c->controller.destage_outstanding = RoundToInt(v); }},
+      {"row_locks", [](double v, SimConfig* c) { c->row_locks = v != 0; }},
+  };
+  auto it = kApply.find(key);
+  return it == kApply.end() ? nullptr : it->second;
 }
 
-void ApplyCalibration(const CalibrationValues& values, SimConfig* c) {
-  ApplyModelCalibration(values, c);
-  auto get = [&](const std::string& key, double* out) { return Get(values, key, out); };
-  double v = 0;
-  for (int i = 0; i < kStatementCount; ++i) {
-    const std::string key = "cpu_ms_" + KeySuffix(StatementName(static_cast<Statement>(i)));
-    if (get(key, &v)) c->cpu_ns[i] = MsToNs(v);
+void ApplyCalibration(const std::map<std::string, double>& values, SimConfig* c) {
+  for (const CalibrationKey& key : CalibrationKeys()) {
+    auto value = values.find(key.name);
+    if (!key.simulator || value == values.end()) continue;
+    if (Apply apply = ApplyFor(key.name)) apply(value->second, c);
   }
-  if (get("client_rtt_ms", &v)) c->client_rtt_ns = MsToNs(v);
-  if (get("os_dirty_expire_s", &v)) c->os_dirty_expire_ns = static_cast<int64_t>(v * 1e9);
-  if (get("os_writes_outstanding", &v))
-    c->background_writes_outstanding = static_cast<int>(v + 0.5);
-  if (get("controller_write_ack_ms", &v)) c->controller.write_ack_ns = MsToNs(v);
-  if (get("controller_read_hit_ms", &v)) c->controller.read_hit_ns = MsToNs(v);
-  if (get("controller_destage_start", &v)) c->controller.destage_start_fraction = v;
-  if (get("controller_destage_outstanding", &v))
-    c->controller.destage_outstanding = static_cast<int>(v + 0.5);
-  if (get("row_locks", &v)) c->row_locks = v != 0;
 }
 
 }  // namespace
+
+bool SimulatorReadsCalibrationKey(const std::string& key) { return ApplyFor(key) != nullptr; }
 
 int64_t CheckpointWalBytes(const SimConfig& c) {
   return pgmodel::CheckpointWalBytes(c.checkpoint_segments, c.max_wal_size_bytes,
@@ -169,24 +185,27 @@ pgmodel::HostConfig HostConfigFor(const SimConfig& c) {
 }
 
 Status ValidateSimConfig(const SimConfig& c) {
-  if (c.scale < 1) return Status::Error("workload.scale: must be >= 1");
-  if (c.clients < 1) return Status::Error("workload.clients: must be >= 1");
-  if (c.duration_ns <= 0 && c.transactions_per_client <= 0)
-    return Status::Error("workload.duration: must be positive (or set workload.transactions)");
-  if (c.rate_tps < 0) return Status::Error("workload.rate: must be >= 0");
-  if (c.cpu_cores < 1) return Status::Error("host.cpu_cores: must be >= 1");
-  if (c.shared_buffers_bytes < 16 * kPageBytes)
-    return Status::Error("postgres.shared_buffers: must be at least 128 KiB");
-  if (c.checkpoint_timeout_ns <= 0)
-    return Status::Error("postgres.checkpoint_timeout: must be positive");
-  if (c.max_wal_size_bytes < 2 * kPageBytes)
-    return Status::Error("postgres.max_wal_size: too small");
-  for (int64_t ns : c.cpu_ns) {
-    if (ns < 0) return Status::Error("calibration.cpu_ms_*: must be >= 0");
+  const bool negative_cpu =
+      std::any_of(c.cpu_ns.begin(), c.cpu_ns.end(), [](int64_t ns) { return ns < 0; });
+  // {violated, message naming the key}, checked in order.
+  const std::pair<bool, const char*> checks[] = {
+      {c.scale < 1, "workload.scale: must be >= 1"},
+      {c.clients < 1, "workload.clients: must be >= 1"},
+      {c.duration_ns <= 0 && c.transactions_per_client <= 0,
+       "workload.duration: must be positive (or set workload.transactions)"},
+      {c.rate_tps < 0, "workload.rate: must be >= 0"},
+      {c.cpu_cores < 1, "host.cpu_cores: must be >= 1"},
+      {c.shared_buffers_bytes < 16 * kPageBytes,
+       "postgres.shared_buffers: must be at least 128 KiB"},
+      {c.checkpoint_timeout_ns <= 0, "postgres.checkpoint_timeout: must be positive"},
+      {c.max_wal_size_bytes < 2 * kPageBytes, "postgres.max_wal_size: too small"},
+      {negative_cpu, "calibration.cpu_ms_*: must be >= 0"},
+      {c.client_rtt_ns < 0, "calibration.client_rtt_ms: must be >= 0"},
+      {c.background_writes_outstanding < 1, "calibration.os_writes_outstanding: must be >= 1"},
+  };
+  for (const auto& [violated, message] : checks) {
+    if (violated) return Status::Error(message);
   }
-  if (c.client_rtt_ns < 0) return Status::Error("calibration.client_rtt_ms: must be >= 0");
-  if (c.background_writes_outstanding < 1)
-    return Status::Error("calibration.os_writes_outstanding: must be >= 1");
   return Status::Ok();
 }
 

@@ -1,30 +1,17 @@
 // SimConfig: every parameter of one simulation, in explicit units, filled from a
 // Scenario (SimConfigFromScenario) or built directly by tests. Plain value type.
 //
-// Calibration keys read from [calibration] (all optional; docs/simulator.md maps each
-// to its physical meaning):
-//   the analytic model's keys (model/storage_model.h ModelParamNames):
-//     read_seek_scale      -> disk seek curve x scale (and FIFO drives, see below)
-//     destage_position_ms  -> fixed positioning of every destage command, one per
-//                             stripe-unit piece per copy (and FIFO drives: the fitted
-//                             costs already hold the reordering)
-//     cpu_ms               -> non-I/O time per transaction, split over the statements
-//                             in the model's pgbench -r shares; no separate client RTT
-//     commit_ms            -> controller write-back acknowledgement (+ flush overhead)
-//     cache_fraction       -> OS page cache = cache_fraction x RAM (pgmodel/OsCacheBytes)
-//     destage_threshold, fork_join_weight: not used (the simulator has the mechanisms)
-//   simulator-only keys, applied after the model's:
-//   cpu_ms_<statement>   CPU per statement ("cpu_ms_update_accounts", "cpu_ms_end", ...)
-//   client_rtt_ms        client round trip per statement (network + protocol)
-//   controller_write_ack_ms, controller_read_hit_ms, controller_destage_outstanding,
-//   controller_destage_start (fraction of the write cache dirty before destaging)
-//   row_locks            0 = UPDATEs never wait for each other's row locks (default 1)
+// The [calibration] keys it reads, the analytic model's parameters and the
+// simulator-only ones, are the rows of scenario/calibration_keys.h with `simulator`
+// set (docs/simulator.md maps each to its physical meaning); sim_config.cc binds each
+// to its SimConfig field and applies them in the table's order.
 #ifndef PGSTORSIM_SIM_SIM_CONFIG_H_
 #define PGSTORSIM_SIM_SIM_CONFIG_H_
 
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "common/status.h"
 #include "layout/fs_mapping.h"
@@ -105,6 +92,10 @@ pgmodel::HostConfig HostConfigFor(const SimConfig& config);
 
 // Maps a validated Scenario (plus its [calibration] values) to a SimConfig.
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);
+
+// Whether the simulator binds calibration key `key` to a SimConfig field (every
+// simulator row of scenario/calibration_keys.h, and nothing else).
+bool SimulatorReadsCalibrationKey(const std::string& key);
 
 // The parameters that shaped the run, for Results::config.
 nlohmann::json SimConfigToJson(const SimConfig& config);

@@ -28,11 +28,15 @@ class EventHandler {
   virtual void HandleEvent(const Event& event) = 0;
 };
 
+class ResultsWriter;  // sim/results_writer.h
+
 // The lifecycle every simulated component follows: validate its config (in its
-// factory), Start() once before the run, HandleEvent() per event, Report() after.
+// factory), Start() once before the run (schedule its first events), HandleEvent()
+// per event, Report() after the run: write its own sections of the results.
 class Component : public EventHandler {
  public:
   virtual void Start() {}
+  virtual void Report(ResultsWriter& out) const {}
 };
 
 class Simulator {

@@ -3,24 +3,30 @@
 #include <algorithm>
 
 #include "common/units.h"
+#include "sim/results_writer.h"
 #include "workload/database_layout.h"
 
 namespace pgstorsim {
 namespace sim {
 namespace {
 
-enum WalEvent : int32_t { kIdealFlushDone = 1 };
+enum WalEvent : int32_t { kIdealFlushDone = 1, kWriterTick = 2 };
 enum WalToken : uint64_t { kWriteToken = 0, kFsyncToken = 1 };
 
 }  // namespace
 
 WalLog::WalLog(Simulator& sim, Controller* controller, const VolumeMap* map, WalWaiter* waiter,
-               int64_t ideal_flush_ns)
+               int64_t writer_delay_ns, int64_t ideal_flush_ns)
     : sim_(sim),
       controller_(controller),
       map_(map),
       waiter_(waiter),
+      writer_delay_ns_(writer_delay_ns),
       ideal_flush_ns_(ideal_flush_ns) {}
+
+void WalLog::Start() {
+  if (writer_delay_ns_ > 0) sim_.Schedule(writer_delay_ns_, this, kWriterTick);
+}
 
 void WalLog::Inserted(int64_t lsn) { insert_lsn_ = std::max(insert_lsn_, lsn); }
 
@@ -75,7 +81,11 @@ void WalLog::OnIoDone(uint64_t token) {
   FlushDone();
 }
 
-void WalLog::HandleEvent(const Event& e) { FlushDone(); }
+void WalLog::HandleEvent(const Event& e) {
+  if (e.kind == kIdealFlushDone) return FlushDone();
+  FlushAll();  // kWriterTick.
+  sim_.Schedule(writer_delay_ns_, this, kWriterTick);
+}
 
 void WalLog::FlushDone() {
   flushed_lsn_ = flush_target_;
@@ -90,12 +100,13 @@ void WalLog::FlushDone() {
   if (!waiting_.empty() && !flushing_) StartFlush();
 }
 
-nlohmann::json WalLog::Report() const {
-  return {{"bytes_inserted", insert_lsn_},
-          {"bytes_written", bytes_written_},
-          {"flushes", flushes_},
-          {"commits_per_flush", flushes_ ? static_cast<double>(commits_flushed_) / flushes_ : 0.0},
-          {"ideal_device", controller_ == nullptr}};
+void WalLog::Report(ResultsWriter& out) const {
+  nlohmann::json& wal = out.Section("wal");
+  wal["bytes_inserted"] = insert_lsn_;
+  wal["bytes_written"] = bytes_written_;
+  wal["flushes"] = flushes_;
+  wal["commits_per_flush"] = flushes_ ? static_cast<double>(commits_flushed_) / flushes_ : 0.0;
+  wal["ideal_device"] = controller_ == nullptr;
 }
 
 }  // namespace sim

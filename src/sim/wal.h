@@ -5,7 +5,9 @@
 // page is rewritten by the next flush) and then fsyncs, through the controller.
 // Commits that arrive while a flush is in progress wait for the next one, which
 // covers all of them: group commit. With the WAL on its own ideal device a flush
-// takes `ideal_flush_ns`. Units: bytes, ns. Thread safety: none.
+// takes `ideal_flush_ns`. With `writer_delay_ns` > 0 the WAL writer flushes
+// everything inserted every writer_delay_ns (asynchronous commit); 0: no WAL writer.
+// Reports the section "wal". Units: bytes, ns. Thread safety: none.
 #ifndef PGSTORSIM_SIM_WAL_H_
 #define PGSTORSIM_SIM_WAL_H_
 
@@ -31,7 +33,7 @@ class WalLog : public Component, public IoListener {
  public:
   // `controller` null = ideal separate WAL device. Pointers must outlive the log.
   WalLog(Simulator& sim, Controller* controller, const VolumeMap* map, WalWaiter* waiter,
-         int64_t ideal_flush_ns = 20'000);
+         int64_t writer_delay_ns, int64_t ideal_flush_ns = 20'000);
 
   // The insert position moved to `lsn` (never backwards).
   void Inserted(int64_t lsn);
@@ -41,9 +43,10 @@ class WalLog : public Component, public IoListener {
   void FlushAll();
   int64_t insert_lsn() const { return insert_lsn_; }
 
+  void Start() override;  // The WAL writer's first round.
   void HandleEvent(const Event& e) override;
   void OnIoDone(uint64_t token) override;
-  nlohmann::json Report() const;
+  void Report(ResultsWriter& out) const override;
 
  private:
   struct Waiting {
@@ -57,6 +60,7 @@ class WalLog : public Component, public IoListener {
   Controller* controller_;
   const VolumeMap* map_;
   WalWaiter* waiter_;
+  const int64_t writer_delay_ns_;
   const int64_t ideal_flush_ns_;
   int64_t insert_lsn_ = 0;
   int64_t flushed_lsn_ = 0;

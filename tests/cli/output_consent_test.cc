@@ -1,7 +1,7 @@
 // Every command that writes a file the user names applies the one consent rule
 // (common/output_path.h): an output that is also an input is refused, an existing
 // output is replaced only with --force, and default result names never collide.
-// Reproducers from issue 12: each of these replaced its input or an existing file.
+// Each case below is a command line that must not replace its input or an existing file.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -97,7 +97,7 @@ TEST_F(OutputConsentTest, ExistingOutputsNeedForce) {
   EXPECT_NE(Read("old"), "keep\n");
 }
 
-// Reproducer: three short runs in one second left one file and printed one path thrice.
+// Three short runs in one second write three files under three default names.
 TEST_F(OutputConsentTest, DefaultResultNamesNeverCollide) {
   std::set<std::string> paths;
   for (int i = 0; i < 3; ++i) {

@@ -67,7 +67,7 @@ TEST(FileUtil, DirectoryIsAnErrorNamingIt) {
   fs::remove_all(dir);
 }
 
-// Reproducer: "<path>.tmp.<pid>" files of killed processes stayed forever.
+// "<path>.tmp.<pid>" files of killed processes are removed by the next write of <path>.
 TEST(FileUtil, StaleTemporariesOfDeadProcessesAreRemoved) {
   const fs::path dir = TempDir();
   const std::string path = (dir / "r.json").string();

@@ -93,8 +93,8 @@ TEST(Random, SeedDeterminesStream) {
   EXPECT_NE(Random(7).Fork(1).Next(), Random(7).Fork(2).Next());
 }
 
-// Found by fuzz_results_report: a float where an integer belongs ("min_ns": 3.6e134) was
-// cast to int64 (undefined behaviour). Now it is a clear error, as a negative count is.
+// A float where an integer belongs ("min_ns": 3.6e134, out of int64's range) is a clear
+// error, as a negative count is, never a cast.
 TEST(ResultsTest, IntegerFieldsMustBeIntegersInRange) {
   Results r = NewResults("run");
   r.transaction_latency.Record(1000);

@@ -10,27 +10,13 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
+
+#include "support/poll.h"
 
 namespace pgstorsim {
 namespace {
 
-// Waits up to `seconds` for `pid`; its exit code, 128+signal if killed, -1 on timeout
-// (then it is killed).
-int WaitWithDeadline(pid_t pid, double seconds) {
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-  int status = 0;
-  while (waitpid(pid, &status, WNOHANG) != pid) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return -1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+using testing_util::WaitExitWithin;
 
 TEST(StopSignalTest, FirstSignalStopsLaterOnesAreIgnored) {
   const pid_t pid = fork();
@@ -44,7 +30,7 @@ TEST(StopSignalTest, FirstSignalStopsLaterOnesAreIgnored) {
     _exit(0);  // "Results saved".
   }
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(WaitWithDeadline(pid, 30), 0);
+  EXPECT_EQ(WaitExitWithin(pid, 30), 0);
 }
 
 // A command stuck while saving (here: it never returns) still ends, at the deadline.
@@ -57,7 +43,7 @@ TEST(StopSignalTest, HardDeadlineEndsAStuckProcess) {
     while (true) pause();
   }
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(WaitWithDeadline(pid, kStopDeadlineSeconds + 30), kInterruptedExitCode);
+  EXPECT_EQ(WaitExitWithin(pid, kStopDeadlineSeconds + 30), kInterruptedExitCode);
   const double waited =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_GE(waited, kStopDeadlineSeconds - 1);

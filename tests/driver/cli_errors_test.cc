@@ -95,8 +95,8 @@ TEST(CliErrorsTest, BadInitOptions) {
   EXPECT_NE(r.output.find("--fillfactor"), std::string::npos) << r.output;
 }
 
-// Reproducer: CLI11's own errors printed a 309-digit range, no command prefix, a second
-// "Run with --help" line, and exit codes 104-109.
+// CLI11's parse errors come out as one line with the command prefix and the range in
+// words (not a 309-digit number), no "Run with --help" line, and exit code 2.
 TEST(CliErrorsTest, ParseErrorsAreOneLineWithCommandRangeInWordsAndExit2) {
   struct Case {
     std::vector<std::string> args;

@@ -12,7 +12,7 @@ namespace {
 using testing_util::RunPgstorsim;
 using testing_util::Value;
 
-// Reproducer: init dropped a pgbench_accounts holding someone's rows without a word.
+// init never drops a pgbench_accounts holding rows unless told to (--force).
 TEST(InitGuardPgTest, TablesWithRowsNeedForce) {
   PGSTORSIM_FRESH_DB_OR_SKIP(db, "pgst_init_guard_rows");
   Value(db,

@@ -41,7 +41,7 @@ std::string RunCommand(const std::string& db, const std::string& mode, const std
 // The server goes away mid-run and never returns: the run ends within
 // --max-reconnect-wait (+ backoff), exit 3, one line on stderr, results with
 // complete=false, flag server-lost, and tps over the time the server was up.
-// Reproducer: -T ended silently with exit 0 and complete=true; -t never ended.
+// A lost server ends -T and -t runs with an error, complete=false and flag server-lost.
 void ExpectServerLost(const std::string& base_name, const std::string& mode) {
   PGSTORSIM_FRESH_DB_OR_SKIP(db, base_name);
   InitScale1(db);
@@ -104,7 +104,7 @@ TEST(RunFaultsPgTest, ServerLostEndsATransactionsRunWithExit3) {
 }
 
 // GNU timeout sends SIGTERM to the command and to its own process group: two signals.
-// Reproducer: partial results lost in 2 of 3 runs under `timeout 4`.
+// A run stopped by `timeout 4` saves its partial results, every time.
 TEST(RunFaultsPgTest, UnderTimeoutPartialResultsAreSaved) {
   PGSTORSIM_FRESH_DB_OR_SKIP(db, "pgst_drv_timeout");
   InitScale1(db);

@@ -4,11 +4,11 @@
 #include <signal.h>
 
 #include <chrono>
-#include <thread>
 
 #include "common/file_util.h"
 #include "common/results.h"
 #include "driver_test_util.h"
+#include "support/poll.h"
 #include "trace/keys_log.h"
 
 namespace pgstorsim {
@@ -26,13 +26,12 @@ void InitScale1(const std::string& db) {
 // Polls (every 50 ms, for at most 30 s) until `pgstorsim run` has committed at least
 // `transactions` into pgbench_history of `db`; false at the deadline.
 bool WaitForCommits(const std::string& db, int transactions) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (std::chrono::steady_clock::now() < deadline) {
-    const std::string n = Value(db, "SELECT count(*) FROM pgbench_history");
-    if (!n.empty() && std::stoll(n) >= transactions) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
+  return testing_util::PollUntil(
+      [&] {
+        const std::string n = Value(db, "SELECT count(*) FROM pgbench_history");
+        return !n.empty() && std::stoll(n) >= transactions;
+      },
+      30, std::chrono::milliseconds(50));
 }
 
 bool HasFlag(const nlohmann::json& doc, const std::string& flag) {
@@ -223,16 +222,7 @@ TEST(RunPgTest, SqlErrorMidRunStopsEveryThreadWithOneLine) {
     EXPECT_TRUE(renamed.ok()) << renamed.message();
   }
   // The failing thread must stop the others too: well before the 60 s duration.
-  int code = -1;
-  for (int i = 0; i < 200 && code < 0; ++i) {
-    int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) code = WIFEXITED(status) ? WEXITSTATUS(status) : 99;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  if (code < 0) {
-    kill(pid, SIGKILL);
-    testing_util::WaitExit(pid);
-  }
+  const int code = testing_util::WaitExitWithin(pid, 20);
   std::string output = testing_util::Slurp(log);
   EXPECT_EQ(code, 1) << output;
   EXPECT_NE(output.find("pgbench_tellers"), std::string::npos) << output;

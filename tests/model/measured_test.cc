@@ -129,7 +129,7 @@ TEST(ParseMeasured, UnknownFormatNamesTheFile) {
   EXPECT_NE(m.status().message().find("mystery.txt"), std::string::npos);
 }
 
-// Reproducer: "tps = " with nothing after it threw std::out_of_range (no file named).
+// "tps = " with no number after it is an error naming the file and line, not an exception.
 TEST(ParsePgbench, TpsWithoutANumberIsAnErrorNamingTheFileAndLine) {
   for (const char* text : {"tps = \n", "tps = ", "x\ntps = abc\n", "tps = nan\n"}) {
     auto m = ParseMeasuredText(text, "cut.txt");
@@ -139,7 +139,7 @@ TEST(ParsePgbench, TpsWithoutANumberIsAnErrorNamingTheFileAndLine) {
   }
 }
 
-// Reproducer: a bonnie++ row of exactly 12 fields read w[12], past the vector's end.
+// A bonnie++ row of exactly 12 fields is refused, never read past its end (w[12]).
 TEST(ParseBonnie, TwelveFieldRowIsRefusedNotReadPast) {
   const std::string text = "Sequential Output\nMachine Size\nhost 1G 1 2 3 4 5 6 7 8 9 10\n";
   auto m = ParseMeasuredText(text, "short.txt");

@@ -3,14 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "model/storage_model.h"
+#include "support/m5110e.h"
 
 namespace pgstorsim {
 namespace {
 
 Scenario Base(const std::vector<std::string>& sets) {
-  auto s = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml", sets);
-  EXPECT_TRUE(s.ok()) << s.status().message();
-  return *s;
+  return testing_util::M5110eScenario(sets);
 }
 
 double Tps(std::vector<std::string> sets, const std::string& extra) {

@@ -45,7 +45,7 @@ std::unique_ptr<LocalCluster> ClusterIn(const Home& home) {
   return NewLocalCluster(config);
 }
 
-// Reproducer: PGSTORSIM_HOME=DIR pgstorsim cluster destroy ran rm -rf DIR/data.
+// PGSTORSIM_HOME=DIR pgstorsim cluster destroy never removes a DIR/data it did not create.
 TEST(LocalClusterTest, DestroyRefusesAUsersFolder) {
   Home home;
   ASSERT_EQ(mkdir(home.File("data").c_str(), 0755), 0);

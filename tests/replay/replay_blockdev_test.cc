@@ -140,7 +140,7 @@ TEST_F(ReplayBlockdevTest, ArrayOfLoopDevicesWithParity) {
 }
 
 // The backing file of an attached loop device is never a target, whatever the flags:
-// writing it would destroy what the device shows. Reproducer: exit 0, file overwritten.
+// writing it would destroy what the device shows.
 TEST_F(ReplayBlockdevTest, LoopBackingFileAlwaysRefused) {
   const std::string backing = dir_.File("a.img");
   CommandResult r = Replay(

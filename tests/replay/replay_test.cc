@@ -39,6 +39,17 @@ StatusOr<ReplayOutcome> Replay(const Trace& t, const ReplayTargets& targets,
   return ReplayTrace(t.header, t.records, targets, o, &prepared);
 }
 
+// An array of `members` files m0, m1, ... in `dir`.
+ReplayTargets ArrayTargets(const TempDir& dir, RaidLevel level, int members,
+                           int64_t stripe_unit_bytes) {
+  ReplayTargets targets;
+  targets.use_array = true;
+  targets.array.level = level;
+  targets.array.stripe_unit_bytes = stripe_unit_bytes;
+  for (int i = 0; i < members; ++i) targets.members.push_back(dir.File("m" + std::to_string(i)));
+  return targets;
+}
+
 void ExpectCountsMatch(const Trace& t, const ReplayOutcome& out) {
   uint64_t reads = 0, writes = 0, fsyncs = 0;
   for (const TraceRecord& r : t.records) {
@@ -90,13 +101,8 @@ INSTANTIATE_TEST_SUITE_P(Engines, ReplayEngineTest, ::testing::Values("null", "p
 void ReplayOnParityArray(RaidLevel level, const std::string& engine) {
   TempDir dir;
   const Trace t = Pattern("randwrite", 2 << 20, 4, 150);
-  ReplayTargets targets;
-  targets.use_array = true;
-  targets.array.level = level;
-  targets.array.stripe_unit_bytes = 16384;
-  for (int i = 0; i < (level == RaidLevel::kRaid6 ? 5 : 4); ++i) {
-    targets.members.push_back(dir.File("m" + std::to_string(i)));
-  }
+  const ReplayTargets targets =
+      ArrayTargets(dir, level, level == RaidLevel::kRaid6 ? 5 : 4, 16384);
   auto out = Replay(t, targets, engine);
   if (!out.ok() && engine == "io_uring") GTEST_SKIP() << out.status().message();
   ASSERT_TRUE(out.ok()) << out.status().message();
@@ -129,11 +135,7 @@ TEST(ReplayArrayTest, FullStripeWritesNeedNoPreReads) {
   o.clients = 2;
   o.ops_per_client = 40;
   ASSERT_TRUE(MakePatternTrace(o, &t.header, &t.records).ok());
-  ReplayTargets targets;
-  targets.use_array = true;
-  targets.array.level = RaidLevel::kRaid5;
-  targets.array.stripe_unit_bytes = 16384;
-  for (int i = 0; i < 4; ++i) targets.members.push_back(dir.File("m" + std::to_string(i)));
+  const ReplayTargets targets = ArrayTargets(dir, RaidLevel::kRaid5, 4, 16384);
   auto out = Replay(t, targets, "psync");
   ASSERT_TRUE(out.ok()) << out.status().message();
   std::vector<std::vector<uint8_t>> members;
@@ -145,11 +147,7 @@ TEST(ReplayArrayTest, FullStripeWritesNeedNoPreReads) {
 TEST(ReplayArrayTest, Raid10MirrorsAreIdenticalAndReadsBalance) {
   TempDir dir;
   const Trace t = Pattern("randrw", 2 << 20, 4, 200);
-  ReplayTargets targets;
-  targets.use_array = true;
-  targets.array.level = RaidLevel::kRaid10;
-  targets.array.stripe_unit_bytes = 32768;
-  for (int i = 0; i < 4; ++i) targets.members.push_back(dir.File("m" + std::to_string(i)));
+  const ReplayTargets targets = ArrayTargets(dir, RaidLevel::kRaid10, 4, 32768);
   auto out = Replay(t, targets, "psync");
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(ReadAll(targets.members[0]), ReadAll(targets.members[1]));
@@ -231,10 +229,10 @@ TEST(ReplayTest, SeparateWalTargetGetsWalRecords) {
   EXPECT_NE(ReadAll(dir.File("wal"))[0], 0);
 }
 
-TEST(ReplayTest, BadRecordRefusedBeforeAnyIo) {
+// Replays `t` onto a new file and expects the refusal of its last record (9) before
+// the target is created.
+void ExpectLastRecordRefusedBeforeAnyIo(const Trace& t) {
   TempDir dir;
-  Trace t = Pattern("randwrite", 1 << 20, 1, 10);
-  t.records.back().offset_bytes = 2 << 20;
   ReplayTargets targets;
   targets.target = dir.File("data");
   auto out = Replay(t, targets, "psync");
@@ -244,19 +242,18 @@ TEST(ReplayTest, BadRecordRefusedBeforeAnyIo) {
   EXPECT_EQ(access(dir.File("data").c_str(), F_OK), -1) << "target touched before refusal";
 }
 
-// Reproducer: a record whose offset + length overflows passed the check before any I/O.
+TEST(ReplayTest, BadRecordRefusedBeforeAnyIo) {
+  Trace t = Pattern("randwrite", 1 << 20, 1, 10);
+  t.records.back().offset_bytes = 2 << 20;
+  ExpectLastRecordRefusedBeforeAnyIo(t);
+}
+
+// A record whose offset + length overflows is refused by the check before any I/O.
 TEST(ReplayTest, OverflowingExtentRefusedBeforeAnyIo) {
-  TempDir dir;
   Trace t = Pattern("randwrite", 1 << 20, 1, 10);
   t.records.back().offset_bytes = INT64_MAX - 4095;
   t.records.back().length_bytes = 8192;
-  ReplayTargets targets;
-  targets.target = dir.File("data");
-  auto out = Replay(t, targets, "psync");
-  ASSERT_FALSE(out.ok());
-  EXPECT_NE(out.status().message().find("trace record 9"), std::string::npos)
-      << out.status().message();
-  EXPECT_EQ(access(dir.File("data").c_str(), F_OK), -1) << "target touched before refusal";
+  ExpectLastRecordRefusedBeforeAnyIo(t);
 }
 
 }  // namespace

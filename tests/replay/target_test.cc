@@ -195,7 +195,7 @@ std::vector<uint8_t> RandomBytes(size_t n) {
 }
 
 // A file pgstorsim did not create is written only when --allow-destroy names it; a
-// read-only trace may use it freely. Reproducer: a 4 MiB random file overwritten, exit 0.
+// read-only trace may use it freely.
 TEST(TargetTest, ForeignFileIsWrittenOnlyWithAllowDestroy) {
   TempDir dir;
   const std::string path = dir.File("precious");

@@ -186,8 +186,8 @@ TEST(ScenarioTest, LinuxPageCacheFollowsTheFilesystemType) {
   }
 }
 
-// Reproducer: control characters were written raw, so `calibrate` could write a
-// scenario `predict` could not read.
+// Any text in a string (control characters included) is escaped in canonical TOML, so
+// every scenario `calibrate` writes, `predict` reads back.
 TEST(Scenario, AnyTextInStringsRoundTrips) {
   Scenario s = *ParseScenarioToml(kGood, "good.toml");
   s.name = std::string("ctl\x01\x1f\x7f tab\t nul") + std::string(1, '\0') + "end";
@@ -212,7 +212,7 @@ TEST(Scenario, CommentTextIsOneSafeLine) {
   EXPECT_TRUE(ParseScenarioToml(toml, "c.toml").ok());
 }
 
-// Reproducer: --scenario DIR or an empty file silently gave the built-in default.
+// --scenario DIR or an empty file is an error, never the built-in default.
 TEST(Scenario, DirectoryOrEmptyFileIsAnError) {
   const std::string dir = ::testing::TempDir();
   auto d = LoadScenario(dir);
@@ -232,8 +232,8 @@ TEST(Scenario, DirectoryOrEmptyFileIsAnError) {
   remove(empty.c_str());
 }
 
-// Found by fuzz_scenario_toml: "seed = -1" was stored as 2^64-1, which the canonical TOML
-// wrote and TOML cannot read back (integers are 64-bit signed).
+// An integer outside its key's range is refused ("seed = -1" would otherwise become
+// 2^64-1, which canonical TOML could not read back: TOML integers are 64-bit signed).
 TEST(Scenario, IntegersOutsideTheirKeysRangeAreRefused) {
   for (const char* text : {"[workload]\nseed = -1\n", "[array]\ndisks = 9999999999\n"}) {
     auto s = ParseScenarioToml(text, "range.toml");

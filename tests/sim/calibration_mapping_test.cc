@@ -3,11 +3,13 @@
 // fixed (calibrated) destage positioning at the disk.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <memory>
 #include <numeric>
 #include <string>
 
 #include "common/units.h"
+#include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
 #include "sim/disk.h"
 #include "sim/sim_config.h"
@@ -109,6 +111,24 @@ TEST(CalibrationMappingTest, ExplicitOsCacheIsThePageCacheWhateverTheRamFraction
   EXPECT_FALSE(LoadScenario(kBase, {"host.ram=256MiB", "host.os_cache=240MiB",
                                     "postgres.shared_buffers=32MiB"})
                    .ok());  // Does not fit host.ram with shared_buffers.
+}
+
+// The simulator reads exactly the rows of the shared [calibration] table marked
+// `simulator`, and each statement's CPU key names that statement.
+TEST(CalibrationMappingTest, SimulatorReadsTheTablesSimulatorKeys) {
+  for (const CalibrationKey& key : CalibrationKeys()) {
+    EXPECT_EQ(SimulatorReadsCalibrationKey(key.name), key.simulator) << key.name;
+  }
+  EXPECT_FALSE(SimulatorReadsCalibrationKey("no_such_key"));
+  for (int i = 0; i < kStatementCount; ++i) {
+    std::string key = "cpu_ms_";
+    for (const char* p = StatementName(static_cast<Statement>(i)); *p; ++p) {
+      key += *p == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+    }
+    ASSERT_NE(FindCalibrationKey(key), nullptr) << key;
+    const SimConfig c = ConfigFor({"calibration." + key + "=0.125"});
+    EXPECT_EQ(c.cpu_ns[i], 125'000) << key;
+  }
 }
 
 }  // namespace

@@ -67,6 +67,15 @@ inline SimControllerConfig NoCache() {
   return c;
 }
 
+// Requests of `bytes` at consecutive offsets from 0 (a sequential stream).
+inline ClosedDriver::Gen Sequential(IoOp op, int64_t bytes) {
+  return [op, bytes, next = int64_t{0}](Random&) mutable {
+    const VolumeOp request{op, next, bytes};
+    next += bytes;
+    return request;
+  };
+}
+
 struct DriveRun {
   double mean_ms, rate;
   ControllerStats stats;

@@ -134,12 +134,7 @@ TEST(ControllerTest, ReadAheadAlwaysAddsTransferTimeToRandomReads) {
 TEST(ControllerTest, AdaptiveReadAheadHelpsSequentialReads) {
   const ArrayGeometry g = Geometry(RaidLevel::kRaid0, 2, 65536);
   SimControllerConfig adaptive;  // Default.
-  int64_t next = 0;
-  DriveRun run = Drive(adaptive, g, 1, 2000, [&next](Random&) {
-    const VolumeOp op{IoOp::kRead, next, 8192};
-    next += 8192;
-    return op;
-  });
+  DriveRun run = Drive(adaptive, g, 1, 2000, Sequential(IoOp::kRead, 8192));
   EXPECT_GT(run.stats.read_hits, 1500u);
 }
 

@@ -1,5 +1,5 @@
-// The simulator against the analytic model (issue 4: `simulate` and `predict` agree
-// within 10 % on tps across a sweep of stripe, clients and scale). Both read the same
+// The simulator against the analytic model: `simulate` and `predict` agree within 10 %
+// on tps across a sweep of stripe, clients and scale. Both read the same
 // calibrated scenario (results/validation/m5110e-calibrated.toml): the simulator maps
 // the model's [calibration] keys to their physical meaning (docs/simulator.md). The
 // simulated tps is taken after a warm-up (the write-back cache filling), from the

@@ -88,12 +88,7 @@ TEST(RaidPhysics, WriteBackCacheGathersFullRaid5Stripes) {
   const ArrayGeometry g = Geometry(RaidLevel::kRaid5, 5, 65536);
   SimControllerConfig wb;  // Write-back, 256 MiB write cache.
   wb.write_cache_bytes = 64LL << 20;
-  int64_t next = 0;
-  DriveRun seq = Drive(wb, g, 4, 20000, [&next](Random&) {
-    const VolumeOp op{IoOp::kWrite, next, 65536};
-    next += 65536;
-    return op;
-  });
+  DriveRun seq = Drive(wb, g, 4, 20000, Sequential(IoOp::kWrite, 65536));
   EXPECT_GT(seq.stats.full_stripe_destages, 0u);
   uint64_t reads = 0;
   for (int i = 0; i < g.members; ++i) reads += seq.controller->member(i).stats().reads;

@@ -9,12 +9,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
-#include <thread>
+
+#include "support/poll.h"
 
 namespace pgstorsim {
 
@@ -48,13 +48,7 @@ class GroupProcess {
 
   // Polls every 20 ms until `pred` holds or `seconds` pass; false on timeout.
   static bool WaitFor(const std::function<bool()>& pred, double seconds) {
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-    while (!pred()) {
-      if (std::chrono::steady_clock::now() >= deadline) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return true;
+    return testing_util::PollUntil(pred, seconds);
   }
 
   bool LogContains(const std::string& text, double seconds) const {

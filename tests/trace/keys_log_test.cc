@@ -108,9 +108,9 @@ TEST(KeysLogTest, RejectsNegativeClientsAndKeys) {
   EXPECT_TRUE(ParseKeysLogLine("0 0 1 0 0 0 0 1 1", 2).ok());  // select-only: tid, bid 0.
 }
 
-// Reproducer: the keys log was truncated at start (an existing one lost at once) and torn
-// by kill -9. Now the path keeps its old content until the log is closed, and a
-// log closed as partial says so in a comment line readers skip.
+// The keys log is written under a temporary name: the path keeps its old content until
+// the log is closed (no loss at start, no torn log after kill -9), and a log closed as
+// partial says so in a comment line readers skip.
 TEST(KeysLogTest, WrittenUnderATemporaryNameAndRenamedAtTheEnd) {
   const std::string path = TempPath("renamed.log");
   { std::ofstream(path) << "previous log\n"; }

@@ -210,8 +210,8 @@ TEST(TraceIoTest, BadMagicAndHeader) {
   EXPECT_FALSE(TraceReader::Open(path).ok());  // Missing file.
 }
 
-// Reproducer: offset + length overflowed int64 and the record was accepted (replay then
-// died of std::bad_alloc in a worker).
+// A record whose offset + length overflows int64, or whose length no buffer can hold,
+// is refused by the reader (never handed to a replay worker).
 TEST(TraceFormatTest, ExtentOverflowAndHugeLengthsAreRefused) {
   const TraceHeader h = SampleHeader();
   TraceRecord r;
