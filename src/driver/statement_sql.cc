@@ -57,6 +57,8 @@ const char* WorkloadPgbenchTitle(WorkloadKind kind) {
       return "<builtin: simple update>";
     case WorkloadKind::kSelectOnly:
       return "<builtin: select only>";
+    case WorkloadKind::kIo:
+      return "<io: no SQL>";
   }
   return "?";
 }
@@ -72,6 +74,10 @@ const std::vector<StatementDef>& DriverStatements(WorkloadKind kind) {
       return simple;
     case WorkloadKind::kSelectOnly:
       return select;
+    case WorkloadKind::kIo: {
+      static const std::vector<StatementDef> none;
+      return none;
+    }
   }
   return tpcb;
 }

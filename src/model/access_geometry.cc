@@ -102,7 +102,7 @@ DeviceRequest ControllerRead(DeviceRequest read, int64_t unit_bytes, bool read_a
 }
 
 StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& fs_geometry,
-                                 bool read_ahead_always) {
+                                 bool read_ahead_always, int64_t request_bytes) {
   auto layout = RaidLayout::Create(array);
   if (!layout.ok()) return layout.status().WithContext("array");
   auto fs = FsMapping::Create(fs_geometry);
@@ -110,15 +110,17 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   AccessGeometry g;
   g.members.assign(array.members, MemberWork());
   g.read_forks = 0;
-  const int64_t block = FileGranuleBytes(fs_geometry);
+  // Requests at multiples of their size in a file that starts on a granule: the
+  // positions repeat with the larger of the two.
+  const int64_t block = std::max(FileGranuleBytes(fs_geometry), request_bytes);
   const std::vector<int64_t> blocks = SampledBlocks(**layout, block);
   for (int64_t k : blocks) {
     // A page of a large file: the filesystem reads its whole block and writes the
     // dirty block's buffer back whole (FsMapping's rules for relation segments).
     const int64_t offset = k * block;
-    const DeviceRequest read = ControllerRead(fs->MapRead(offset, kPageBytes),
+    const DeviceRequest read = ControllerRead(fs->MapRead(offset, request_bytes),
                                               array.stripe_unit_bytes, read_ahead_always);
-    const DeviceRequest write = fs->MapWrite(offset, kPageBytes);
+    const DeviceRequest write = fs->MapWrite(offset, request_bytes);
     AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g);
     AddWrite((*layout)->MapWrite(write.offset_bytes, write.length_bytes), &g);
   }
@@ -149,22 +151,28 @@ double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {
 }
 
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s) {
-  using Key =
-      std::tuple<int, int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int64_t, bool>;
+  return ComputeAccessGeometry(s, kPageBytes, false);
+}
+
+StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s, int64_t request_bytes,
+                                               bool direct) {
+  using Key = std::tuple<int, int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int64_t,
+                         bool, int64_t>;
   static std::mutex mu;
   static std::map<Key, AccessGeometry> memo;
   const ArrayGeometry a = ArrayGeometryFor(s);
-  const FsGeometry f = FsGeometryFor(s);
+  FsGeometry f = FsGeometryFor(s);
+  if (direct) f.fs_block_bytes = f.fragment_bytes = 0;  // O_DIRECT: the request itself.
   const bool always = ControllerReadAheadFor(s) == ReadAheadPolicy::kAlways;
   const Key key(static_cast<int>(a.level), a.members, a.stripe_unit_bytes, a.member_size_bytes,
                 a.span_members, a.span_stripe_bytes, f.partition_offset_bytes, f.fs_block_bytes,
-                f.fragment_bytes, always);
+                f.fragment_bytes, always, request_bytes);
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = memo.find(key);
     if (it != memo.end()) return it->second;
   }
-  auto g = Compute(a, f, always);
+  auto g = Compute(a, f, always, request_bytes);
   if (!g.ok()) return g;
   std::lock_guard<std::mutex> lock(mu);
   memo[key] = *g;

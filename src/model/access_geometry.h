@@ -46,6 +46,11 @@ struct AccessGeometry {
 // (read-ahead "always" reads each miss on to the end of its stripe unit: more bytes,
 // the same commands); memoised by those.
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& scenario);
+// The same for requests of `request_bytes` (a multiple of 512) at multiples of their
+// size in a large file: an io workload's reads and writes (8 KiB = the pages above);
+// `direct` (O_DIRECT): the request itself reaches the device, not whole fs blocks.
+StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& scenario, int64_t request_bytes,
+                                               bool direct);
 
 }  // namespace pgstorsim
 

@@ -31,6 +31,12 @@ double OtherStatementsMs(const std::map<std::string, double>& lat) {
   return sum;
 }
 
+// A device benchmark's requests per second: fio's and randomio's reads and writes,
+// bonnie++'s random seeks.
+double DeviceIops(const Measured& m) {
+  return m.read_iops + m.write_iops > 0 ? m.read_iops + m.write_iops : m.seeks_per_s;
+}
+
 struct Target {
   Scenario scenario;
   const Measured* measured;
@@ -48,6 +54,18 @@ void AddResiduals(const Target& t, const ModelParams& params, std::vector<double
   };
   const Prediction empty;
   const Prediction& pr = p.ok() ? *p : empty;
+  if (t.scenario.workload.type == WorkloadKind::kIo) {
+    // A device benchmark: requests per second (bonnie++: its seeks), and the mean
+    // latency of reads and of writes where measured.
+    add("iops", pr.tps, DeviceIops(m));
+    auto kind = [&](const char* n) {
+      auto it = pr.statement_latency_ms.find(n);
+      return it == pr.statement_latency_ms.end() ? 0.0 : it->second;
+    };
+    add("read latency", kind("read"), m.read_latency_ms);
+    add("write latency", kind("write"), m.write_latency_ms);
+    return;
+  }
   add("tps", pr.tps, m.tps);
   auto lat = [&](const char* n) {
     auto it = pr.statement_latency_ms.find(n);
@@ -209,21 +227,26 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
   CalibrationReport report;
   std::vector<Target> targets;
   for (const CalibrationInput& in : inputs) {
-    if (in.measured.tps <= 0) {
-      report.ignored.push_back(in.measured.source + " (" + in.measured.tool +
-                               "): no tps; device-level figures are not fitted");
-      continue;
-    }
     Target t{base, &in.measured};
     for (const std::string& o : in.overrides) {
       Status st = ApplyOverride(&t.scenario, o);
       if (!st.ok()) return st.WithContext(in.measured.source);
     }
+    const bool io = t.scenario.workload.type == WorkloadKind::kIo;
+    if (io ? !(DeviceIops(in.measured) > 0) : !(in.measured.tps > 0)) {
+      report.ignored.push_back(in.measured.source + " (" + in.measured.tool + "): no " +
+                               (io ? "requests per second" : "tps") + " for a " +
+                               (io ? "workload.type = io" : "pgbench") + " scenario");
+      continue;
+    }
     Status st = ValidateScenario(t.scenario);
     if (!st.ok()) return st.WithContext(in.measured.source);
     targets.push_back(std::move(t));
   }
-  if (targets.empty()) return Status::Error("calibrate: no measurement with a tps figure");
+  if (targets.empty()) {
+    return Status::Error("calibrate: no measurement with a tps figure (or, for an io "
+                         "workload, requests per second)");
+  }
   const ModelParams start = ParamsFromScenario(base);
   std::vector<double> initial, lower, upper;
   for (const std::string& name : parameters) {

@@ -13,9 +13,11 @@
 // Residuals are relative errors: tps, and when measured the mean latency of
 // "UPDATE accounts", of "END" and of the remaining statements together (the CPU
 // share). Each measurement is predicted on the base scenario; measurements of other
-// configurations are given as (overrides, measurement) pairs. Device-level
-// measurements (randomio, fio, bonnie++) carry no tps and are not fitted by this
-// model; they are reported as ignored. Thread safety: pure functions.
+// configurations are given as (overrides, measurement) pairs. A device benchmark
+// (randomio, fio, bonnie++) is fitted where its overrides make the scenario an io
+// workload (workload.type = io; model/io_workload.h): residuals are its requests per
+// second and, where measured, the mean read and write latencies. Thread safety: pure
+// functions.
 #ifndef PGSTORSIM_MODEL_CALIBRATION_H_
 #define PGSTORSIM_MODEL_CALIBRATION_H_
 

@@ -56,16 +56,16 @@ std::vector<std::string> Split(const std::string& line, char sep) {
 
 }  // namespace
 
-StatusOr<std::vector<ModelErrorRow>> FieldLeaveOneOut(const Scenario& calibrated) {
-  const std::vector<ValidationRow>& rows = M5110eRows();
+StatusOr<std::vector<ModelErrorRow>> FieldLeaveOneOut(const Scenario& calibrated,
+                                                      const std::vector<ValidationRow>& rows) {
   const ValidationRow* other_warm = nullptr;
   for (const ValidationRow& r : rows) {
-    if (!r.calibration_row && !r.randomio && r.update_ms > 0) other_warm = &r;
+    if (!r.calibration_row && !r.io && r.update_ms > 0) other_warm = &r;
   }
   if (other_warm == nullptr) return Status::Error("no second row with latencies to refit on");
   std::vector<ModelErrorRow> out;
   for (const ValidationRow& r : rows) {
-    if (r.randomio) continue;
+    if (r.io) continue;
     Scenario base = calibrated;
     if (r.calibration_row) {
       auto refit = RefitOn(calibrated, *other_warm);

@@ -4,7 +4,7 @@
 // - Field (M5110e, validation.h): the pgbench rows other than the calibration row from
 //   the published calibration (fitted on the 32 KiB warm row); the 32 KiB warm row from
 //   the same default fit on the 1 MiB warm row (the other row with statement latencies).
-//   randomio rows are not pgbench tps and are left out.
+//   io rows (randomio) are not pgbench tps and are left out.
 // - Lab matrix (docs/lab.md): every measured repetition of lab-matrix-measured.tsv,
 //   predicted on its point's scenario (lab-IOPS-sSCALE.toml) with clients, scale, cache
 //   and duration set; nothing is fitted on any lab row.
@@ -17,12 +17,15 @@
 
 #include "common/status.h"
 #include "model/model_error.h"
+#include "model/validation.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
 
-// `calibrated`: results/validation/m5110e-calibrated.toml.
-StatusOr<std::vector<ModelErrorRow>> FieldLeaveOneOut(const Scenario& calibrated);
+// `calibrated`: results/validation/m5110e-calibrated.toml; `rows`: its table
+// (validation.h LoadValidationRows).
+StatusOr<std::vector<ModelErrorRow>> FieldLeaveOneOut(const Scenario& calibrated,
+                                                      const std::vector<ValidationRow>& rows);
 StatusOr<std::vector<ModelErrorRow>> LabLeaveOneOut(const std::string& measured_tsv,
                                                     const std::string& scenario_dir);
 

@@ -204,6 +204,32 @@ StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& 
   return m;
 }
 
+// randomio's command line echoed above its table ("randomio FILE THREADS WRITE_FRACTION
+// SYNC_FRACTION IO_SIZE SAMPLES INTERVAL"): an io workload's conditions (an fsync after
+// each write when SYNC_FRACTION is 1; none when 0).
+namespace {
+
+void RandomioConditions(const std::vector<std::string>& w,
+                        std::map<std::string, std::string>* out) {
+  size_t at = 0;
+  while (at < w.size() && w[at] != "randomio") ++at;
+  double threads = 0, write_fraction = 0, sync_fraction = 0, io_size = 0;
+  if (at + 5 >= w.size() || !ToDouble(w[at + 2], &threads) ||
+      !ToDouble(w[at + 3], &write_fraction) || !ToDouble(w[at + 4], &sync_fraction) ||
+      !ToDouble(w[at + 5], &io_size)) {
+    return;
+  }
+  (*out)["workload.type"] = "io";
+  (*out)["workload.clients"] = w[at + 2];
+  (*out)["workload.read_fraction"] = std::to_string(1 - write_fraction);
+  (*out)["workload.io_size"] = w[at + 5];
+  if (sync_fraction == 0 || sync_fraction == 1) {
+    (*out)["workload.io_fsync_writes"] = sync_fraction == 1 ? "on" : "off";
+  }
+}
+
+}  // namespace
+
 StatusOr<Measured> ParseRandomioText(const std::string& text, const std::string& source) {
   Measured m;
   m.source = source;
@@ -212,6 +238,7 @@ StatusOr<Measured> ParseRandomioText(const std::string& text, const std::string&
   double read_lat_weighted = 0, write_lat_weighted = 0;
   for (const std::string& line : Lines(text)) {
     std::vector<std::string> w = Words(line);
+    if (rows == 0) RandomioConditions(w, &m.conditions);
     // total | riops min avg max sdev | wiops min avg max sdev
     if (w.size() != 13 || w[1] != "|" || w[7] != "|") continue;
     double v[13];
@@ -250,10 +277,64 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
     if (ToDouble(w[6], &v)) m.rewrite_bytes_per_s = v * 1024;
     if (ToDouble(w[10], &v)) m.seq_read_bytes_per_s = v * 1024;
     if (ToDouble(w[12], &v)) m.seeks_per_s = v;
+    // Its seek test as an io workload (bonnie++ 1.9x: 3 seeker processes read random
+    // 8 KiB chunks of the test file and write one in ten back; docs/scenario-format.md).
+    m.conditions = {{"workload.type", "io"},          {"workload.clients", "3"},
+                    {"workload.io_size", "8KiB"},     {"workload.read_fraction", "0.9"},
+                    {"workload.io_access", "random"}};
+    if (!w[1].empty() && (w[1].back() == 'G' || w[1].back() == 'M')) {
+      m.conditions["workload.file_size"] = w[1] + "iB";
+    }
     return m;
   }
   return Status::Error(source + ": no bonnie++ 'Machine Size' result block");
 }
+
+// fio's job options (the first job's, over the global ones) as an io workload's
+// conditions: rw, bs, numjobs, iodepth, direct, fsync (1 = after each write), size.
+namespace {
+
+void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>* out) {
+  std::map<std::string, std::string> o;
+  auto take = [&](const nlohmann::json& j) {
+    if (!j.is_object()) return;
+    for (const auto& [k, v] : j.items()) {
+      if (v.is_string()) o[k] = v.get<std::string>();
+    }
+  };
+  if (doc.contains("global options")) take(doc["global options"]);
+  if (!doc["jobs"].empty() && doc["jobs"][0].contains("job options")) {
+    take(doc["jobs"][0]["job options"]);
+  }
+  static const std::map<std::string, std::pair<const char*, const char*>> kRw = {
+      {"read", {"1", "sequential"}},     {"write", {"0", "sequential"}},
+      {"randread", {"1", "random"}},     {"randwrite", {"0", "random"}},
+      {"rw", {"", "sequential"}},        {"readwrite", {"", "sequential"}},
+      {"randrw", {"", "random"}}};
+  (*out)["workload.type"] = "io";
+  const std::string rw = o.count("rw") ? o["rw"] : o.count("readwrite") ? o["readwrite"] : "read";
+  auto it = kRw.find(rw);
+  if (it != kRw.end()) {
+    std::string read_fraction = it->second.first;
+    if (read_fraction.empty()) {
+      const double mix = o.count("rwmixread") ? std::atof(o["rwmixread"].c_str()) : 50;
+      read_fraction = std::to_string(mix / 100);
+    }
+    (*out)["workload.read_fraction"] = read_fraction;
+    (*out)["workload.io_access"] = it->second.second;
+  }
+  const std::pair<const char*, const char*> keys[] = {{"bs", "workload.io_size"},
+                                                      {"numjobs", "workload.clients"},
+                                                      {"iodepth", "workload.io_depth"},
+                                                      {"size", "workload.file_size"}};
+  for (const auto& [option, key] : keys) {
+    if (o.count(option)) (*out)[key] = o[option];
+  }
+  if (o.count("direct")) (*out)["workload.io_direct"] = o["direct"] == "1" ? "on" : "off";
+  if (o.count("fsync")) (*out)["workload.io_fsync_writes"] = o["fsync"] == "1" ? "on" : "off";
+}
+
+}  // namespace
 
 StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& source) {
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
@@ -284,6 +365,7 @@ StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& sour
   if (m.read_iops > 0) m.read_latency_ms = read_lat / m.read_iops;
   if (m.write_iops > 0) m.write_latency_ms = write_lat / m.write_iops;
   m.seq_read_bytes_per_s = read_bw;
+  FioConditions(doc, &m.conditions);
   return m;
 }
 

@@ -16,9 +16,11 @@ StatusOr<std::string> Canonical(const std::string& key, const std::string& value
 }  // namespace
 
 const std::vector<std::string>& ConditionKeys() {
-  static const std::vector<std::string> keys = {"workload.type", "workload.scale",
-                                                "workload.clients", "workload.protocol",
-                                                "workload.cache"};
+  static const std::vector<std::string> keys = {
+      "workload.type",          "workload.scale",     "workload.clients",
+      "workload.protocol",      "workload.cache",     "workload.io_size",
+      "workload.read_fraction", "workload.io_access", "workload.io_depth",
+      "workload.io_fsync_writes", "workload.io_direct", "workload.file_size"};
   return keys;
 }
 
@@ -60,7 +62,14 @@ Status CheckConditions(const Measured& measured, const Scenario& scenario) {
 
 std::vector<std::string> UnrecordedConditions(const Measured& measured) {
   std::vector<std::string> out;
+  auto type = measured.conditions.find("workload.type");
+  const bool io = type != measured.conditions.end() && type->second == "io";
   for (const std::string& key : ConditionKeys()) {
+    const bool io_key = key.rfind("workload.io_", 0) == 0 || key == "workload.read_fraction" ||
+                        key == "workload.file_size";
+    if (io_key != io && key != "workload.type" && key != "workload.clients" &&
+        key != "workload.cache")
+      continue;  // The other kind of workload's keys.
     if (!measured.conditions.count(key)) out.push_back(key);
   }
   return out;

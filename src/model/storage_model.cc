@@ -9,6 +9,7 @@
 
 #include "common/units.h"
 #include "model/cache_misses.h"
+#include "model/io_workload.h"
 #include "model/mva.h"
 #include "model/model_error.h"
 #include "model/percentiles.h"
@@ -93,7 +94,7 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
 StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
   const double footprint =
       load.footprint_bytes / DataMembers(ArrayGeometryFor(s)) / static_cast<double>(s.disks.capacity_bytes);
-  auto geometry = ComputeAccessGeometry(s);
+  auto geometry = load.geometry ? StatusOr<AccessGeometry>(*load.geometry) : ComputeAccessGeometry(s);
   if (!geometry.ok()) return geometry.status();
   Network net;
   net.s = &s;
@@ -206,7 +207,16 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
 
 }  // namespace
 
+namespace storage_network {
+StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load) {
+  auto solved = Solve(s, p, load);
+  if (!solved.ok()) return solved.status();
+  return solved->out;
+}
+}  // namespace storage_network
+
 StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
+  if (s.workload.type == WorkloadKind::kIo) return PredictIo(s, p);
   // Direct data writes: with a write-back cache a backend's write lands in the
   // controller's cache as a buffered one lands in the OS's (the regimes below hold);
   // without one it waits for the disks, which needs the data writes per transaction
@@ -252,40 +262,6 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   return out;
 }
 
-StatusOr<Prediction> PredictRandomio(const Scenario& s, const ModelParams& p,
-                                     const RandomioSpec& spec) {
-  if (spec.threads < 1 || spec.file_bytes < kPageBytes || spec.write_fraction < 0 ||
-      spec.write_fraction > 1) {
-    return Status::Error(
-        "randomio: need threads >= 1, a file of at least 8 KiB and a write "
-        "fraction in [0, 1]");
-  }
-  Scenario t = s;
-  t.workload.clients = spec.threads;
-  t.workload.duration_ns = spec.duration_ns;
-  const double pages = static_cast<double>(spec.file_bytes) / kPageBytes;
-  const double cache_pages = p.cache_fraction * static_cast<double>(s.host.ram_bytes) / kPageBytes;
-  const bool cold = spec.cold;
-  const double seconds = NsToSec(spec.duration_ns);
-  OpLoad load;
-  // Every operation needs its block: a read reads it, a write reads it first when it is
-  // not cached (the filesystem rewrites whole blocks).
-  const double warm_cached = std::min(1.0, cache_pages / pages);
-  load.reads_after = [=](double done) {
-    if (!cold) return 1 - warm_cached;
-    return 1 - std::min(warm_cached, 1 - std::exp(-done / pages));
-  };
-  load.warming = cold;
-  load.duration_s = seconds;
-  load.writes_per_op = spec.write_fraction;
-  load.commits_per_op = spec.write_fraction;  // An fsync after each write.
-  load.delay_ms = 0;
-  load.footprint_bytes = static_cast<double>(spec.file_bytes);
-  auto solved = Solve(t, p, load);
-  if (!solved.ok()) return solved.status();
-  return solved->out;
-}
-
 StatusOr<Prediction> Predict(const Scenario& s) {
   const ModelParams params = ParamsFromScenario(s);
   auto base = PredictWith(s, params);
@@ -313,7 +289,7 @@ StatusOr<Prediction> Predict(const Scenario& s) {
   const double band = std::sqrt(var + model.band_fraction * model.band_fraction);
   out.tps_low = out.tps * (1 - band);
   out.tps_high = out.tps * (1 + band);
-  AddPercentiles(s, params, &out);
+  if (s.workload.type != WorkloadKind::kIo) AddPercentiles(s, params, &out);  // io: its own.
   return out;
 }
 

@@ -85,19 +85,11 @@ struct Prediction {
   double read_service_ms = 0;         // Mean member read command, no queueing.
   double destage_service_ms = 0;      // Mean member destage command.
   std::vector<DeviceLoad> devices;
+  // workload.type = io (model/io_workload.h): tps is requests per second, and
+  // statements are "read" and "write" requests.
+  double bytes_per_s = 0;            // Requests x workload.io_size.
+  double file_lock_utilization = 0;  // Share of time the file's lock is held.
 };
-
-// randomio (file, threads, write fraction, fsync after each write, 8 KiB I/O at random
-// 8 KiB-aligned offsets) on the scenario's storage: tps = I/O operations per second.
-struct RandomioSpec {
-  int threads = 8;
-  double write_fraction = 0.5;
-  int64_t file_bytes = 0;
-  bool cold = false;  // After a reboot: caches empty.
-  int64_t duration_ns = 100LL * 1000 * 1000 * 1000;
-};
-StatusOr<Prediction> PredictRandomio(const Scenario& scenario, const ModelParams& params,
-                                     const RandomioSpec& spec);
 
 // REQUIRES: ValidateScenario(scenario).ok(). Errors name the unsupported setting.
 StatusOr<Prediction> Predict(const Scenario& scenario);

@@ -62,7 +62,12 @@ struct OpLoad {
   bool checkpoints = false;    // PostgreSQL checkpoints (not randomio).
   bool row_locks = false;      // pgbench's tellers/branches row locks (not randomio).
   double flush_group = 1;      // Commits per throttled write (SliceCommitGroup; not randomio).
+  const AccessGeometry* geometry = nullptr;  // Per operation; null = 8 KiB pages'.
 };
+
+// The network of `load` on the scenario's storage, integrated over a warming run
+// (storage_model.cc): the io workload's path on throttled devices (io_workload.cc).
+StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load);
 
 // Constant pieces of a solve: geometry, costs, commit and fork-join charge.
 struct Network {

@@ -3,41 +3,90 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <sstream>
 
+#include "common/file_util.h"
 #include "model/storage_model.h"
 
 namespace pgstorsim {
 
-const std::vector<ValidationRow>& M5110eRows() {
-  // Benchmarks #2 (warm), #3 (cold, scale 2000), #4 (cold, scale 6000) of the seed file.
-  static const std::vector<ValidationRow> rows = {
-      {"warm s2000 32K (calibration)",
-       {"array.stripe=32k", "workload.cache=warm"},
-       254.2,
-       13.00,
-       25.73,
-       true},
-      {"warm s2000 1M", {"array.stripe=1MiB", "workload.cache=warm"}, 626.0, 5.24, 10.22},
-      {"cold s2000 32K", {"array.stripe=32k", "workload.cache=cold"}, 198},
-      {"cold s2000 64K", {"array.stripe=64k", "workload.cache=cold"}, 226},
-      {"cold s2000 128K", {"array.stripe=128k", "workload.cache=cold"}, 298},
-      {"cold s2000 1M", {"array.stripe=1MiB", "workload.cache=cold"}, 347},
-      {"cold s6000 32K", {"array.stripe=32k", "workload.cache=cold", "workload.scale=6000"}, 161},
-      {"cold s6000 1M", {"array.stripe=1MiB", "workload.cache=cold", "workload.scale=6000"}, 258},
-      // Benchmark #5: means of the ten "total iops" rows of each randomio table.
-      {"randomio 32K before reboot", {"array.stripe=32k"}, 195.35, 0, 0, false, true, false},
-      {"randomio 32K after reboot", {"array.stripe=32k"}, 119.24, 0, 0, false, true, true},
-      {"randomio 1M before reboot", {"array.stripe=1MiB"}, 333.16, 0, 0, false, true, false},
-      {"randomio 1M after reboot", {"array.stripe=1MiB"}, 197.58, 0, 0, false, true, true},
-  };
+namespace {
+
+std::vector<std::string> SplitOn(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string field;
+  std::istringstream in(line);
+  while (std::getline(in, field, sep)) {
+    if (sep != ' ' || !field.empty()) out.push_back(field);
+  }
+  return out;
+}
+
+StatusOr<double> Number(const std::string& text, const std::string& where) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0) {
+    return Status::Error(where + ": '" + text + "' is not a number >= 0");
+  }
+  return v;
+}
+
+}  // namespace
+
+StatusOr<std::vector<ValidationRow>> ParseValidationRows(const std::string& text,
+                                                         const std::string& source) {
+  static const char* kColumns[] = {"label",   "kind",   "calibration", "measured",
+                                   "update_ms", "end_ms", "overrides"};
+  std::istringstream in(text);
+  std::string line;
+  std::vector<ValidationRow> rows;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const std::string where = source + ":" + std::to_string(n);
+    const std::vector<std::string> f = SplitOn(line, '\t');
+    if (n == 1) {
+      for (size_t i = 0; i < std::size(kColumns); ++i) {
+        if (i >= f.size() || f[i] != kColumns[i]) {
+          return Status::Error(where + ": expected column '" + kColumns[i] + "'");
+        }
+      }
+      continue;
+    }
+    if (line.empty()) continue;
+    if (f.size() < std::size(kColumns) - 1) return Status::Error(where + ": short row");
+    ValidationRow row;
+    row.label = f[0];
+    if (f[1] != "pgbench" && f[1] != "io") {
+      return Status::Error(where + ": kind '" + f[1] + "' (expected pgbench or io)");
+    }
+    row.io = f[1] == "io";
+    if (f[2] != "0" && f[2] != "1") return Status::Error(where + ": calibration is 0 or 1");
+    row.calibration_row = f[2] == "1";
+    double* numbers[] = {&row.tps, &row.update_ms, &row.end_ms};
+    for (int i = 0; i < 3; ++i) {
+      auto v = Number(f[3 + i], where + ": " + kColumns[3 + i]);
+      if (!v.ok()) return v.status();
+      *numbers[i] = *v;
+    }
+    if (!(row.tps > 0)) return Status::Error(where + ": measured must be positive");
+    if (f.size() > 6) row.overrides = SplitOn(f[6], ' ');
+    rows.push_back(row);
+  }
+  if (rows.empty()) return Status::Error(source + ": no rows");
   return rows;
+}
+
+StatusOr<std::vector<ValidationRow>> LoadValidationRows(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return ParseValidationRows(*text, path);
 }
 
 StatusOr<ValidationSummary> RunValidation(const Scenario& calibrated,
                                           const std::vector<ValidationRow>& rows) {
   ValidationSummary sum;
-  int predicted = 0, randomio = 0;
+  int predicted = 0, io = 0;
   for (const ValidationRow& row : rows) {
     Scenario s = calibrated;
     for (const std::string& o : row.overrides) {
@@ -46,13 +95,11 @@ StatusOr<ValidationSummary> RunValidation(const Scenario& calibrated,
     }
     Status st = ValidateScenario(s);
     if (!st.ok()) return st.WithContext(row.label);
-    StatusOr<Prediction> p = Predict(s);
-    if (row.randomio) {
-      RandomioSpec spec;
-      spec.file_bytes = 48000LL << 20;
-      spec.cold = row.randomio_cold;
-      p = PredictRandomio(s, ParamsFromScenario(s), spec);
+    if (row.io != (s.workload.type == WorkloadKind::kIo)) {
+      return Status::Error(row.label + ": kind " + (row.io ? "io" : "pgbench") +
+                           " but workload.type = " + GetScenarioKey(s, "workload.type").value());
     }
+    StatusOr<Prediction> p = Predict(s);
     if (!p.ok()) return p.status().WithContext(row.label);
     ValidationOutcome o;
     o.row = row;
@@ -66,10 +113,10 @@ StatusOr<ValidationSummary> RunValidation(const Scenario& calibrated,
     o.tps_error = (o.tps - row.tps) / row.tps;
     if (row.update_ms > 0) o.update_error = (o.update_ms - row.update_ms) / row.update_ms;
     if (row.end_ms > 0) o.end_error = (o.end_ms - row.end_ms) / row.end_ms;
-    if (row.randomio) {
-      ++randomio;
-      sum.mean_abs_randomio_error += std::fabs(o.tps_error);
-      sum.max_abs_randomio_error = std::max(sum.max_abs_randomio_error, std::fabs(o.tps_error));
+    if (row.io) {
+      ++io;
+      sum.mean_abs_io_error += std::fabs(o.tps_error);
+      sum.max_abs_io_error = std::max(sum.max_abs_io_error, std::fabs(o.tps_error));
     } else if (!row.calibration_row) {
       ++predicted;
       sum.mean_abs_tps_error += std::fabs(o.tps_error);
@@ -80,7 +127,7 @@ StatusOr<ValidationSummary> RunValidation(const Scenario& calibrated,
     sum.rows.push_back(o);
   }
   if (predicted > 0) sum.mean_abs_tps_error /= predicted;
-  if (randomio > 0) sum.mean_abs_randomio_error /= randomio;
+  if (io > 0) sum.mean_abs_io_error /= io;
   return sum;
 }
 
@@ -107,7 +154,7 @@ std::string ValidationMarkdown(const Scenario& calibrated, const ValidationSumma
          "UPDATE accounts ms meas / pred (err) | END ms meas / pred (err) | regime |\n"
       << "|---|---|---|---|---|---|---|---|\n";
   for (const ValidationOutcome& o : sum.rows) {
-    if (o.row.randomio) continue;
+    if (o.row.io) continue;
     std::string sets;
     for (const std::string& s : o.row.overrides) sets += (sets.empty() ? "" : " ") + s;
     std::string upd = "- / " + std::to_string(o.update_ms).substr(0, 5);
@@ -153,19 +200,23 @@ std::string ValidationMarkdown(const Scenario& calibrated, const ValidationSumma
          "error\"); these rows are among the ones that measured it.\n"
       << "\n## randomio (benchmark #5; not in the figures above)\n\n"
       << "`randomio file 8 0.5 1 8192 10 10` on a 48000 MiB file: 8 threads, half the "
-         "I/Os writes with an fsync each. Predicted by the same model and parameters "
-         "(every I/O needs its 64 KiB block: reads read it, writes read it first when not "
-         "cached, then write it back; before the reboot the cache holds cache_fraction x "
-         "RAM of the file, after it the cache warms from empty over 100 s).\n\n"
+         "I/Os writes with an fsync each, as io workloads (their overrides in "
+         "results/validation/m5110e-rows.tsv). Predicted by the same model and parameters "
+         "(model/io_workload.h): every I/O needs its 64 KiB UFS2 block (reads read it, "
+         "writes read it first when not cached, then the fsync writes it into the "
+         "controller's cache); UFS2 holds the file's vnode lock exclusively through a "
+         "write's block read and its fsync, and reads wait for queued writers; before the "
+         "reboot the OS cache holds cache_fraction x RAM of the file, after it the cache "
+         "warms from empty over 100 s.\n\n"
       << "| row | measured IOPS | predicted IOPS | error | regime |\n|---|---|---|---|---|\n";
   for (const ValidationOutcome& o : sum.rows) {
-    if (!o.row.randomio) continue;
+    if (!o.row.io) continue;
     std::snprintf(buf, sizeof buf, "| %s | %.1f | %.1f | %+.1f %% | %s |\n", o.row.label.c_str(),
                   o.row.tps, o.tps, 100 * o.tps_error, o.regime.c_str());
     out << buf;
   }
   std::snprintf(buf, sizeof buf, "\nrandomio rows: mean |error| %.1f %%, worst %.1f %%.\n",
-                100 * sum.mean_abs_randomio_error, 100 * sum.max_abs_randomio_error);
+                100 * sum.mean_abs_io_error, 100 * sum.max_abs_io_error);
   out << buf << "\nNot modelled: the bonnie++ rows (sequential throughput).\n";
   return out.str();
 }

@@ -1,8 +1,10 @@
 // Validation of the model on field data: the ServeRAID M5110e rows of
 // /work/shared/data/serveraid-m5110e-stripe-benchmarks.txt (pgbench -c 10, scale 2000
-// and 6000, warm and cold, stripe 32 KiB..1 MiB), each a set of --set overrides on the
-// calibrated base scenario (configuration only; no per-row parameters), compared with
-// the measured tps and, where published, UPDATE accounts / END latencies.
+// and 6000, warm and cold, stripe 32 KiB..1 MiB; randomio before and after a reboot as
+// io workloads), kept in results/validation/m5110e-rows.tsv, each a set of --set
+// overrides on the calibrated base scenario (configuration only; no per-row
+// parameters), compared with the measured tps (IOPS) and, where published, UPDATE
+// accounts / END latencies.
 // Units: tps, ms; errors are relative ((predicted - measured) / measured).
 #ifndef PGSTORSIM_MODEL_VALIDATION_H_
 #define PGSTORSIM_MODEL_VALIDATION_H_
@@ -17,16 +19,24 @@ namespace pgstorsim {
 
 struct ValidationRow {
   std::string label;
-  std::vector<std::string> overrides;
-  double tps = 0;
+  std::vector<std::string> overrides;  // "key=value" on the calibrated scenario.
+  double tps = 0;        // Measured: tps, or requests per second for an io row.
   double update_ms = 0;  // 0 = not published.
   double end_ms = 0;
   bool calibration_row = false;
-  // randomio rows (benchmark #5): tps is total IOPS; predicted by PredictRandomio with
-  // 8 threads, 50 % writes, a 48000 MiB file; cold = after the reboot.
-  bool randomio = false;
-  bool randomio_cold = false;
+  // An io workload row (a device benchmark, e.g. randomio): its overrides make the
+  // scenario an io workload (workload.type = io); not in the pgbench figures.
+  bool io = false;
 };
+
+// The rows of a validation table (results/validation/m5110e-rows.tsv): a header, then
+// tab-separated label, kind (pgbench|io), calibration (0|1), measured, update_ms,
+// end_ms, overrides (space-separated key=value). Errors name the file and line.
+StatusOr<std::vector<ValidationRow>> ParseValidationRows(const std::string& text,
+                                                         const std::string& source);
+StatusOr<std::vector<ValidationRow>> LoadValidationRows(const std::string& path);
+// The M5110e table's path relative to the repository root.
+inline constexpr const char* kM5110eRowsPath = "results/validation/m5110e-rows.tsv";
 
 struct ValidationOutcome {
   ValidationRow row;
@@ -41,12 +51,10 @@ struct ValidationSummary {
   double mean_abs_tps_error = 0;  // Over the predicted rows (calibration row excluded).
   double max_abs_tps_error = 0;
   double max_abs_latency_error = 0;    // UPDATE accounts and END, predicted rows.
-  double mean_abs_randomio_error = 0;  // randomio rows (not in the pgbench figures).
-  double max_abs_randomio_error = 0;
+  double mean_abs_io_error = 0;  // io rows (not in the pgbench figures).
+  double max_abs_io_error = 0;
 };
 
-// pgbench rows then randomio rows.
-const std::vector<ValidationRow>& M5110eRows();
 StatusOr<ValidationSummary> RunValidation(const Scenario& calibrated,
                                           const std::vector<ValidationRow>& rows);
 std::string ValidationMarkdown(const Scenario& calibrated, const ValidationSummary& summary);

@@ -142,6 +142,9 @@ enum class CacheState { kCold, kWarm };
 // calibration holds for the protocol it was measured with (calibrate checks it).
 enum class QueryProtocol { kSimple, kExtended, kPrepared };
 
+// workload.type = io: how the jobs pick offsets in the file.
+enum class IoAccess { kRandom, kSequential };
+
 struct WorkloadConfig {
   WorkloadKind type = WorkloadKind::kTpcbLike;
   int scale = 100;
@@ -152,6 +155,19 @@ struct WorkloadConfig {
   QueryProtocol protocol = QueryProtocol::kSimple;
   double rate_tps = 0;  // 0 = closed loop, as fast as possible.
   uint64_t seed = 1;
+  // workload.type = io (refused with other types): `clients` jobs each keep `io_depth`
+  // requests of `io_size_bytes` outstanding on one file of `file_size_bytes`, at
+  // io_size-aligned offsets (random or sequential), a read with probability
+  // `read_fraction`, else a write (followed by an fsync with `io_fsync_writes`);
+  // `io_direct`: O_DIRECT, no OS page cache. docs/scenario-format.md maps fio,
+  // randomio and bonnie++ onto these keys.
+  int64_t io_size_bytes = 0;    // Required for io.
+  int64_t file_size_bytes = 0;  // Required for io.
+  double read_fraction = -1;    // Required for io, 0..1; -1 = not set.
+  IoAccess io_access = IoAccess::kRandom;
+  int io_depth = 1;
+  bool io_fsync_writes = false;
+  bool io_direct = false;
 };
 
 // Fitted parameters written by `pgstorsim calibrate` ([calibration] table) and read

@@ -205,7 +205,9 @@ std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
       {"workload.clients", "connections"},
       {"workload.scale", "pgbench scale factor"},
       {"workload.rate", "tps"},
-      {"workload.transactions", "per client"}};
+      {"workload.transactions", "per client"},
+      {"workload.read_fraction", "fraction"},
+      {"workload.io_depth", "requests per client"}};
   for (ScenarioKeyEntry& e : table) {
     const std::string& k = e.info.key;
     for (const auto& [key, unit] : kUnits) {
@@ -321,10 +323,11 @@ std::vector<ScenarioKeyEntry> BuildTable() {
               &D::read_bandwidth_bytes_per_s),
       SizeKey("disks.write_bandwidth", "Throttled: write bytes per second cap (0 = none)",
               &S::disks, &D::write_bandwidth_bytes_per_s),
-      EnumKey("workload.type", "tpcb-like|simple-update|select-only", &S::workload, &W::type,
+      EnumKey("workload.type", "tpcb-like|simple-update|select-only|io", &S::workload, &W::type,
               {{"tpcb-like", WorkloadKind::kTpcbLike},
                {"simple-update", WorkloadKind::kSimpleUpdate},
-               {"select-only", WorkloadKind::kSelectOnly}}),
+               {"select-only", WorkloadKind::kSelectOnly},
+               {"io", WorkloadKind::kIo}}),
       IntKey("workload.scale", "pgbench scale factor", &S::workload, &W::scale),
       IntKey("workload.clients", "Concurrent clients", &S::workload, &W::clients),
       DurationKey("workload.duration", "Run length", &S::workload, &W::duration_ns),
@@ -340,6 +343,20 @@ std::vector<ScenarioKeyEntry> BuildTable() {
       DoubleKey("workload.rate", "Target tps (0 = as fast as possible)", &S::workload,
                 &W::rate_tps),
       IntKey("workload.seed", "Seed of every random stream", &S::workload, &W::seed),
+      SizeKey("workload.io_size", "io: bytes per request (fio bs, randomio io_size)",
+              &S::workload, &W::io_size_bytes),
+      SizeKey("workload.file_size", "io: size of the file the requests fall in", &S::workload,
+              &W::file_size_bytes),
+      DoubleKey("workload.read_fraction", "io: share of requests that read, 0..1 (-1 = unset)",
+                &S::workload, &W::read_fraction),
+      EnumKey("workload.io_access", "random|sequential: io offsets", &S::workload, &W::io_access,
+              {{"random", IoAccess::kRandom}, {"sequential", IoAccess::kSequential}}),
+      IntKey("workload.io_depth", "io: requests each client (job) keeps outstanding",
+             &S::workload, &W::io_depth),
+      BoolKey("workload.io_fsync_writes", "io: fsync after each write (randomio's mode)",
+              &S::workload, &W::io_fsync_writes),
+      BoolKey("workload.io_direct", "io: O_DIRECT, bypassing the OS page cache", &S::workload,
+              &W::io_direct),
   };
 }
 

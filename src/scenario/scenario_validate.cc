@@ -158,6 +158,67 @@ Status CheckDisks(const Scenario& s) {
   return Status::Ok();
 }
 
+// Refuse(), placed at `key`'s line or, when the file does not set it, at workload.type's
+// (an io workload missing a required key).
+Status RefuseIo(const Scenario& s, const std::string& key, const std::string& why) {
+  if (s.key_lines.count(key) == 0 && s.key_lines.count("workload.type") > 0) {
+    return Status::Error(s.source_file + ":" + std::to_string(s.key_lines.at("workload.type")) +
+                         ": key " + key + ": " + why);
+  }
+  return Refuse(s, key, why);
+}
+
+// workload.type = io needs its request size, file size and read fraction; the io keys
+// mean nothing to a pgbench workload, and the pgbench-only ones nothing to io.
+Status CheckIoWorkload(const Scenario& s) {
+  const WorkloadConfig& w = s.workload;
+  if (w.type != WorkloadKind::kIo) {
+    const std::pair<const char*, bool> io_only[] = {
+        {"workload.io_size", w.io_size_bytes != 0},
+        {"workload.file_size", w.file_size_bytes != 0},
+        {"workload.read_fraction", w.read_fraction != -1},
+        {"workload.io_access", w.io_access != IoAccess::kRandom},
+        {"workload.io_depth", w.io_depth != 1},
+        {"workload.io_fsync_writes", w.io_fsync_writes},
+        {"workload.io_direct", w.io_direct}};
+    for (const auto& [key, set] : io_only) {
+      if (set) return Refuse(s, key, "only applies to workload.type = io");
+    }
+    return Status::Ok();
+  }
+  if (w.io_size_bytes <= 0 || w.io_size_bytes % kSectorBytes != 0) {
+    return RefuseIo(s, "workload.io_size",
+                    "an io workload needs a request size, a positive multiple of 512 bytes "
+                    "(e.g. workload.io_size = \"8KiB\")");
+  }
+  if (w.file_size_bytes < w.io_size_bytes) {
+    return RefuseIo(s, "workload.file_size",
+                    "an io workload needs a file of at least workload.io_size bytes");
+  }
+  const double array_bytes = static_cast<double>(DataMembers(ArrayGeometryFor(s))) *
+                             static_cast<double>(s.disks.capacity_bytes);
+  if (static_cast<double>(w.file_size_bytes + s.filesystem.partition_offset_bytes) > array_bytes) {
+    return Refuse(s, "workload.file_size",
+                  "larger than the array (" + std::to_string(static_cast<int64_t>(array_bytes)) +
+                      " bytes of data)");
+  }
+  if (w.read_fraction == -1) {
+    return RefuseIo(s, "workload.read_fraction",
+                    "an io workload needs the share of reads (0 = all writes, 1 = all reads)");
+  }
+  if (!(w.read_fraction >= 0 && w.read_fraction <= 1)) {
+    return Refuse(s, "workload.read_fraction", "must be between 0 and 1");
+  }
+  if (w.io_depth < 1) return Refuse(s, "workload.io_depth", "must be at least 1");
+  if (w.rate_tps > 0) {
+    return Refuse(s, "workload.rate", "an io workload runs closed loop (jobs x io_depth); use 0");
+  }
+  if (w.transactions > 0) {
+    return Refuse(s, "workload.transactions", "an io workload runs for workload.duration");
+  }
+  return Status::Ok();
+}
+
 Status CheckWorkload(const Scenario& s) {
   const WorkloadConfig& w = s.workload;
   if (w.scale < 1) return Refuse(s, "workload.scale", "must be at least 1");
@@ -167,7 +228,7 @@ Status CheckWorkload(const Scenario& s) {
   }
   if (w.transactions < 0) return Refuse(s, "workload.transactions", "must be >= 0");
   if (w.rate_tps < 0) return Refuse(s, "workload.rate", "must be >= 0");
-  return Status::Ok();
+  return CheckIoWorkload(s);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "sim/io_clients.h"
 #include "sim/run_simulation.h"
 #include "sim/sim_config.h"
 
@@ -27,12 +28,8 @@ nlohmann::json SimulatePoint(const Scenario& base, const SweepSpec& spec,
   Status st = s.status();
   StatusOr<SimulationOutput> out = Status::Error("");
   if (st.ok()) {
-    auto config = SimConfigFromScenario(*s);
-    st = config.status();
-    if (st.ok()) {
-      out = RunSimulation(*config);
-      st = out.status();
-    }
+    out = SimulateScenario(*s);
+    st = out.status();
   }
   if (!st.ok()) {
     row["error"] = st.message();

@@ -97,6 +97,8 @@ const char* WorkloadKindName(WorkloadKind kind) {
       return "simple-update";
     case WorkloadKind::kSelectOnly:
       return "select-only";
+    case WorkloadKind::kIo:
+      return "io";
   }
   return "?";
 }
@@ -116,6 +118,8 @@ std::vector<Statement> WorkloadStatements(WorkloadKind kind) {
               Statement::kInsertHistory, Statement::kEnd};
     case WorkloadKind::kSelectOnly:
       return {Statement::kSelectAccounts};
+    case WorkloadKind::kIo:  // No SQL: device I/O only.
+      return {};
   }
   return {};
 }

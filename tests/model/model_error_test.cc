@@ -51,7 +51,9 @@ TEST(ModelError, CompiledTableIsTheFile) {
 TEST(ModelError, TableIsCurrent) {
   auto calibrated = LoadScenario(kRoot + "/results/validation/m5110e-calibrated.toml");
   ASSERT_TRUE(calibrated.ok());
-  auto field = FieldLeaveOneOut(*calibrated);
+  auto rows = LoadValidationRows(kRoot + "/" + kM5110eRowsPath);
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  auto field = FieldLeaveOneOut(*calibrated, *rows);
   ASSERT_TRUE(field.ok()) << field.status().message();
   auto lab = LabLeaveOneOut(kRoot + "/results/validation/lab-matrix-measured.tsv",
                             kRoot + "/results/validation/lab-matrix-scenarios");

@@ -18,14 +18,20 @@ Scenario Lab(std::vector<std::string> sets = {}) {
   return *s;
 }
 
-// randomio on a file far larger than the cache: every operation reads its block, and
-// with write fraction 1 also writes it: one read + one write per operation.
-Prediction Randomio(const Scenario& s, int threads, double write_fraction) {
-  RandomioSpec spec;
-  spec.threads = threads;
-  spec.write_fraction = write_fraction;
-  spec.file_bytes = 64LL << 30;
-  auto p = PredictRandomio(s, ParamsFromScenario(s), spec);
+// randomio (an io workload: 8 KiB requests with an fsync after each write) on a file
+// far larger than the cache, in 16 KiB filesystem blocks: every operation reads its
+// block, and with write fraction 1 also writes it: one read + one write per operation.
+Prediction Randomio(Scenario s, int threads, double write_fraction) {
+  for (const std::string& o :
+       {std::string("workload.type=io"), std::string("workload.io_size=8KiB"),
+        std::string("workload.file_size=64GiB"), std::string("workload.io_fsync_writes=on"),
+        std::string("workload.duration=100s"), std::string("filesystem.block_size=16KiB"),
+        "workload.clients=" + std::to_string(threads),
+        "workload.read_fraction=" + std::to_string(1 - write_fraction)}) {
+    EXPECT_TRUE(ApplyOverride(&s, o).ok()) << o;
+  }
+  EXPECT_TRUE(ValidateScenario(s).ok()) << ValidateScenario(s).message();
+  auto p = PredictWith(s, ParamsFromScenario(s));
   EXPECT_TRUE(p.ok()) << p.status().message();
   return p.ok() ? *p : Prediction();
 }

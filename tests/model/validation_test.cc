@@ -30,19 +30,44 @@ StatusOr<Scenario> CalibratedM5110e() {
   return report->calibrated;
 }
 
+std::vector<ValidationRow> Rows() {
+  auto rows = LoadValidationRows(kRoot + "/" + kM5110eRowsPath);
+  EXPECT_TRUE(rows.ok()) << rows.status().message();
+  return rows.ok() ? *rows : std::vector<ValidationRow>();
+}
+
+TEST(M5110eValidation, RowsFileRefusesBadLinesNamingThem) {
+  const std::string header = "label\tkind\tcalibration\tmeasured\tupdate_ms\tend_ms\toverrides\n";
+  auto bad_kind = ParseValidationRows(header + "x\tfio\t0\t1\t0\t0\ta=b\n", "t.tsv");
+  ASSERT_FALSE(bad_kind.ok());
+  EXPECT_NE(bad_kind.status().message().find("t.tsv:2"), std::string::npos);
+  EXPECT_FALSE(ParseValidationRows(header + "x\tio\t0\tabc\t0\t0\ta=b\n", "t.tsv").ok());
+  EXPECT_FALSE(ParseValidationRows("label\tkind\n", "t.tsv").ok());
+  auto ok = ParseValidationRows(header + "x\tio\t0\t12.5\t0\t0\ta=b  c=d\n", "t.tsv");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_TRUE(ok->front().io);
+  EXPECT_EQ(ok->front().overrides, (std::vector<std::string>{"a=b", "c=d"}));
+}
+
 TEST(M5110eValidation, PredictsFieldDataWithinIssueTargets) {
   auto calibrated = CalibratedM5110e();
   ASSERT_TRUE(calibrated.ok()) << calibrated.status().message();
-  auto summary = RunValidation(*calibrated, M5110eRows());
+  auto summary = RunValidation(*calibrated, Rows());
   ASSERT_TRUE(summary.ok()) << summary.status().message();
-  ASSERT_EQ(summary->rows.size(), 12u);              // 8 pgbench rows + 4 randomio rows.
+  ASSERT_EQ(summary->rows.size(), 12u);              // 8 pgbench rows + 4 randomio io rows.
   EXPECT_NEAR(summary->rows[0].tps_error, 0, 0.01);  // The calibration row itself.
   for (const ValidationOutcome& o : summary->rows) {
-    if (o.row.randomio) continue;  // Reported only: the model misses randomio by 70-210 %.
+    if (o.row.io) continue;  // Below: the issue's targets are not reached for them.
     EXPECT_LE(std::fabs(o.tps_error), 0.20) << o.row.label << " predicted " << o.tps;
   }
   EXPECT_LE(summary->mean_abs_tps_error, 0.10);
   EXPECT_LE(summary->max_abs_latency_error, 0.20);
+  // randomio as io workloads (the file lock: docs/model.md, "Device workloads"): 53 %
+  // mean, 96 % worst with the pgbench-fitted destage cost (243 % / 326 % before the
+  // lock); the issue's 10 % / 20 % are not reached. Asserted as reached, so that a
+  // change for the worse shows.
+  EXPECT_LE(summary->mean_abs_io_error, 0.55);
+  EXPECT_LE(summary->max_abs_io_error, 1.0);
 }
 
 TEST(M5110eValidation, PublishedTableIsCurrent) {
@@ -50,7 +75,7 @@ TEST(M5110eValidation, PublishedTableIsCurrent) {
   ASSERT_TRUE(calibrated.ok()) << calibrated.status().message();
   auto published = LoadScenario(kRoot + "/results/validation/m5110e-calibrated.toml");
   ASSERT_TRUE(published.ok()) << published.status().message();
-  auto summary = RunValidation(*published, M5110eRows());
+  auto summary = RunValidation(*published, Rows());
   ASSERT_TRUE(summary.ok());
   auto md = ReadFile(kRoot + "/results/validation/m5110e.md");
   ASSERT_TRUE(md.ok());

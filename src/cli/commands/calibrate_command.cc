@@ -44,6 +44,16 @@ std::string Header(const Scenario& base, const CalibrationReport& r) {
   return h;
 }
 
+bool IsDeviceBenchmark(const Measured& m) {
+  return m.tool == "randomio" || m.tool == "fio" || m.tool == "bonnie++";
+}
+
+std::string JoinOverrides(const std::vector<std::string>& sets) {
+  std::string out;
+  for (const std::string& s : sets) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
 class CalibrateCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
@@ -88,6 +98,16 @@ class CalibrateCommand : public Command {
       for (const std::string& set : measured_sets_) {
         Status st = SetMeasuredCondition(&m, set);
         if (!st.ok()) return ReportError("calibrate", st);
+      }
+      if (IsDeviceBenchmark(m) && base->workload.type != WorkloadKind::kIo) {
+        // A device benchmark on a database scenario: fitted as the io workload its
+        // conditions describe, on the same storage.
+        std::vector<std::string> io;
+        for (const auto& [key, value] : m.conditions) io.push_back(key + "=" + value);
+        std::printf("%s: fitted as an io workload (%s)\n", m.source.c_str(),
+                    JoinOverrides(io).c_str());
+        inputs.push_back({m, io});
+        continue;
       }
       Status st = CheckConditions(m, *base);
       if (!st.ok()) return ReportError("calibrate", st);

@@ -20,20 +20,12 @@
 namespace pgstorsim {
 namespace {
 
-void PrintPrediction(const Scenario& s, const Prediction& p) {
-  std::printf("scenario: %s\n", s.name.c_str());
-  std::printf("tps = %.1f (band %.1f .. %.1f), regime %s (cache-full weight %.2f)\n", p.tps,
-              p.tps_low, p.tps_high, p.regime.c_str(), p.cache_full_probability);
-  std::printf("band: model error +-%.1f %% (covers %.0f %% of %d leave-one-out validation rows, "
-              "class %s), parameters +-%.1f %%, in quadrature\n",
-              100 * p.model_error_fraction, 100 * kBandCoverage, p.model_error_rows,
-              p.model_error_class.c_str(), 100 * p.parameter_error_fraction);
-  std::printf("reads/txn %.3f, read command %.2f ms, destage command %.2f ms\n",
-              p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
+// The latency lines, the per-statement (io: per-request) table and the devices.
+void PrintLatencies(const Prediction& p, const char* what) {
   const LatencyPercentiles& t = p.transaction_percentiles;
   std::printf("latency average = %.3f ms, p50 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms\n",
               p.transaction_latency_ms, t.p50_ms, t.p95_ms, t.p99_ms);
-  std::printf("statement latencies in milliseconds (mean, p50, p95, p99):\n");
+  std::printf("%s latencies in milliseconds (mean, p50, p95, p99):\n", what);
   for (const auto& [name, ms] : p.statement_latency_ms) {
     const auto it = p.statement_percentiles.find(name);
     const LatencyPercentiles q = it == p.statement_percentiles.end() ? LatencyPercentiles{} : it->second;
@@ -44,6 +36,33 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
     std::printf("  %-6s utilisation %.2f (read %.2f, destage %.2f)\n", d.name.c_str(),
                 d.utilization, d.read_utilization, d.destage_utilization);
   }
+}
+
+// An io workload: requests per second, bytes per second, latency per request kind.
+void PrintIoPrediction(const Scenario& s, const Prediction& p) {
+  std::printf("scenario: %s (io workload: requests per second; latencies per request)\n",
+              s.name.c_str());
+  std::printf("iops = %.1f (band %.1f .. %.1f), %.2f MB/s, regime %s (file lock busy %.2f, "
+              "cache-full weight %.2f)\n",
+              p.tps, p.tps_low, p.tps_high, p.bytes_per_s / 1e6, p.regime.c_str(),
+              p.file_lock_utilization, p.cache_full_probability);
+  std::printf("device reads/request %.3f, read command %.2f ms, destage command %.2f ms\n",
+              p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
+  PrintLatencies(p, "request");
+}
+
+void PrintPrediction(const Scenario& s, const Prediction& p) {
+  if (s.workload.type == WorkloadKind::kIo) return PrintIoPrediction(s, p);
+  std::printf("scenario: %s\n", s.name.c_str());
+  std::printf("tps = %.1f (band %.1f .. %.1f), regime %s (cache-full weight %.2f)\n", p.tps,
+              p.tps_low, p.tps_high, p.regime.c_str(), p.cache_full_probability);
+  std::printf("band: model error +-%.1f %% (covers %.0f %% of %d leave-one-out validation rows, "
+              "class %s), parameters +-%.1f %%, in quadrature\n",
+              100 * p.model_error_fraction, 100 * kBandCoverage, p.model_error_rows,
+              p.model_error_class.c_str(), 100 * p.parameter_error_fraction);
+  std::printf("reads/txn %.3f, read command %.2f ms, destage command %.2f ms\n",
+              p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
+  PrintLatencies(p, "statement");
 }
 
 void PrintHeadroom(const std::map<std::string, std::string>& settings, const Slo& slo,

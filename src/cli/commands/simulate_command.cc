@@ -12,6 +12,7 @@
 #include "common/results.h"
 #include "common/units.h"
 #include "scenario/scenario.h"
+#include "sim/io_clients.h"
 #include "sim/run_simulation.h"
 #include "scenario/scenario_results.h"
 #include "sim/sim_config.h"
@@ -80,10 +81,8 @@ class SimulateCommand : public Command {
     if (!scenario.ok()) return ReportError("simulate", scenario.status());
     if (!sweeps_.empty()) return RunSweep(*scenario);
     if (!shard_text_.empty()) return ReportError("simulate", Status::Error("--shard needs --sweep"));
-    StatusOr<SimConfig> config = SimConfigFromScenario(*scenario);
-    if (!config.ok()) return ReportError("simulate", config.status());
     const auto wall_start = std::chrono::steady_clock::now();
-    StatusOr<SimulationOutput> out = RunSimulation(*config);
+    StatusOr<SimulationOutput> out = SimulateScenario(*scenario);
     if (!out.ok()) return ReportError("simulate", out.status());
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -113,7 +112,7 @@ class SimulateCommand : public Command {
     if (!saved.ok()) return ReportError("simulate", saved);
     if (!quiet_) {
       std::printf("scenario: %s  seed: %llu\n", scenario->name.c_str(),
-                  static_cast<unsigned long long>(config->seed));
+                  static_cast<unsigned long long>(scenario->workload.seed));
       PrintSummary(results, results.sections["devices"]);
       std::printf("simulation: %llu events, %llu disk ops in %.2f s wall (%.0f disk ops/s)\n",
                   static_cast<unsigned long long>(out->events),

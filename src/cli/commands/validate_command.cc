@@ -18,6 +18,8 @@ class ValidateCommand : public Command {
     app->add_option("--scenario", scenario_path_,
                     "Calibrated M5110e scenario (e.g. results/validation/m5110e-calibrated.toml)")
         ->required();
+    app->add_option("--rows", rows_path_, "Field rows: measured values and overrides (TSV)")
+        ->default_val(kM5110eRowsPath);
     app->add_option("--out", out_, "Markdown report to write (else printed)");
     app->add_option("--model-error-out", model_error_out_,
                     "Also write the leave-one-out table of the model's error (field rows and "
@@ -29,8 +31,8 @@ class ValidateCommand : public Command {
     app->add_flag("--force", force_, "Replace existing --out / --model-error-out files");
   }
 
-  int WriteModelError(const Scenario& calibrated) {
-    auto field = FieldLeaveOneOut(calibrated);
+  int WriteModelError(const Scenario& calibrated, const std::vector<ValidationRow>& field_rows) {
+    auto field = FieldLeaveOneOut(calibrated, field_rows);
     if (!field.ok()) return ReportError("validate", field.status());
     auto lab = LabLeaveOneOut(lab_measured_, lab_scenarios_);
     if (!lab.ok()) return ReportError("validate", lab.status());
@@ -43,7 +45,8 @@ class ValidateCommand : public Command {
   }
 
   int Run() override {
-    const std::vector<std::string> inputs = {scenario_path_, lab_measured_, lab_scenarios_};
+    const std::vector<std::string> inputs = {scenario_path_, rows_path_, lab_measured_,
+                                             lab_scenarios_};
     Status checked = Status::Ok();
     if (!out_.empty()) checked = CheckOutputPath("--out", out_, inputs, force_);
     if (checked.ok() && !model_error_out_.empty()) {
@@ -52,8 +55,10 @@ class ValidateCommand : public Command {
     if (!checked.ok()) return ReportError("validate", checked);
     auto s = LoadScenario(scenario_path_);
     if (!s.ok()) return ReportError("validate", s.status());
-    if (!model_error_out_.empty() && WriteModelError(*s) != 0) return 1;
-    auto summary = RunValidation(*s, M5110eRows());
+    auto rows = LoadValidationRows(rows_path_);
+    if (!rows.ok()) return ReportError("validate", rows.status());
+    if (!model_error_out_.empty() && WriteModelError(*s, *rows) != 0) return 1;
+    auto summary = RunValidation(*s, *rows);
     if (!summary.ok()) return ReportError("validate", summary.status());
     const std::string md = ValidationMarkdown(*s, *summary);
     if (out_.empty()) {
@@ -62,14 +67,16 @@ class ValidateCommand : public Command {
     }
     Status st = WriteFileAtomically(out_, md);
     if (!st.ok()) return ReportError("validate", st);
-    std::printf("wrote %s: mean |tps error| %.1f %%, worst %.1f %%, worst latency %.1f %%\n",
+    std::printf("wrote %s: mean |tps error| %.1f %%, worst %.1f %%, worst latency %.1f %%; "
+                "io rows mean |error| %.1f %%, worst %.1f %%\n",
                 out_.c_str(), 100 * summary->mean_abs_tps_error, 100 * summary->max_abs_tps_error,
-                100 * summary->max_abs_latency_error);
+                100 * summary->max_abs_latency_error, 100 * summary->mean_abs_io_error,
+                100 * summary->max_abs_io_error);
     return 0;
   }
 
  private:
-  std::string scenario_path_;
+  std::string scenario_path_, rows_path_;
   std::string out_;
   std::string model_error_out_, lab_measured_, lab_scenarios_;
   bool force_ = false;

@@ -1,0 +1,152 @@
+// The io workload's analytic model against independent references: a disk's
+// positioning physics at QD1, the MVA bound at depth, the transfer rate of a sequential
+// stream, and the file lock of a filesystem that serialises writes.
+#include "model/io_workload.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "model/calibration.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+namespace {
+
+Scenario Io(std::vector<std::string> sets) {
+  std::vector<std::string> base = {"workload.type=io", "workload.io_size=4KiB",
+                                   "workload.read_fraction=1", "workload.duration=60s",
+                                   "workload.clients=1"};
+  base.insert(base.end(), sets.begin(), sets.end());
+  auto s = DefaultScenario(base);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return s.ok() ? *s : Scenario();
+}
+
+Prediction PredictOk(const Scenario& s) {
+  auto p = PredictWith(s, ParamsFromScenario(s));
+  EXPECT_TRUE(p.ok()) << p.status().message();
+  return p.ok() ? *p : Prediction();
+}
+
+// One 15K disk behind an HBA, O_DIRECT 4 KiB random reads over the whole disk.
+std::vector<std::string> OneDisk() {
+  return {"controller.kind=hba",     "controller.cache_size=0", "array.level=jbod",
+          "array.disks=1",           "disks.capacity=300GB",    "workload.file_size=299GB",
+          "workload.io_direct=on",   "disks.rpm=15000rpm",      "disks.avg_read_seek=3.4ms",
+          "disks.transfer_rate=160MiB", "filesystem.partition_offset=1MiB"};
+}
+
+TEST(IoModel, RandomReadAtQd1IsSeekPlusHalfRotationPlusTransfer) {
+  const Prediction p = PredictOk(Io(OneDisk()));
+  // Datasheet physics: average seek over the whole disk, half a revolution at
+  // 15000 rpm, 4 KiB at 160 MiB/s.
+  const double service_ms = 3.4 + 30000.0 / 15000 + 4096.0 / (160.0 * 1048.576);
+  EXPECT_NEAR(p.tps, 1000 / service_ms, 0.02 * 1000 / service_ms);
+  EXPECT_NEAR(p.statement_latency_ms.at("read"), service_ms, 0.02 * service_ms);
+  EXPECT_EQ(p.statement_latency_ms.count("write"), 0u);
+  EXPECT_NEAR(p.bytes_per_s, p.tps * 4096, 1e-6 * p.bytes_per_s);
+}
+
+TEST(IoModel, DepthSaturatesTheMembersOfARaid10) {
+  std::vector<std::string> raid10 = OneDisk();
+  raid10.insert(raid10.end(), {"array.level=raid10", "array.disks=4", "array.stripe=64KiB",
+                               "controller.kind=raid", "controller.cache_size=512MiB",
+                               "workload.file_size=500GB"});
+  const double qd1 = PredictOk(Io(raid10)).tps;
+  std::vector<std::string> deep = raid10;
+  deep.push_back("workload.io_depth=32");
+  const double qd32 = PredictOk(Io(deep)).tps;
+  // QD1: one disk at a time; QD32: all four mirrors' members busy (FCFS, no NCQ gain):
+  // close to four times QD1 and never above it.
+  EXPECT_GT(qd32, 3.5 * qd1);
+  EXPECT_LE(qd32, 4.0 * qd1 * 1.001);
+}
+
+TEST(IoModel, OneSequentialStreamRunsAtTheTransferRate) {
+  std::vector<std::string> seq = OneDisk();
+  seq.insert(seq.end(), {"workload.io_access=sequential", "workload.io_size=1MiB"});
+  const Prediction p = PredictOk(Io(seq));
+  EXPECT_NEAR(p.bytes_per_s, 160.0 * 1048576, 0.02 * 160.0 * 1048576);
+}
+
+TEST(IoModel, UfsSerialisesFsyncedWritesOnTheFileLock) {
+  // 8 KiB writes into 64 KiB UFS2 blocks, an fsync each, 8 jobs: every write holds the
+  // vnode lock through its block's read and its fsync, so the jobs take turns; on ext4
+  // with 4 KiB blocks nothing is read and the fsync runs outside the lock.
+  const std::vector<std::string> randomio = {
+      "workload.io_size=8KiB", "workload.read_fraction=0", "workload.io_fsync_writes=on",
+      "workload.clients=8",    "workload.file_size=200GiB", "host.ram=8GiB"};
+  std::vector<std::string> ufs = randomio;
+  ufs.insert(ufs.end(), {"filesystem.type=ufs2", "filesystem.block_size=64KiB",
+                         "filesystem.fragment_size=8KiB"});
+  const Scenario s = Io(ufs);
+  EXPECT_TRUE(FileLockRulesFor(s).writes && FileLockRulesFor(s).fsync);
+  const Prediction locked = PredictOk(s);
+  EXPECT_EQ(locked.regime, "file-lock-bound");
+  EXPECT_GT(locked.file_lock_utilization, 0.9);
+  // Each write: a block read nearly always (8 GiB of a 200 GiB file cached) and the
+  // acknowledgement; so the lock passes about 1 / (read + ack) writes per ms.
+  const double per_write_ms = 1000 / locked.tps;
+  EXPECT_GT(per_write_ms, 0.9 * locked.read_service_ms);
+  EXPECT_LT(per_write_ms, 1.5 * locked.read_service_ms + 1);
+  std::vector<std::string> ext4 = randomio;
+  ext4.push_back("filesystem.type=ext4");
+  const Prediction free = PredictOk(Io(ext4));
+  EXPECT_GT(free.tps, 2 * locked.tps);
+  EXPECT_FALSE(FileLockRulesFor(Io(ext4)).fsync);
+}
+
+TEST(IoModel, ColdCacheWarmsAndWarmCacheHits) {
+  std::vector<std::string> cached = {"workload.io_size=8KiB", "workload.file_size=4GiB",
+                                     "host.ram=16GiB", "workload.clients=4"};
+  // The whole file is cached: nothing waits for the storage, and the model says so.
+  const Scenario warm = Io(cached);
+  auto refused = PredictWith(warm, ParamsFromScenario(warm));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("OS cache"), std::string::npos);
+  // Cold, it reads the file in as it goes: fewer reads per request than one, more than
+  // none, and the run's rate between the all-miss rate and unbounded.
+  cached.push_back("workload.cache=cold");
+  const Prediction cold = PredictOk(Io(cached));
+  EXPECT_GT(cold.reads_per_transaction, 0.05);
+  EXPECT_LT(cold.reads_per_transaction, 1);
+  cached.push_back("workload.io_direct=on");
+  cached.erase(std::find(cached.begin(), cached.end(), "workload.cache=cold"));
+  EXPECT_GT(cold.tps, PredictOk(Io(cached)).tps);
+}
+
+TEST(IoModel, CalibratesTheDisksOnADeviceBenchmarkThenPredictsPgbench) {
+  // A randomio run on the M5110e's storage, measured (here: predicted) with the disks'
+  // seeks 1.3 x the datasheet's: calibrate recovers the scale from the device
+  // benchmark alone and the scenario stays a pgbench one.
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok()) << base.status().message();
+  const std::vector<std::string> randomio = {
+      "workload.type=io",          "workload.io_size=8KiB",     "workload.file_size=48000MiB",
+      "workload.read_fraction=0.5", "workload.io_fsync_writes=on", "workload.clients=8",
+      "workload.duration=100s",    "workload.cache=cold"};
+  Scenario io = *base;
+  for (const std::string& o : randomio) ASSERT_TRUE(ApplyOverride(&io, o).ok()) << o;
+  ModelParams truth = ParamsFromScenario(*base);
+  truth.read_seek_scale = 1.3;
+  const Prediction measured = PredictOk(io);  // At the scenario's values.
+  auto p = PredictWith(io, truth);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_GT(measured.tps, p->tps);  // Longer seeks, fewer requests.
+  Measured m;
+  m.source = "randomio.txt";
+  m.tool = "randomio";
+  m.read_iops = m.write_iops = p->tps / 2;
+  auto report = Calibrate(*base, {{m, randomio}}, {"read_seek_scale"});
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(report->parameters.size(), 1u);
+  EXPECT_NEAR(report->values[0], 1.3, 0.01);
+  EXPECT_EQ(report->calibrated.workload.type, WorkloadKind::kTpcbLike);
+  EXPECT_TRUE(Predict(report->calibrated).ok());
+}
+
+}  // namespace
+}  // namespace pgstorsim
