@@ -11,6 +11,7 @@
 #include "layout/fs_mapping.h"
 #include "model/io_workload.h"
 #include "sim/controller.h"
+#include "sim/results_writer.h"
 #include "sim/sim_config.h"
 #include "sim/simulator.h"
 
@@ -370,9 +371,8 @@ Results IoClients::BuildResults() const {
     st.latency = *h;
     r.statements.push_back(st);
   }
-  nlohmann::json storage = controller_->Report(elapsed_ns);
-  r.sections["devices"] = storage["devices"];
-  r.sections["controller"] = storage["controller"];
+  ResultsWriter writer(&r, elapsed_ns);
+  controller_->Report(writer);  // Its "controller" and "devices" sections.
   r.sections["io"] = {
       {"iops", r.tps},
       {"bytes_per_s", r.tps * static_cast<double>(spec_.io_bytes)},
