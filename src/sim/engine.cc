@@ -231,6 +231,14 @@ int64_t Engine::RunOnCpu(int64_t cost_ns) {
   return *core;
 }
 
+// Jobs start no later than the last event (<= until_ns), so a core whose work runs past
+// until_ns is busy from until_ns on to its end.
+int64_t Engine::CpuBusyNs(int64_t until_ns) const {
+  int64_t busy = cpu_busy_ns_;
+  for (int64_t free_ns : core_free_ns_) busy -= std::max<int64_t>(0, free_ns - until_ns);
+  return busy;
+}
+
 void Engine::StatementDone(uint32_t c) {
   Client& client = clients_[c];
   const StatementEffects& s = client.txn[client.statement];

@@ -90,6 +90,8 @@ class Engine : public Component, public IoListener, public WalWaiter {
   void StatementDone(uint32_t c);
   void NextTransaction(uint32_t c);
   int64_t RunOnCpu(int64_t cost_ns);
+  // CPU time the cores spent up to `until_ns` (work queued past it not counted).
+  int64_t CpuBusyNs(int64_t until_ns) const;
   void CheckpointIfDue();
   void SeriesTick();
   bool Accepting(const Client& client) const;

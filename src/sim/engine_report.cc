@@ -60,7 +60,7 @@ Results Engine::BuildResults() const {
   writer["checkpoints_started"] = host.checkpoints;
   r.sections["background_writes"] = writer;
   r.sections["cpu"] = {{"cores", config_.cpu_cores},
-                       {"utilization", static_cast<double>(cpu_busy_ns_) /
+                       {"utilization", static_cast<double>(CpuBusyNs(elapsed_ns)) /
                                            (static_cast<double>(elapsed_ns) * config_.cpu_cores)}};
   r.sections["volume_layout"] = map_->ToJson();
   r.sections["simulation"] = {{"seed", config_.seed},

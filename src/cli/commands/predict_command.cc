@@ -13,6 +13,7 @@
 #include "model/storage_model.h"
 #include "model/model_error.h"
 #include "model/sweep.h"
+#include "scenario/key_coverage.h"
 #include "scenario/key_roles.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep_spec.h"
@@ -96,6 +97,8 @@ class PredictCommand : public Command {
     }
     auto scenario = LoadScenario(scenario_path_, sets_);
     if (!scenario.ok()) return ReportError("predict", scenario.status());
+    for (const std::string& line : IgnoredKeyWarnings(*scenario, ScenarioModel::kPredict))
+      std::fprintf(stderr, "predict: warning: %s\n", line.c_str());
     if (!shard_text_.empty()) {
       auto shard = ParseShard(shard_text_);
       if (!shard.ok()) return ReportError("predict", shard.status());

@@ -11,6 +11,7 @@
 #include "common/output_path.h"
 #include "common/results.h"
 #include "common/units.h"
+#include "scenario/key_coverage.h"
 #include "scenario/scenario.h"
 #include "sim/run_simulation.h"
 #include "scenario/scenario_results.h"
@@ -78,6 +79,8 @@ class SimulateCommand : public Command {
     StatusOr<Scenario> scenario = scenario_path_.empty() ? DefaultScenario(overrides)
                                                          : LoadScenario(scenario_path_, overrides);
     if (!scenario.ok()) return ReportError("simulate", scenario.status());
+    for (const std::string& line : IgnoredKeyWarnings(*scenario, ScenarioModel::kSimulate))
+      std::fprintf(stderr, "simulate: warning: %s\n", line.c_str());
     if (!sweeps_.empty()) return RunSweep(*scenario);
     if (!shard_text_.empty()) return ReportError("simulate", Status::Error("--shard needs --sweep"));
     StatusOr<SimConfig> config = SimConfigFromScenario(*scenario);
