@@ -104,7 +104,8 @@ MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double de
     if (cpu.present()) total += r.residence_ms[k] = cpu.Residence();
     r.throughput_per_ms = total > 0 ? n / total : 0;
     r.cycle_ms = total;
-    for (size_t i = 0; i < stations; ++i) r.queue_length[i] = r.throughput_per_ms * r.residence_ms[i];
+    for (size_t i = 0; i < stations; ++i)
+      r.queue_length[i] = r.throughput_per_ms * r.residence_ms[i];
     if (cpu.present()) cpu.Update(r.throughput_per_ms, r.residence_ms[k], without.Next(n));
   }
   r.utilization.resize(stations);
@@ -125,7 +126,8 @@ MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, doub
   r.utilization.assign(stations, 0);
   double max_demand = 0;
   for (double d : demands_ms) max_demand = std::max(max_demand, d);
-  if (cpu.present()) max_demand = std::max(max_demand, multi.demand_ms / std::max(1, multi.servers));
+  if (cpu.present())
+    max_demand = std::max(max_demand, multi.demand_ms / std::max(1, multi.servers));
   for (int n = 1; n <= clients; ++n) {
     double total = delay_ms;
     for (size_t i = 0; i < k; ++i) {

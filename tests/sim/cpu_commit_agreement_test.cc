@@ -54,8 +54,8 @@ Both RunBoth(Scenario s, int64_t duration_ns, const std::string& label) {
     if (d.name == "cpu") b.model_cpu = d.utilization;
   }
   std::printf("agreement %s: sim %.1f tps (cpu %.2f), predict %.1f tps (cpu %.2f, %s), x%.3f\n",
-              label.c_str(), b.sim_tps, b.sim_cpu, b.model_tps, b.model_cpu,
-              b.model_regime.c_str(), b.sim_tps / b.model_tps);
+              label.c_str(), b.sim_tps, b.sim_cpu, b.model_tps, b.model_cpu, b.model_regime.c_str(),
+              b.sim_tps / b.model_tps);
   return b;
 }
 
@@ -69,7 +69,8 @@ TEST(CpuAgreement, SelectOnlyInCacheIsCappedByCoresInBothModels) {
   for (int cores : {2, 8}) {
     const Scenario s = CachedSelectOnly(64, cores);
     const double bound_tps = 1000 * cores / TransactionCpu(s, ParamsFromScenario(s)).demand_ms;
-    const Both b = RunBoth(s, 2 * kNsPerSec, "select-only 64 clients " + std::to_string(cores) + " cores");
+    const Both b =
+        RunBoth(s, 2 * kNsPerSec, "select-only 64 clients " + std::to_string(cores) + " cores");
     EXPECT_LE(b.sim_tps, bound_tps * 1.001);
     EXPECT_GE(b.sim_tps, bound_tps * 0.95);
     EXPECT_LE(b.sim_cpu, 1.0 + 1e-9);
@@ -84,7 +85,7 @@ TEST(CpuAgreement, ClosedSystemAroundSaturationInBothModels) {
   // N <= c: nobody waits for a core (X = N / D); N = 2c: some do.
   for (int clients : {1, 4, 8, 16}) {
     const Both b = RunBoth(CachedSelectOnly(clients, 8), 1 * kNsPerSec,
-                       "select-only 8 cores " + std::to_string(clients) + " clients");
+                           "select-only 8 cores " + std::to_string(clients) + " clients");
     EXPECT_NEAR(b.sim_tps / b.model_tps, 1, 0.05) << clients;
   }
 }

@@ -97,8 +97,6 @@ class PredictCommand : public Command {
     }
     auto scenario = LoadScenario(scenario_path_, sets_);
     if (!scenario.ok()) return ReportError("predict", scenario.status());
-    for (const std::string& line : IgnoredKeyWarnings(*scenario, ScenarioModel::kPredict))
-      std::fprintf(stderr, "predict: warning: %s\n", line.c_str());
     if (!shard_text_.empty()) {
       auto shard = ParseShard(shard_text_);
       if (!shard.ok()) return ReportError("predict", shard.status());
@@ -110,9 +108,19 @@ class PredictCommand : public Command {
       if (!slo.ok()) return ReportError("predict", slo.status());
       slo_ = *slo;
     }
-    if (!sweeps_.empty()) return RunSweep(*scenario);
+    const std::vector<std::string> warnings =
+        IgnoredKeyWarnings(*scenario, ScenarioModel::kPredict);
+    auto warn = [&] {
+      for (const std::string& line : warnings)
+        std::fprintf(stderr, "predict: warning: %s\n", line.c_str());
+    };
+    if (!sweeps_.empty()) {
+      warn();
+      return RunSweep(*scenario);
+    }
     auto prediction = Predict(*scenario);
     if (!prediction.ok()) return ReportError("predict", prediction.status());
+    warn();
     PrintPrediction(*scenario, *prediction);
     Results results = PredictionToResults(*scenario, *prediction);
     if (slo_) {

@@ -79,15 +79,23 @@ class SimulateCommand : public Command {
     StatusOr<Scenario> scenario = scenario_path_.empty() ? DefaultScenario(overrides)
                                                          : LoadScenario(scenario_path_, overrides);
     if (!scenario.ok()) return ReportError("simulate", scenario.status());
-    for (const std::string& line : IgnoredKeyWarnings(*scenario, ScenarioModel::kSimulate))
-      std::fprintf(stderr, "simulate: warning: %s\n", line.c_str());
-    if (!sweeps_.empty()) return RunSweep(*scenario);
+    const std::vector<std::string> warnings =
+        IgnoredKeyWarnings(*scenario, ScenarioModel::kSimulate);
+    auto warn = [&] {
+      for (const std::string& line : warnings)
+        std::fprintf(stderr, "simulate: warning: %s\n", line.c_str());
+    };
+    if (!sweeps_.empty()) {
+      warn();
+      return RunSweep(*scenario);
+    }
     if (!shard_text_.empty()) return ReportError("simulate", Status::Error("--shard needs --sweep"));
     StatusOr<SimConfig> config = SimConfigFromScenario(*scenario);
     if (!config.ok()) return ReportError("simulate", config.status());
     const auto wall_start = std::chrono::steady_clock::now();
     StatusOr<SimulationOutput> out = RunSimulation(*config);
     if (!out.ok()) return ReportError("simulate", out.status());
+    warn();
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     Results& results = out.value().results;
