@@ -20,10 +20,10 @@ double CheckpointCycle::UnabsorbedShare(double x_per_ms) const {
 StatusOr<CheckpointCycle> MakeCheckpointCycle(const Scenario& s, double writes_per_txn,
                                               double wal_bytes_per_txn) {
   CheckpointCycle c;
-  c.completion_target = DefaultCheckpointCompletionTarget(s.postgres);
+  c.completion_target = CheckpointCompletionTarget(s.postgres);
   c.wal_bytes_per_txn = wal_bytes_per_txn;
   c.wal_trigger_bytes = static_cast<double>(pgmodel::CheckpointWalBytes(
-      pgmodel::CheckpointSegments(s.postgres), s.postgres.max_wal_size_bytes, c.completion_target));
+      pgmodel::CheckpointSegments(s.postgres), pgmodel::MaxWalSizeBytes(s.postgres), c.completion_target));
   c.timeout_ms = static_cast<double>(s.postgres.checkpoint_timeout_ns) / 1e6;
   c.data_bytes_per_txn = writes_per_txn * static_cast<double>(s.filesystem.block_size_bytes);
   if (s.controller.EffectiveWriteBack()) {

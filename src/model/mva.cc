@@ -4,41 +4,137 @@
 #include <cmath>
 
 namespace pgstorsim {
+namespace {
 
-MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double delay_ms) {
+// The exact load-dependent recursion of a c-server station (mva.h).
+class MultiServerRecursion {
+ public:
+  explicit MultiServerRecursion(const MultiServerStation& s)
+      : d_(s.demand_ms), c_(std::max(1, s.servers)), p_(c_, 0.0) {
+    p_[0] = 1;  // No customer: none present.
+  }
+  bool present() const { return d_ > 0; }
+  // R(n) from the state after n - 1 customers.
+  double Residence() const {
+    double idle = 0;  // sum_{j=0}^{c-2} (c - 1 - j) p_j
+    for (int j = 0; j + 1 < c_; ++j) idle += (c_ - 1 - j) * p_[j];
+    return d_ / c_ * (1 + q_ + idle);
+  }
+  // The state after n customers at throughput x and residence r; x_without: the
+  // throughput of the network without this station at n customers (0: infinite).
+  void Update(double x, double r, double x_without) {
+    q_ = x * r;
+    for (int j = c_ - 1; j >= 1; --j) p_[j] = x * d_ / j * p_[j - 1];
+    p_[0] = x_without > 0 ? p_[0] * x / x_without : 0;
+  }
+  double utilization(double x) const { return x * d_ / c_; }
+
+ private:
+  double d_;
+  int c_;
+  std::vector<double> p_;  // p_j for j = 0..c-1.
+  double q_ = 0;
+};
+
+// X'(n) of the network without the multi-server station: the load-independent queues
+// and the delay, one customer more per call (0 when they hold no time: infinite).
+class Complement {
+ public:
+  Complement(const std::vector<double>& demands_ms, double delay_ms)
+      : d_(demands_ms), z_(delay_ms), q_(demands_ms.size(), 0.0) {}
+  double Next(int n) {
+    std::vector<double> r(d_.size());
+    double total = z_;
+    for (size_t i = 0; i < d_.size(); ++i) total += r[i] = d_[i] * (1 + q_[i]);
+    const double x = total > 0 ? n / total : 0;
+    for (size_t i = 0; i < d_.size(); ++i) q_[i] = x * r[i];
+    return x;
+  }
+
+ private:
+  const std::vector<double>& d_;
+  double z_;
+  std::vector<double> q_;
+};
+
+// The same for a pacer network (SolvePacedMva's recursion without the station).
+class PacedComplement {
+ public:
+  PacedComplement(const std::vector<double>& demands_ms, double delay_ms)
+      : d_(demands_ms), z_(delay_ms), q_(demands_ms.size(), 0.0), u_(demands_ms.size(), 0.0) {
+    for (double d : d_) max_demand_ = std::max(max_demand_, d);
+  }
+  double Next(int n) {
+    std::vector<double> r(d_.size());
+    double total = z_;
+    for (size_t i = 0; i < d_.size(); ++i) total += r[i] = d_[i] * (q_[i] + u_[i] / 2);
+    double x = total > 0 ? n / total : 0;
+    if (max_demand_ > 0) x = std::min(x, 1 / max_demand_);
+    for (size_t i = 0; i < d_.size(); ++i) {
+      q_[i] = x * r[i];
+      u_[i] = x * d_[i];
+    }
+    return x;
+  }
+
+ private:
+  const std::vector<double>& d_;
+  double z_;
+  std::vector<double> q_, u_;
+  double max_demand_ = 0;
+};
+
+}  // namespace
+
+MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double delay_ms,
+                   const MultiServerStation& multi) {
   const size_t k = demands_ms.size();
+  MultiServerRecursion cpu(multi);
+  Complement without(demands_ms, delay_ms);
+  const size_t stations = k + (cpu.present() ? 1 : 0);
   MvaResult r;
-  r.residence_ms.assign(k, 0);
-  r.queue_length.assign(k, 0);
+  r.residence_ms.assign(stations, 0);
+  r.queue_length.assign(stations, 0);
   for (int n = 1; n <= clients; ++n) {
     double total = delay_ms;
     for (size_t i = 0; i < k; ++i) {
       r.residence_ms[i] = demands_ms[i] * (1 + r.queue_length[i]);
       total += r.residence_ms[i];
     }
+    if (cpu.present()) total += r.residence_ms[k] = cpu.Residence();
     r.throughput_per_ms = total > 0 ? n / total : 0;
     r.cycle_ms = total;
-    for (size_t i = 0; i < k; ++i) r.queue_length[i] = r.throughput_per_ms * r.residence_ms[i];
+    for (size_t i = 0; i < stations; ++i)
+      r.queue_length[i] = r.throughput_per_ms * r.residence_ms[i];
+    if (cpu.present()) cpu.Update(r.throughput_per_ms, r.residence_ms[k], without.Next(n));
   }
-  r.utilization.resize(k);
+  r.utilization.resize(stations);
   for (size_t i = 0; i < k; ++i) r.utilization[i] = r.throughput_per_ms * demands_ms[i];
+  if (cpu.present()) r.utilization[k] = cpu.utilization(r.throughput_per_ms);
   return r;
 }
 
-MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, double delay_ms) {
+MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, double delay_ms,
+                        const MultiServerStation& multi) {
   const size_t k = demands_ms.size();
+  MultiServerRecursion cpu(multi);
+  PacedComplement without(demands_ms, delay_ms);
+  const size_t stations = k + (cpu.present() ? 1 : 0);
   MvaResult r;
-  r.residence_ms.assign(k, 0);
-  r.queue_length.assign(k, 0);
-  r.utilization.assign(k, 0);
+  r.residence_ms.assign(stations, 0);
+  r.queue_length.assign(stations, 0);
+  r.utilization.assign(stations, 0);
   double max_demand = 0;
   for (double d : demands_ms) max_demand = std::max(max_demand, d);
+  if (cpu.present())
+    max_demand = std::max(max_demand, multi.demand_ms / std::max(1, multi.servers));
   for (int n = 1; n <= clients; ++n) {
     double total = delay_ms;
     for (size_t i = 0; i < k; ++i) {
       r.residence_ms[i] = demands_ms[i] * (r.queue_length[i] + r.utilization[i] / 2);
       total += r.residence_ms[i];
     }
+    if (cpu.present()) total += r.residence_ms[k] = cpu.Residence();
     double x = total > 0 ? n / total : 0;
     if (max_demand > 0) x = std::min(x, 1 / max_demand);
     r.throughput_per_ms = x;
@@ -46,6 +142,11 @@ MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, doub
     for (size_t i = 0; i < k; ++i) {
       r.queue_length[i] = x * r.residence_ms[i];
       r.utilization[i] = x * demands_ms[i];
+    }
+    if (cpu.present()) {
+      r.queue_length[k] = x * r.residence_ms[k];
+      r.utilization[k] = cpu.utilization(x);
+      cpu.Update(x, r.residence_ms[k], without.Next(n));
     }
   }
   return r;

@@ -5,6 +5,14 @@
 // service demand per transaction in milliseconds, and a pure delay (think time / CPU
 // not contended) in milliseconds. Solve(N) runs the exact MVA recursion for N = 1..N
 // customers: R_k(n) = D_k (1 + Q_k(n-1)), X(n) = n / (Z + sum R_k), Q_k(n) = X R_k.
+// One more station may have c identical servers (a multi-core CPU), solved exactly as
+// a load-dependent station (service rate min(j, c) / D with j present): its residence
+// R(n) = (D / c) (1 + Q(n-1) + sum_{j=0}^{c-2} (c - 1 - j) p_j(n-1)), with the marginal
+// probabilities of j present p_j(n) = X(n) (D / j) p_{j-1}(n-1) for 1 <= j < c and
+// p_0(n) = p_0(n-1) X(n) / X'(n), X' the throughput of the network without the station
+// (Reiser and Lavenberg's identity: stable where 1 - sum p_j cancels badly); O(N (c +
+// K)). A lone customer spends D there; saturated, it serves c / D; its utilisation per
+// server is X D / c.
 // Units: demands and residence times in ms, throughput in transactions per ms.
 // Thread safety: pure functions.
 #ifndef PGSTORSIM_MODEL_MVA_H_
@@ -14,16 +22,25 @@
 
 namespace pgstorsim {
 
+// A station of `servers` identical servers with demand `demand_ms` per transaction
+// (demand_ms = 0: none).
+struct MultiServerStation {
+  double demand_ms = 0;
+  int servers = 1;
+};
+
 struct MvaResult {
   double throughput_per_ms = 0;      // X(N).
   std::vector<double> residence_ms;  // R_k(N), per station (per visit-weighted txn).
   std::vector<double> queue_length;  // Q_k(N).
-  std::vector<double> utilization;   // U_k = X D_k.
+  std::vector<double> utilization;   // U_k = X D_k (multi-server: X D / c, per server).
   double cycle_ms = 0;               // N / X = Z + sum R_k (SolveMva); paced: >= that.
 };
 
-// REQUIRES: clients >= 1, demands >= 0, delay_ms >= 0, not all zero.
-MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double delay_ms);
+// REQUIRES: clients >= 1, demands >= 0, delay_ms >= 0, not all zero, servers >= 1.
+// A multi-server station with demand_ms > 0 is the last station of the result.
+MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double delay_ms,
+                   const MultiServerStation& multi = {});
 
 // The same network with every station a pacer (a rate cap, e.g. cgroup blkio): a
 // request is not held for its own slot, only for the slots of the requests queued ahead
@@ -32,7 +49,9 @@ MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double de
 // wait: X(1) = min(1 / Z, 1 / max D_k), where a queue gives 1 / (Z + sum D_k). When a
 // cap binds, cycle_ms = N / X exceeds Z + sum R_k by the wait for the cap's next slot,
 // which the residences leave out (regimes.cc AddPacingWait gives it to a statement).
-MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, double delay_ms);
+// A multi-server station (the CPU beside throttled disks) is a queue, not a pacer.
+MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, double delay_ms,
+                        const MultiServerStation& multi = {});
 
 // Expected maximum of k independent exponential response times of mean r, divided by
 // r: the harmonic number H_k = 1 + 1/2 + ... + 1/k (the fork-join penalty of a request

@@ -224,7 +224,6 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
       shape.fixed_ms += params.commit_ms;
     }
     if (name == (writes ? "UPDATE accounts" : "SELECT accounts")) {
-      if (!writes) shape.fixed_ms = params.cpu_ms;
       shape.reads = p->reads_per_transaction;
       shape.read_service_ms = p->read_service_ms;
       shape.busy = busy;

@@ -16,24 +16,29 @@ struct ForkJoinMva {
   MvaResult mva;
   double read_residence_ms = 0;  // Queueing + service of the read parts.
   double write_residence_ms = 0;
-  double sync_ms = 0;  // Fork-join wait added to the reads.
+  double cpu_residence_ms = 0;  // At the CPU queue (the station after the members).
+  double sync_ms = 0;           // Fork-join wait added to the reads.
 };
 
+// The members' stations `demand_ms` (reads `read_ms` of it) and the CPU after them (a
+// queue even where the members are pacers).
 ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
-                             const std::vector<double>& read_ms, double delay_ms, double fork,
-                             bool paced, double sync_guess_ms = 0) {
+                             const std::vector<double>& read_ms, const MultiServerStation& cpu,
+                             double delay_ms, double fork, bool paced, double sync_guess_ms = 0) {
   ForkJoinMva r;
   r.sync_ms = fork > 1 ? sync_guess_ms : 0;
+  const size_t members = demand_ms.size();
   for (int it = 0; it < 60; ++it) {
-    r.mva = paced ? SolvePacedMva(clients, demand_ms, delay_ms + r.sync_ms)
-                  : SolveMva(clients, demand_ms, delay_ms + r.sync_ms);
+    r.mva = paced ? SolvePacedMva(clients, demand_ms, delay_ms + r.sync_ms, cpu)
+                  : SolveMva(clients, demand_ms, delay_ms + r.sync_ms, cpu);
     r.read_residence_ms = r.write_residence_ms = 0;
-    for (size_t m = 0; m < demand_ms.size(); ++m) {
+    for (size_t m = 0; m < members; ++m) {
       if (demand_ms[m] <= 0) continue;
       const double read_share = read_ms[m] / demand_ms[m];
       r.read_residence_ms += r.mva.residence_ms[m] * read_share;
       r.write_residence_ms += r.mva.residence_ms[m] * (1 - read_share);
     }
+    r.cpu_residence_ms = r.mva.residence_ms.size() > members ? r.mva.residence_ms[members] : 0;
     // A longer wait leaves fewer clients queueing, so the map is a weak contraction.
     const double next = (fork - 1) * r.read_residence_ms;
     if (std::fabs(next - r.sync_ms) <= 1e-7 * next) break;
@@ -48,7 +53,8 @@ ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
 // cap serves: UPDATE accounts for a read cap, END for a write cap.
 void AddPacingWait(int clients, const Demands& d, double delay_ms, RegimeSolution* r) {
   if (!d.paced || r->x_per_ms <= 0) return;
-  const double gap_ms = clients / r->x_per_ms - delay_ms - r->update_ms - r->end_ms;
+  const double gap_ms =
+      clients / r->x_per_ms - delay_ms - r->update_ms - r->end_ms - r->cpu_ms;
   if (gap_ms <= 0) return;
   size_t k = 0;
   for (size_t m = 1; m < d.read_ms.size(); ++m) {
@@ -75,10 +81,11 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
       closed[m] = reads[m] + (wal ? d.wal_ms[m] * slow : 0);
     }
     const ForkJoinMva f =
-        SolveForkJoinMva(clients, closed, reads, delay_ms, d.fork, d.paced, sync_ms);
+        SolveForkJoinMva(clients, closed, reads, d.cpu, delay_ms, d.fork, d.paced, sync_ms);
     sync_ms = f.sync_ms;
     r.update_ms = f.read_residence_ms + f.sync_ms;
     r.end_ms = f.write_residence_ms;
+    r.cpu_ms = f.cpu_residence_ms;
     return f.mva.throughput_per_ms - x;
   };
   double lo = 0, hi = excess(0), f_lo = hi, f_hi = excess(hi), x = hi;
@@ -110,14 +117,17 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
 
 RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
                               const RegimeSolution& free) {
-  double busiest_ms = 0;  // The bottleneck's demand per transaction.
+  // The bottleneck's demand per transaction (per server).
+  double busiest_ms = d.cpu.demand_ms / std::max(1, d.cpu.servers);
   for (size_t m = 0; m < d.read_ms.size(); ++m) {
     const double wal = d.wal_ms.empty() ? 0 : d.wal_ms[m];
     busiest_ms = std::max(busiest_ms, d.read_ms[m] + d.write_ms[m] + wal);
   }
   RegimeSolution r;
   r.x_per_ms = busiest_ms > 0 ? std::min(free.x_per_ms, 1 / busiest_ms) : free.x_per_ms;
-  const double disks_ms = std::max(0.0, clients / r.x_per_ms - delay_ms);
+  // The CPU queues no longer than with the cache free (the throughput is not higher).
+  r.cpu_ms = std::min(free.cpu_ms, std::max(0.0, clients / r.x_per_ms - delay_ms));
+  const double disks_ms = std::max(0.0, clients / r.x_per_ms - delay_ms - r.cpu_ms);
   if (d.update_residence_share > 0) {
     // Reads and commits wait on the same saturated queues: the residence is split.
     r.update_ms = std::min(1.0, d.update_residence_share) * disks_ms;
@@ -133,9 +143,11 @@ RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
 RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms) {
   std::vector<double> total(d.read_ms.size());
   for (size_t m = 0; m < total.size(); ++m) total[m] = d.read_ms[m] + d.write_ms[m];
-  const ForkJoinMva f = SolveForkJoinMva(clients, total, d.read_ms, delay_ms, d.fork, d.paced);
+  const ForkJoinMva f =
+      SolveForkJoinMva(clients, total, d.read_ms, d.cpu, delay_ms, d.fork, d.paced);
   RegimeSolution r;
   r.x_per_ms = f.mva.throughput_per_ms;
+  r.cpu_ms = f.cpu_residence_ms;
   r.update_ms = f.read_residence_ms + f.sync_ms;
   r.end_ms = f.write_residence_ms;
   if (d.update_residence_share > 0) {

@@ -13,11 +13,15 @@
 //     throttled write-through device, where that write stands for the WAL write).
 // Without a write-back cache the WAL write is a closed demand (`wal_ms`) on the commit
 // path, while the data writes stay an open background class (OS write-back).
+// The CPU is one more closed station in every regime (a multi-server station, exact
+// load-dependent MVA, mva.h): never slowed by the destage class, always on the path.
 // Units: ms, transactions per ms. Thread safety: pure functions.
 #ifndef PGSTORSIM_MODEL_REGIMES_H_
 #define PGSTORSIM_MODEL_REGIMES_H_
 
 #include <vector>
+
+#include "model/mva.h"
 
 namespace pgstorsim {
 
@@ -30,6 +34,8 @@ struct Demands {
   double update_residence_share = 0;  // Destage-bound: > 0: UPDATE's share of the disk
                                       // residence (reads + destage); 0: UPDATE = reads.
   bool paced = false;                 // Stations are rate caps (SolvePacedMva), not queues.
+  MultiServerStation cpu;             // The CPU: demand per transaction on its cores
+                                      // (mva.h); demand 0 = no CPU station.
 };
 
 struct RegimeSolution {
@@ -37,6 +43,7 @@ struct RegimeSolution {
   double update_ms = 0;  // Disk residence of the reads, fork-join wait included.
   double end_ms = 0;     // Disk residence attributed to the commit (WAL, wait for room).
   double rho = 0;        // Destage load / capacity left by reads (read-bound only).
+  double cpu_ms = 0;     // Residence at the CPU (queueing for a core + service).
 };
 
 // REQUIRES: clients >= 1, demands >= 0 of equal sizes, delay_ms >= 0.

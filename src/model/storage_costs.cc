@@ -74,7 +74,9 @@ double SliceCommitGroup(const Scenario& s) {
   return (budget - 1 + std::max(1, s.workload.clients)) / budget;
 }
 
-double ThrottledWrites(const OpLoad& load) { return load.writes_per_op + load.wal_writes_per_op; }
+double ThrottledWrites(const OpLoad& load) {
+  return load.writes_per_op + load.wal_writes_per_op + load.background_wal_writes_per_op;
+}
 
 void ThrottledDemands(const Network& net, double reads, double writes, Demands* d) {
   const DiskConfig& disk = net.s->disks;

@@ -9,6 +9,7 @@
 
 #include "common/units.h"
 #include "model/cache_misses.h"
+#include "model/cpu_demand.h"
 #include "model/io_workload.h"
 #include "model/mva.h"
 #include "model/model_error.h"
@@ -17,13 +18,12 @@
 #include "pgmodel/demands.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/storage_geometry.h"
+#include "workload/tpcb.h"
 
 namespace pgstorsim {
 namespace {
 
 using storage_network::CostsFor;
-using storage_network::CpuShare;
-using storage_network::kCpuShares;
 using storage_network::Network;
 using storage_network::OpLoad;
 using storage_network::Point;
@@ -37,13 +37,14 @@ struct Solved {
   Prediction out;
   double update_ms = 0, end_ms = 0;  // Transaction-weighted over the run.
   double commit_ms = 0;
+  double cpu_ms = 0;  // Residence at the CPU, transaction-weighted.
   RowLockWait locks;
 };
 
 // Transaction-weighted sums over a run (one steady state, or the slices of a ramp).
 struct RunTotals {
   double ops = 0, time_ms = 0;  // Operations done, and the time they took.
-  double weight = 0, reads = 0, update_ms = 0, end_ms = 0;
+  double weight = 0, reads = 0, update_ms = 0, end_ms = 0, cpu_ms = 0;
   double tellers_wait_ms = 0, branches_wait_ms = 0;
   std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
 };
@@ -57,6 +58,7 @@ void Accumulate(const Point& pt, double reads, double done, double time_ms, RunT
   t->branches_wait_ms += done * pt.locks.branches_ms;
   t->update_ms += done * ((1 - pt.weight) * pt.a.update_ms + pt.weight * pt.b.update_ms);
   t->end_ms += done * ((1 - pt.weight) * pt.a.end_ms + pt.weight * pt.b.end_ms);
+  t->cpu_ms += done * ((1 - pt.weight) * pt.a.cpu_ms + pt.weight * pt.b.cpu_ms);
   t->read_busy_ms.resize(pt.d.read_ms.size());
   t->write_busy_ms.resize(pt.d.read_ms.size());
   for (size_t m = 0; m < pt.d.read_ms.size(); ++m) {
@@ -142,6 +144,7 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   r.commit_ms = net.commit_ms;
   r.update_ms = t.update_ms / t.ops;
   r.end_ms = t.end_ms / t.ops;
+  r.cpu_ms = t.cpu_ms / t.ops;
   r.locks = {t.tellers_wait_ms / t.ops, t.branches_wait_ms / t.ops};
   Prediction& out = r.out;
   out.tps = out.tps_low = out.tps_high = 1000 * t.ops / t.time_ms;
@@ -177,8 +180,24 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
 // OS page cache (a 30 s run of PostgreSQL 15 at 600 tps writes no data page).
 double WrittenShare(const Scenario& s, double cycle_s, double duration_s) {
   if (!(duration_s > 0)) return 1;
-  const double first_fsync_s = cycle_s * (1 + DefaultCheckpointCompletionTarget(s.postgres));
+  const double first_fsync_s = cycle_s * (1 + CheckpointCompletionTarget(s.postgres));
   return std::clamp((duration_s - first_fsync_s) / duration_s, 0.0, 1.0);
+}
+
+// synchronous_commit = off: the WAL writer's flushes per transaction at `tps`, one
+// write each wal_writer_delay, or back to back when a write (`write_ms`) takes longer
+// (one process, one flush at a time), at most one per transaction; where they reach
+// the disks: the WAL on the data volume and no write-back cache to absorb them (with
+// one, they are absorbed as the commits' WAL writes are). 0 with synchronous commit.
+double WalWriterWritesPerTransaction(const Scenario& s, double tps, double write_ms) {
+  const bool absorbed = s.controller.EffectiveWriteBack() && s.disks.type != DiskType::kThrottled;
+  if (s.postgres.synchronous_commit || !s.postgres.wal_on_data_volume || absorbed ||
+      s.workload.type == WorkloadKind::kSelectOnly || !(tps > 0)) {
+    return 0;
+  }
+  const double flushes_per_s =
+      std::min(1 / NsToSec(s.postgres.wal_writer_delay_ns), 1000 / std::max(write_ms, 1e-6));
+  return std::min(1.0, flushes_per_s / tps);
 }
 
 // The run's demands depend on its length in transactions (pgmodel/demands.h) and its
@@ -194,11 +213,13 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
     auto solved = Solve(s, p, load);
     if (!solved.ok() || pass == 1) return solved;
     const double tps = solved->out.tps;
+    load.background_wal_writes_per_op =
+        WalWriterWritesPerTransaction(s, tps, solved->out.destage_service_ms);
     run_transactions = tps * load.duration_s;
     const double wal_cycle_s = static_cast<double>(pgmodel::CheckpointWalBytes(
                                    pgmodel::CheckpointSegments(s.postgres),
-                                   s.postgres.max_wal_size_bytes,
-                                   DefaultCheckpointCompletionTarget(s.postgres))) /
+                                   pgmodel::MaxWalSizeBytes(s.postgres),
+                                   CheckpointCompletionTarget(s.postgres))) /
                                std::max(1.0, host->wal_lsn_bytes) / std::max(tps, 1e-9);
     const double cycle_s = std::min(NsToSec(s.postgres.checkpoint_timeout_ns), wal_cycle_s);
     written = WrittenShare(s, cycle_s, load.duration_s);
@@ -216,6 +237,14 @@ StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const Op
 }  // namespace storage_network
 
 StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
+  if (s.workload.rate_tps > 0) {
+    auto line = s.key_lines.find("workload.rate");
+    const std::string where =
+        line == s.key_lines.end() ? "" : s.source_file + ":" + std::to_string(line->second) + ": ";
+    return Status::Error(where +
+                         "key workload.rate: an open loop at a target rate is not modelled by "
+                         "predict (it answers a closed loop, as fast as possible); use simulate");
+  }
   if (s.workload.type == WorkloadKind::kIo) return PredictIo(s, p);
   // Direct data writes: with a write-back cache a backend's write lands in the
   // controller's cache as a buffered one lands in the OS's (the regimes below hold);
@@ -235,10 +264,14 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   load.reads_after = [model](double done) { return model.ReadsAfter(done); };
   load.warming = s.workload.cache == CacheState::kCold;
   load.duration_s = NsToSec(s.workload.duration_ns);
-  load.commits_per_op = s.workload.type == WorkloadKind::kSelectOnly ? 0.0 : 1.0;
+  // Commits that wait for their WAL flush: none without synchronous commit (the WAL
+  // writer flushes in the background: WalWriterWritesPerTransaction).
+  const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
+  load.commits_per_op = writes && s.postgres.synchronous_commit ? 1.0 : 0.0;
   load.flush_group = SliceCommitGroup(s);
   if (s.postgres.wal_on_data_volume) load.wal_writes_per_op = load.commits_per_op / load.flush_group;
-  load.delay_ms = p.cpu_ms;
+  const CpuDemand cpu = TransactionCpu(s, p);
+  load.cpu = {cpu.demand_ms, cpu.cores};
   load.footprint_bytes = misses->database_bytes();
   load.checkpoints = true;
   load.row_locks = s.workload.type == WorkloadKind::kTpcbLike;
@@ -249,16 +282,29 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   const double w = out.cache_full_probability, commits = load.commits_per_op;
   const bool write_back = s.controller.EffectiveWriteBack();
   auto& lat = out.statement_latency_ms;
-  for (const auto& [name, share] : kCpuShares) lat[name] = share * p.cpu_ms;
-  lat["UPDATE accounts"] = r.update_ms;
-  lat["UPDATE tellers"] += r.locks.tellers_ms;
-  lat["UPDATE branches"] += r.locks.branches_ms;
-  lat["END"] = (1 - w) * r.commit_ms * commits + r.end_ms + (write_back ? 0 : w * r.commit_ms);
-  if (s.workload.type == WorkloadKind::kSelectOnly) {
-    lat = {{"SELECT accounts", lat["UPDATE accounts"] + p.cpu_ms}};
+  // The CPU's residence (queueing for a core and service) split in the statements' shares.
+  const double cpu_residence_ms = r.cpu_ms;
+  for (Statement st : WorkloadStatements(s.workload.type)) {
+    const std::string name = StatementName(st);
+    lat[name] = StatementCpuFraction(s, name) * cpu_residence_ms;
+  }
+  if (writes) {
+    lat["UPDATE accounts"] += r.update_ms;
+    lat["END"] += (1 - w) * r.commit_ms * commits + r.end_ms + (write_back ? 0 : w * r.commit_ms * commits);
+  } else {
+    lat["SELECT accounts"] += r.update_ms;
+  }
+  if (load.row_locks) {
+    lat["UPDATE tellers"] += r.locks.tellers_ms;
+    lat["UPDATE branches"] += r.locks.branches_ms;
   }
   for (const auto& [name, ms] : lat) out.transaction_latency_ms += ms;
-  out.devices.push_back({"cpu", out.tps / 1000 * p.cpu_ms / s.host.cpu_cores, 0, 0});
+  const double cpu_utilization = out.tps / 1000 * cpu.demand_ms / cpu.cores;  // X D / c.
+  double busiest_disk = 0;
+  for (const DeviceLoad& d : out.devices) busiest_disk = std::max(busiest_disk, d.utilization);
+  out.devices.push_back({"cpu", cpu_utilization, 0, 0});
+  // The bottleneck is the busiest station.
+  if (cpu_utilization > 0 && cpu_utilization >= busiest_disk) out.regime = "cpu-bound";
   return out;
 }
 

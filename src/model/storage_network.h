@@ -14,6 +14,7 @@
 
 #include "model/access_geometry.h"
 #include "model/checkpoint_burst.h"
+#include "model/mva.h"
 #include "model/regimes.h"
 #include "model/row_lock_wait.h"
 #include "model/storage_model.h"
@@ -56,8 +57,12 @@ struct OpLoad {
   double writes_per_op = 0;    // Filesystem-block data writes.
   double commits_per_op = 0;   // Durable commits (a WAL flush, or randomio's fsync).
   double wal_writes_per_op = 0;  // WAL flush writes on the data volume (commits / group).
+  // synchronous_commit = off: the WAL writer's flushes (one write each
+  // wal_writer_delay) per operation, on the data volume, off the commit path.
+  double background_wal_writes_per_op = 0;
   double wal_bytes_per_op = 0;  // WAL insert position advance (pgmodel/demands.h).
-  double delay_ms = 0;         // CPU / client time.
+  double delay_ms = 0;         // Pure delay (client time outside the CPU).
+  MultiServerStation cpu;      // CPU demand on the host's cores (0 = no CPU station).
   double footprint_bytes = 0;  // Data the reads spread over.
   bool checkpoints = false;    // PostgreSQL checkpoints (not randomio).
   bool row_locks = false;      // pgbench's tellers/branches row locks (not randomio).
@@ -97,7 +102,7 @@ struct Point {
 };
 
 // Writes per operation through a throttled device's write cap: the data writes and
-// the WAL flushes on the same volume.
+// the WAL flushes (the commits', or the WAL writer's) on the same volume.
 double ThrottledWrites(const OpLoad& load);
 // A throttled member is two independent stations, its read cap (stations 0..M-1) and
 // its write cap (M..2M-1), so reads never queue behind writes. RAID 5/6 pre-reads

@@ -61,7 +61,8 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
     flush_ms += path_ms[m];
   }
   const std::vector<double> data_ms = d->write_ms;
-  const double period_ms = std::max(flush_ms, net.ssd_flush_ms);  // F.
+  // F; no flush on the path when no commit waits (synchronous_commit = off).
+  const double period_ms = commits > 0 ? std::max(flush_ms, net.ssd_flush_ms) : 0;
   double group = 1, x_per_ms = 0;
   RegimeSolution r;
   for (int it = 0; it < 40; ++it) {
@@ -92,12 +93,14 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
       pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
                                           ? net.whole_block_read_ms / members
                                           : net.geometry.ReadMs(m, net.costs)));
-      pt.d.write_ms.push_back(load.writes_per_op * net.geometry.WriteMs(m, net.costs));
+      pt.d.write_ms.push_back((load.writes_per_op + load.background_wal_writes_per_op) *
+                              net.geometry.WriteMs(m, net.costs));
     }
   }
   pt.d.fork = net.fork;
   pt.d.paced = net.throttled;
   pt.d.update_residence_share = net.p->update_residence_share;
+  pt.d.cpu = load.cpu;
   const int n = net.s->workload.clients;
   const double delay_ms = load.delay_ms + reads * net.latency_per_read_ms +
                           (net.throttled ? ThrottledWrites(load) : load.writes_per_op) *
@@ -130,8 +133,11 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
       });
       pt.d = data;
     }
-    pt.b = pt.a;
-    pt.weight = 0;
+    // The OS writes the data back no faster than the disks take it: past their capacity
+    // the backends wait for it (balance_dirty_pages), as commits wait for room in a full
+    // write-back cache. Binds where no commit paces the load (synchronous_commit = off).
+    pt.b = SolveCacheFull(n, pt.d, delay_ms, pt.a);
+    pt.weight = pt.b.x_per_ms < pt.a.x_per_ms ? 1 : 0;
   }
   // Blend the regimes' cycle times, so that N / X stays the sum of the latencies.
   pt.x_per_ms = 1 / ((1 - pt.weight) / pt.a.x_per_ms + pt.weight / pt.b.x_per_ms);
@@ -143,11 +149,11 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
 double PointEndMs(const Network& net, const Point& pt, double commits) {
   const double w = pt.weight;
   return (1 - w) * net.commit_ms * commits + (1 - w) * pt.a.end_ms + w * pt.b.end_ms +
-         (net.write_back ? 0 : w * net.commit_ms);
+         (net.write_back ? 0 : w * net.commit_ms * commits);
 }
 
 Point SolvePoint(const Network& net, const OpLoad& load, double reads, double* wait_ms) {
-  const bool locks = load.row_locks && load.commits_per_op > 0;
+  const bool locks = load.row_locks;
   double t = locks && wait_ms ? std::max(0.0, *wait_ms) : 0;
   OpLoad start = load;
   start.delay_ms += t;

@@ -9,9 +9,19 @@ namespace {
 
 constexpr int64_t kOsReservedBytes = 1LL << 30;
 
+constexpr int kDefaultCheckpointSegments = 3;
+constexpr int64_t kDefaultMaxWalSizeBytes = 1LL << 30;
+
 }  // namespace
 
-int CheckpointSegments(const PostgresConfig& pg) { return HasCheckpointSegments(pg) ? 3 : 0; }
+int CheckpointSegments(const PostgresConfig& pg) {
+  if (!HasCheckpointSegments(pg)) return 0;
+  return pg.checkpoint_segments > 0 ? pg.checkpoint_segments : kDefaultCheckpointSegments;
+}
+
+int64_t MaxWalSizeBytes(const PostgresConfig& pg) {
+  return pg.max_wal_size_bytes > 0 ? pg.max_wal_size_bytes : kDefaultMaxWalSizeBytes;
+}
 
 int64_t CheckpointWalBytes(int segments, int64_t max_wal_size_bytes, double target) {
   if (segments > 0) return segments * kWalSegmentBytes;
@@ -48,10 +58,11 @@ HostConfig HostConfigFromScenario(const Scenario& s) {
   h.full_page_writes = s.postgres.full_page_writes;
   h.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
   const int segments = CheckpointSegments(s.postgres);
-  const double target = DefaultCheckpointCompletionTarget(s.postgres);
-  h.checkpoint_wal_bytes = CheckpointWalBytes(segments, s.postgres.max_wal_size_bytes, target);
+  const double target = CheckpointCompletionTarget(s.postgres);
+  const int64_t max_wal = MaxWalSizeBytes(s.postgres);
+  h.checkpoint_wal_bytes = CheckpointWalBytes(segments, max_wal, target);
   h.checkpoint_completion_target = target;
-  h.wal_cache_region_bytes = WalRegionBytes(segments, s.postgres.max_wal_size_bytes, target);
+  h.wal_cache_region_bytes = WalRegionBytes(segments, max_wal, target);
   return h;
 }
 

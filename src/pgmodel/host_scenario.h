@@ -12,8 +12,11 @@
 
 namespace pgstorsim::pgmodel {
 
-// checkpoint_segments in force: 3 (48 MiB) before 9.5, 0 since (max_wal_size).
+// checkpoint_segments in force: postgres.checkpoint_segments (default 3, 48 MiB) before
+// 9.5, 0 since (max_wal_size).
 int CheckpointSegments(const PostgresConfig& pg);
+// max_wal_size in force: postgres.max_wal_size, default 1 GiB (not used before 9.5).
+int64_t MaxWalSizeBytes(const PostgresConfig& pg);
 
 // The WAL inserted since the redo point that starts the next checkpoint:
 // checkpoint_segments x 16 MiB when segments > 0 (before 9.5), else

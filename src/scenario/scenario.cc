@@ -235,7 +235,8 @@ bool HasCheckpointSegments(const PostgresConfig& pg) {
   return major < 9 || (major == 9 && minor < 5);
 }
 
-double DefaultCheckpointCompletionTarget(const PostgresConfig& pg) {
+double CheckpointCompletionTarget(const PostgresConfig& pg) {
+  if (pg.checkpoint_completion_target >= 0) return pg.checkpoint_completion_target;
   const int major = PostgresMajorVersion(pg);
   return major > 0 && major < 14 ? 0.5 : 0.9;
 }

@@ -38,7 +38,17 @@ struct PostgresConfig {
   bool synchronous_commit = true;
   bool full_page_writes = true;
   int64_t checkpoint_timeout_ns = 300LL * 1000 * 1000 * 1000;
-  int64_t max_wal_size_bytes = 1LL << 30;
+  // Since 9.5: the checkpoint distance; 0 = the default (1 GiB). Refused before 9.5.
+  int64_t max_wal_size_bytes = 0;
+  // Before 9.5: a checkpoint every this many 16 MiB WAL segments; 0 = the default (3).
+  // Refused since 9.5.
+  int checkpoint_segments = 0;
+  // Share of the checkpoint interval its writes are spread over; < 0 = the version's
+  // default (CheckpointCompletionTarget).
+  double checkpoint_completion_target = -1;
+  // The WAL writer's sleep: with synchronous_commit = off, commits are flushed by it at
+  // least this often (walwriter.c).
+  int64_t wal_writer_delay_ns = 200'000'000;
   bool wal_on_data_volume = true;  // false: WAL on its own (ideal) device.
 };
 
@@ -47,8 +57,9 @@ int PostgresMajorVersion(const PostgresConfig& pg);
 // True before 9.5, whose checkpoints are triggered by checkpoint_segments (default 3,
 // 48 MiB of WAL) instead of max_wal_size.
 bool HasCheckpointSegments(const PostgresConfig& pg);
-// checkpoint_completion_target's default: 0.5 until PostgreSQL 13, 0.9 since 14.
-double DefaultCheckpointCompletionTarget(const PostgresConfig& pg);
+// checkpoint_completion_target in force: the setting, else the version's default (0.5
+// until PostgreSQL 13, 0.9 since 14).
+double CheckpointCompletionTarget(const PostgresConfig& pg);
 
 struct FilesystemConfig {
   std::string type = "ext4";        // "ufs2", "ext4", "xfs", ...: see UsesLinuxPageCache.

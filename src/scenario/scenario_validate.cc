@@ -34,6 +34,40 @@ bool KnownPostgresVersion(const std::string& version) {
   return major >= 10 && major <= 17 && (n < 2 || minor >= 0);
 }
 
+// The checkpoint trigger of the version (checkpoint_segments before 9.5, max_wal_size
+// since), the spread and the WAL writer's interval, within PostgreSQL's own ranges.
+Status CheckCheckpointSettings(const Scenario& s) {
+  const PostgresConfig& pg = s.postgres;
+  const bool segments = HasCheckpointSegments(pg);
+  if (pg.max_wal_size_bytes < 0 ||
+      (pg.max_wal_size_bytes > 0 && pg.max_wal_size_bytes < (32LL << 20))) {
+    return Refuse(s, "postgres.max_wal_size",
+                  "must be at least 32 MiB, two WAL segments (0 = the default, 1 GiB)");
+  }
+  if (pg.max_wal_size_bytes > 0 && segments) {
+    return Refuse(s, "postgres.max_wal_size",
+                  "PostgreSQL " + pg.version +
+                      " has no max_wal_size (added in 9.5); use postgres.checkpoint_segments");
+  }
+  if (pg.checkpoint_segments < 0) {
+    return Refuse(s, "postgres.checkpoint_segments", "must be at least 1 (0 = the default, 3)");
+  }
+  if (pg.checkpoint_segments > 0 && !segments) {
+    return Refuse(s, "postgres.checkpoint_segments",
+                  "PostgreSQL " + pg.version +
+                      " has no checkpoint_segments (removed in 9.5); use postgres.max_wal_size");
+  }
+  if (!(pg.checkpoint_completion_target <= 1) ||
+      (pg.checkpoint_completion_target < 0 && pg.checkpoint_completion_target != -1)) {
+    return Refuse(s, "postgres.checkpoint_completion_target",
+                  "must be in [0, 1] (-1 = the version's default)");
+  }
+  if (pg.wal_writer_delay_ns < kNsPerMs || pg.wal_writer_delay_ns > 10 * kNsPerSec) {
+    return Refuse(s, "postgres.wal_writer_delay", "must be from 1ms to 10s (PostgreSQL's range)");
+  }
+  return Status::Ok();
+}
+
 Status CheckHostAndPostgres(const Scenario& s) {
   if (!KnownPostgresVersion(s.postgres.version)) {
     return Refuse(s, "postgres.version",
@@ -54,10 +88,7 @@ Status CheckHostAndPostgres(const Scenario& s) {
   if (s.postgres.checkpoint_timeout_ns <= 0) {
     return Refuse(s, "postgres.checkpoint_timeout", "must be positive");
   }
-  if (s.postgres.max_wal_size_bytes <= 0) {
-    return Refuse(s, "postgres.max_wal_size", "must be positive");
-  }
-  return Status::Ok();
+  return CheckCheckpointSettings(s);
 }
 
 bool PowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }

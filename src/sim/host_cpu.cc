@@ -25,12 +25,15 @@ int64_t HostCpu::Run(int64_t cost_ns) {
   return *core;
 }
 
+// Busy time up to the end of the measured span: jobs start no later than the last
+// event, so a core whose work runs past the end is busy from the end on; not counted.
 void HostCpu::Report(ResultsWriter& out) const {
   const int cores = static_cast<int>(core_free_ns_.size());
-  out.Section("cpu") = {
-      {"cores", cores},
-      {"utilization", static_cast<double>(busy_ns_) /
-                          (static_cast<double>(out.elapsed_ns()) * cores)}};
+  int64_t busy_ns = busy_ns_;
+  for (int64_t free_ns : core_free_ns_) busy_ns -= std::max<int64_t>(0, free_ns - out.elapsed_ns());
+  out.Section("cpu") = {{"cores", cores},
+                        {"utilization", static_cast<double>(busy_ns) /
+                                            (static_cast<double>(out.elapsed_ns()) * cores)}};
 }
 
 }  // namespace sim

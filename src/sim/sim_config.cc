@@ -225,9 +225,10 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.synchronous_commit = s.postgres.synchronous_commit;
   c.full_page_writes = s.postgres.full_page_writes;
   c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
-  c.max_wal_size_bytes = s.postgres.max_wal_size_bytes;
+  c.max_wal_size_bytes = pgmodel::MaxWalSizeBytes(s.postgres);
   c.checkpoint_segments = pgmodel::CheckpointSegments(s.postgres);
-  c.checkpoint_completion_target = DefaultCheckpointCompletionTarget(s.postgres);
+  c.checkpoint_completion_target = CheckpointCompletionTarget(s.postgres);
+  c.wal_writer_delay_ns = s.postgres.wal_writer_delay_ns;
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
   c.fs = FsGeometryFor(s);
   c.linux_page_cache = UsesLinuxPageCache(s.filesystem);

@@ -37,6 +37,7 @@ TEST(ProbeTest, ScenarioTomlCommentsEveryValueAndReloads) {
   std::vector<Fact> facts = {
       {"postgres.shared_buffers", "268435456", FactOrigin::kDetected, "pg_settings"},
       {"postgres.wal_writer_delay", "200ms", FactOrigin::kDetected, "pg_settings"},
+      {"postgres.wal_sync_method", "fdatasync", FactOrigin::kDetected, "pg_settings"},
       {"array.level", "raid10", FactOrigin::kDetected, "/sys/block/md0/md/level"},
       {"array.disks", "4", FactOrigin::kDetected, "/sys/block/md0/md/raid_disks"},
       {"array.stripe", "524288", FactOrigin::kDetected, "/sys/block/md0/md/chunk_size"},
@@ -48,8 +49,10 @@ TEST(ProbeTest, ScenarioTomlCommentsEveryValueAndReloads) {
   const std::string& t = *toml;
   EXPECT_EQ(t.rfind("# Scenario of a test\n# second line\n", 0), 0u);
   EXPECT_NE(t.find("shared_buffers = \"256MiB\"  # detected: pg_settings"), std::string::npos) << t;
-  EXPECT_NE(t.find("#   postgres.wal_writer_delay = 200ms  (detected: pg_settings)"),
+  EXPECT_NE(t.find("#   postgres.wal_sync_method = fdatasync  (detected: pg_settings)"),
             std::string::npos);
+  EXPECT_NE(t.find("wal_writer_delay = \"200ms\"  # detected: pg_settings"), std::string::npos)
+      << t;
   EXPECT_NE(t.find("stripe = \"512KiB\"  # detected: /sys/block/md0/md/chunk_size"),
             std::string::npos);
   EXPECT_NE(t.find("type = \"hdd\"  # unknown (rotational not readable); default kept"),

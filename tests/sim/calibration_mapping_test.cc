@@ -62,7 +62,7 @@ TEST(CalibrationMappingTest, WithoutCalibrationTheMechanicsStay) {
 }
 
 TEST(CalibrationMappingTest, PostgreSql91CheckpointsEveryThreeSegments) {
-  const SimConfig old = ConfigFor({"postgres.version=9.1", "postgres.max_wal_size=1GiB"});
+  const SimConfig old = ConfigFor({"postgres.version=9.1"});  // max_wal_size is refused.
   EXPECT_EQ(old.checkpoint_segments, 3);
   EXPECT_EQ(CheckpointWalBytes(old), 48LL << 20);
   EXPECT_GE(WalRegionBytes(old), CheckpointWalBytes(old));

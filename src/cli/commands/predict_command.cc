@@ -13,6 +13,7 @@
 #include "model/storage_model.h"
 #include "model/model_error.h"
 #include "model/sweep.h"
+#include "scenario/key_coverage.h"
 #include "scenario/key_roles.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep_spec.h"
@@ -126,9 +127,19 @@ class PredictCommand : public Command {
       if (!slo.ok()) return ReportError("predict", slo.status());
       slo_ = *slo;
     }
-    if (!sweeps_.empty()) return RunSweep(*scenario);
+    const std::vector<std::string> warnings =
+        IgnoredKeyWarnings(*scenario, ScenarioModel::kPredict);
+    auto warn = [&] {
+      for (const std::string& line : warnings)
+        std::fprintf(stderr, "predict: warning: %s\n", line.c_str());
+    };
+    if (!sweeps_.empty()) {
+      warn();
+      return RunSweep(*scenario);
+    }
     auto prediction = Predict(*scenario);
     if (!prediction.ok()) return ReportError("predict", prediction.status());
+    warn();
     PrintPrediction(*scenario, *prediction);
     Results results = PredictionToResults(*scenario, *prediction);
     if (slo_) {

@@ -11,6 +11,7 @@
 #include "common/output_path.h"
 #include "common/results.h"
 #include "common/units.h"
+#include "scenario/key_coverage.h"
 #include "scenario/scenario.h"
 #include "sim/io_clients.h"
 #include "sim/run_simulation.h"
@@ -79,11 +80,21 @@ class SimulateCommand : public Command {
     StatusOr<Scenario> scenario = scenario_path_.empty() ? DefaultScenario(overrides)
                                                          : LoadScenario(scenario_path_, overrides);
     if (!scenario.ok()) return ReportError("simulate", scenario.status());
-    if (!sweeps_.empty()) return RunSweep(*scenario);
+    const std::vector<std::string> warnings =
+        IgnoredKeyWarnings(*scenario, ScenarioModel::kSimulate);
+    auto warn = [&] {
+      for (const std::string& line : warnings)
+        std::fprintf(stderr, "simulate: warning: %s\n", line.c_str());
+    };
+    if (!sweeps_.empty()) {
+      warn();
+      return RunSweep(*scenario);
+    }
     if (!shard_text_.empty()) return ReportError("simulate", Status::Error("--shard needs --sweep"));
     const auto wall_start = std::chrono::steady_clock::now();
     StatusOr<SimulationOutput> out = SimulateScenario(*scenario);
     if (!out.ok()) return ReportError("simulate", out.status());
+    warn();
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     Results& results = out.value().results;

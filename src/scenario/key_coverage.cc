@@ -1,0 +1,55 @@
+#include "scenario/key_coverage.h"
+
+namespace pgstorsim {
+namespace {
+
+struct IgnoredKey {
+  const char* key;
+  bool predict, simulate;  // Ignored by that model.
+  const char* why;
+};
+
+constexpr IgnoredKey kIgnoredKeys[] = {
+    {"io.scheduler", true, true,
+     "the OS I/O scheduler is not modelled; the disks' queue order follows io.queue_depth"},
+    {"controller.drive_write_cache", true, false,
+     "the drives' volatile write cache is modelled by simulate only"},
+};
+
+bool Ignores(const IgnoredKey& k, ScenarioModel model) {
+  return model == ScenarioModel::kPredict ? k.predict : k.simulate;
+}
+
+}  // namespace
+
+const char* ScenarioModelName(ScenarioModel model) {
+  return model == ScenarioModel::kPredict ? "predict" : "simulate";
+}
+
+std::vector<std::string> KeysIgnoredBy(ScenarioModel model) {
+  std::vector<std::string> keys;
+  for (const IgnoredKey& k : kIgnoredKeys) {
+    if (Ignores(k, model)) keys.push_back(k.key);
+  }
+  return keys;
+}
+
+std::vector<std::string> IgnoredKeyWarnings(const Scenario& s, ScenarioModel model) {
+  const Scenario defaults;
+  std::vector<std::string> lines;
+  for (const IgnoredKey& k : kIgnoredKeys) {
+    if (!Ignores(k, model)) continue;
+    auto value = GetScenarioKey(s, k.key);
+    auto fallback = GetScenarioKey(defaults, k.key);
+    if (!value.ok() || !fallback.ok() || *value == *fallback) continue;
+    std::string where;
+    auto line = s.key_lines.find(k.key);
+    if (line != s.key_lines.end())
+      where = s.source_file + ":" + std::to_string(line->second) + ": ";
+    lines.push_back(where + "key " + k.key + " = " + *value + ": not used by " +
+                    ScenarioModelName(model) + " (" + k.why + "); answered as for " + *fallback);
+  }
+  return lines;
+}
+
+}  // namespace pgstorsim

@@ -1,0 +1,70 @@
+// synchronous_commit = off in the analytic model: commits do not wait for their WAL
+// flush; the WAL writer flushes every wal_writer_delay in the background.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "model/storage_model.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+namespace {
+
+Prediction MustPredict(std::vector<std::string> sets) {
+  auto s = DefaultScenario(sets);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  if (!s.ok()) return {};
+  auto p = Predict(*s);
+  EXPECT_TRUE(p.ok()) << p.status().message();
+  return p.ok() ? *p : Prediction{};
+}
+
+// TPC-B in cache on HDDs without a write-back cache: each commit waits for its WAL write.
+const std::vector<std::string> kWriteThrough = {"controller.write_policy=write-through",
+                                                "workload.scale=10", "workload.clients=8",
+                                                "calibration.cpu_ms=0.5"};
+
+std::vector<std::string> With(std::vector<std::string> sets, const std::string& more) {
+  sets.push_back(more);
+  return sets;
+}
+
+TEST(SynchronousCommit, OffTakesTheWalWriteOffTheCommitPath) {
+  const Prediction on = MustPredict(With(kWriteThrough, "postgres.synchronous_commit=on"));
+  const Prediction off = MustPredict(With(kWriteThrough, "postgres.synchronous_commit=off"));
+  EXPECT_GT(off.tps, 1.5 * on.tps);
+  EXPECT_LT(off.statement_latency_ms.at("END"), 0.2 * on.statement_latency_ms.at("END"));
+}
+
+TEST(SynchronousCommit, OffSavesTheWriteBackAcknowledgement) {
+  const std::vector<std::string> wb = {"workload.scale=10", "workload.clients=8",
+                                       "calibration.cpu_ms=0.5", "calibration.commit_ms=0.3"};
+  const Prediction on = MustPredict(With(wb, "postgres.synchronous_commit=on"));
+  const Prediction off = MustPredict(With(wb, "postgres.synchronous_commit=off"));
+  EXPECT_GT(off.tps, on.tps);
+  EXPECT_LT(off.statement_latency_ms.at("END"), on.statement_latency_ms.at("END"));
+}
+
+TEST(SynchronousCommit, WalWriterDelaySetsTheBackgroundWalWrites) {
+  // Flushing every 10 ms keeps the disks busy (off the commit path); every 10 s,
+  // almost never.
+  auto off = With(kWriteThrough, "postgres.synchronous_commit=off");
+  const Prediction often = MustPredict(With(off, "postgres.wal_writer_delay=10ms"));
+  const Prediction rare = MustPredict(With(off, "postgres.wal_writer_delay=10s"));
+  double busy_often = 0, busy_rare = 0;
+  for (const DeviceLoad& d : often.devices) busy_often += d.destage_utilization / often.tps;
+  for (const DeviceLoad& d : rare.devices) busy_rare += d.destage_utilization / rare.tps;
+  EXPECT_GT(busy_often, busy_rare * 1.05);
+  EXPECT_LE(often.tps, rare.tps);
+  for (const DeviceLoad& d : often.devices) EXPECT_LE(d.utilization, 1 + 1e-6) << d.name;
+  // A flush every millisecond is more than one writer can do: no disk above capacity.
+  for (const DeviceLoad& d : MustPredict(With(off, "postgres.wal_writer_delay=1ms")).devices)
+    EXPECT_LE(d.utilization, 1 + 1e-6) << d.name;
+  // With synchronous commit the WAL writer's interval changes nothing.
+  EXPECT_DOUBLE_EQ(MustPredict(With(kWriteThrough, "postgres.wal_writer_delay=1ms")).tps,
+                   MustPredict(With(kWriteThrough, "postgres.wal_writer_delay=10s")).tps);
+}
+
+}  // namespace
+}  // namespace pgstorsim
