@@ -52,9 +52,11 @@ echo "== demo: cold run ($CLIENTS clients, $SECONDS_PER_RUN s, prepared)"
 echo "== demo: calibrate the probed scenario on the warm run, predict more shared_buffers"
 own_calibrated=results/runs/demo-$stamp-probe-calibrated.toml
 # The probed scenario assumes what Linux cannot show (disk mechanics, a controller), so
-# the fit may be poor on a VM; calibrate prints how poor and writes it anyway here.
+# the fit may be poor on a VM; calibrate prints how poor and writes it anyway here. The
+# runs use prepared statements, which a probe cannot know: --set brings the scenario to
+# the measured protocol.
 "$BIN" calibrate --scenario "$probed" --measured "$warm_json" --out "$own_calibrated" \
-  --accept-poor-fit
+  --set workload.protocol=prepared --accept-poor-fit
 own_predict_json=results/runs/demo-$stamp-own-predict.json
 "$BIN" predict --scenario "$own_calibrated" \
   --sweep postgres.shared_buffers=128MiB,512MiB,2GiB --out "$own_predict_json"
