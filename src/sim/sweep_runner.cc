@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
@@ -65,7 +66,10 @@ nlohmann::json SimulatePoint(const Scenario& base, const SweepSpec& spec,
 StatusOr<SweepRun> RunSimulationSweep(const Scenario& base, const SweepSpec& spec,
                                       const Shard& shard, int jobs,
                                       const std::function<void(const nlohmann::json&)>& progress) {
-  const auto [first, last] = ShardRange(spec.PointCount(), shard);
+  // Plain variables: the workers' lambda captures them (C++17 lambdas cannot capture
+  // structured bindings).
+  const std::pair<size_t, size_t> range = ShardRange(spec.PointCount(), shard);
+  const size_t first = range.first, last = range.second;
   const std::string base_toml = ScenarioToToml(base);
   std::vector<nlohmann::json> rows(last - first);
   std::atomic<size_t> next{first};
