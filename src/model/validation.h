@@ -1,5 +1,5 @@
 // Validation of the model on field data: the ServeRAID M5110e rows of
-// /work/shared/data/serveraid-m5110e-stripe-benchmarks.txt (pgbench -c 10, scale 2000
+// the shared field data file serveraid-m5110e-stripe-benchmarks.txt (pgbench -c 10, scale 2000
 // and 6000, warm and cold, stripe 32 KiB..1 MiB; randomio before and after a reboot as
 // io workloads), kept in results/validation/m5110e-rows.tsv, each a set of --set
 // overrides on the calibrated base scenario (configuration only; no per-row
