@@ -464,4 +464,21 @@ StatusOr<std::unique_ptr<RaidLayout>> RaidLayout::Create(const ArrayGeometry& ge
   return std::unique_ptr<RaidLayout>(new RaidLayoutImpl(geometry));
 }
 
+void MergeContiguousOnMembers(std::vector<MemberExtent>* extents) {
+  size_t kept = 0;
+  for (size_t i = 0; i < extents->size(); ++i) {
+    const MemberExtent& e = (*extents)[i];
+    bool joined = false;
+    for (size_t j = 0; j < kept && !joined; ++j) {
+      MemberExtent& k = (*extents)[j];
+      if (ContinuesOnMember(k, e)) {
+        k.length_bytes += e.length_bytes;
+        joined = true;
+      }
+    }
+    if (!joined) (*extents)[kept++] = e;
+  }
+  extents->resize(kept);
+}
+
 }  // namespace pgstorsim

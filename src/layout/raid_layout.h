@@ -92,6 +92,13 @@ inline bool ContinuesOnMember(const MemberExtent& prev, const MemberExtent& next
   return prev.member == next.member && prev.offset_bytes + prev.length_bytes == next.offset_bytes;
 }
 
+// Joins every extent that continues an earlier one on its member into that extent, in
+// place (order of first pieces kept): how a host that issues a request's member I/O
+// itself (md, the replayer, an HBA's block layer) sends one I/O per contiguous member
+// range. Example: a 64 KiB block over three units of a 32 KiB RAID 10 -> one I/O per
+// pair's disk, not two. Roles are not compared (only data extents are ever adjacent).
+void MergeContiguousOnMembers(std::vector<MemberExtent>* extents);
+
 // A piece of a logical read that lies within one stripe unit, with every member
 // location holding a copy (2 for RAID 1/10 mirrors, 1 otherwise). The caller picks one
 // (e.g. the less busy), which is how mirror read balancing is modelled and replayed.

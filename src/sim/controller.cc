@@ -276,6 +276,7 @@ class RaidController : public Controller {
   void StartPlannedWrite(uint32_t slot, const VolumeOp& op) {
     WritePlan& plan = write_plan_;  // Scratch: no allocation per write.
     layout_->MapWriteInto(op.offset_bytes, op.length_bytes, &plan);
+    if (config_.host_counted_writes) MergeContiguousOnMembers(&plan.writes);
     if (plan.writes.size() > 1 && single_copy_) ++stats_.split_requests;
     if (plan.pre_reads.empty()) {
       return SubmitExtents(slot, IoOp::kWrite, plan.writes, WritePositionNs(pending_[slot].kind));

@@ -39,6 +39,10 @@ enum class DestageOrder { kElevator, kFifo };
 
 struct SimControllerConfig {
   bool has_cache = true;   // false: HBA, every request goes to the disks.
+  // A throttled device counts the I/O the host issues: without a cache, a write's pieces
+  // contiguous on a member go as one I/O (MergeContiguousOnMembers), as the replayer
+  // and the model's throttled path count them.
+  bool host_counted_writes = false;
   bool write_back = true;  // Effective write-back (policy + healthy battery).
   int64_t write_cache_bytes = 256LL << 20;
   int64_t read_cache_bytes = 256LL << 20;

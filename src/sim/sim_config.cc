@@ -56,6 +56,7 @@ void FillStorage(const Scenario& s, SimConfig* c) {
 
   SimControllerConfig& k = c->controller;
   k.has_cache = s.controller.kind == ControllerKind::kRaid && s.controller.cache_size_bytes > 0;
+  k.host_counted_writes = !k.has_cache && s.disks.type == DiskType::kThrottled;
   k.write_back = s.controller.EffectiveWriteBack();
   // The cache is shared; reads keep what write-back does not hold.
   k.write_cache_bytes = s.controller.cache_size_bytes / 2;

@@ -292,5 +292,37 @@ TEST(RaidLayoutTest, ParsesLevelNames) {
   EXPECT_FALSE(ParseRaidLevel("raid7").ok());
 }
 
+// A 64 KiB block behind a 63-sector offset on a 32 KiB RAID 10 covers units k, k+1,
+// k+2; k and k+2 lie back to back on the same pair, so the host's I/O is one per disk.
+TEST(RaidLayoutTest, MergeContiguousOnMembersJoinsPiecesBackToBackOnAMember) {
+  ArrayGeometry g;
+  g.level = RaidLevel::kRaid10;
+  g.members = 4;
+  g.stripe_unit_bytes = 32 << 10;
+  auto layout = RaidLayout::Create(g);
+  ASSERT_TRUE(layout.ok());
+  std::vector<MemberExtent> writes = (*layout)->MapWrite(32256, 65536).writes;
+  ASSERT_EQ(writes.size(), 6u);  // Three pieces, two copies each.
+  MergeContiguousOnMembers(&writes);
+  ASSERT_EQ(writes.size(), 4u);
+  int64_t bytes = 0;
+  std::vector<int> per_member(4, 0);
+  for (const MemberExtent& e : writes) {
+    bytes += e.length_bytes;
+    ++per_member[e.member];
+  }
+  EXPECT_EQ(bytes, 2 * 65536);  // Nothing lost or doubled.
+  EXPECT_EQ(per_member, std::vector<int>({1, 1, 1, 1}));
+  for (const MemberExtent& e : writes) {
+    if (e.member < 2) EXPECT_EQ(e.length_bytes, 32768) << "pair 0: 512 + 32256 bytes";
+  }
+}
+
+TEST(RaidLayoutTest, MergeContiguousOnMembersKeepsSeparateRanges) {
+  std::vector<MemberExtent> extents = {{0, 0, 4096}, {1, 4096, 4096}, {0, 8192, 4096}};
+  MergeContiguousOnMembers(&extents);
+  EXPECT_EQ(extents.size(), 3u);  // Other member, or a gap on the same one.
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -180,6 +180,26 @@ TEST(ControllerTest, CalibratedDestagePaysOnePositioningPerStripeUnitPiece) {
   EXPECT_NEAR(PositioningsPerBlockCopy(32 << 10), 3, 0.1);
 }
 
+// A throttled device counts the host's I/O: a misaligned 64 KiB block write on a
+// 32 KiB RAID 10 is one I/O per disk (4), not one per stripe-unit piece (6).
+uint64_t MemberWritesPerBlockWrite(bool host_counted) {
+  SimControllerConfig cc = NoCache();
+  cc.host_counted_writes = host_counted;
+  const int writes = 200;
+  DriveRun run = Drive(cc, Geometry(RaidLevel::kRaid10, 4, 32 << 10), 1, writes, [](Random& r) {
+    return VolumeOp{IoOp::kWrite, r.UniformInt(0, 100000) * 65536 + 32256, 65536};
+  });
+  uint64_t member_writes = 0;
+  for (int m = 0; m < run.controller->members(); ++m)
+    member_writes += run.controller->member(m).stats().writes;
+  return member_writes / writes;
+}
+
+TEST(ControllerTest, HostCountedWritesMergePiecesContiguousOnAMember) {
+  EXPECT_EQ(MemberWritesPerBlockWrite(false), 6u);
+  EXPECT_EQ(MemberWritesPerBlockWrite(true), 4u);
+}
+
 // whole_block_reads (calibration key): a misaligned 64 KiB block read on a 32 KiB-stripe
 // RAID 10 spans both pairs; with the key one of its two member commands positions and
 // the other only transfers, so the disks' busy time per read is about halved (one
