@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/throttle_slice.h"
 #include "model/storage_network.h"
 
 namespace pgstorsim::storage_network {
