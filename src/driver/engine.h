@@ -35,7 +35,7 @@
 #include "common/histogram.h"
 #include "common/status.h"
 #include "driver/run_options.h"
-#include "trace/keys_log.h"
+#include "workload/keys_log.h"
 
 namespace pgstorsim {
 

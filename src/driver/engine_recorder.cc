@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/units.h"
-#include "trace/keys_log.h"
+#include "workload/keys_log.h"
 
 namespace pgstorsim {
 namespace {

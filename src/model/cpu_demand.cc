@@ -1,20 +1,29 @@
 #include "model/cpu_demand.h"
 
-#include "model/storage_network.h"
-#include "workload/tpcb.h"
+#include <array>
 
 namespace pgstorsim {
 namespace {
 
-// Sum of kCpuShares over the workload's statements.
+// StatementCpuShare in Statement order (workload/tpcb.h).
+constexpr std::array<double, kStatementCount> kCpuShares = {0.05, 0,    0.19, 0.30,
+                                                            0.30, 0.16, 0};
+
+// Sum of the shares of the workload's statements.
 double WorkloadCpuShare(const Scenario& s) {
   double share = 0;
-  for (Statement st : WorkloadStatements(s.workload.type))
-    share += storage_network::CpuShare(StatementName(st));
+  for (Statement st : WorkloadStatements(s.workload.type)) share += StatementCpuShare(st);
   return share;
 }
 
 }  // namespace
+
+double StatementCpuShare(Statement st) { return kCpuShares[static_cast<int>(st)]; }
+
+double StatementCpuShare(const std::string& name) {
+  StatusOr<Statement> st = ParseStatementName(name);
+  return st.ok() ? StatementCpuShare(*st) : 0;
+}
 
 CpuDemand TransactionCpu(const Scenario& s, const ModelParams& p) {
   CpuDemand c;
@@ -27,7 +36,7 @@ double StatementCpuFraction(const Scenario& s, const std::string& name) {
   const double total = WorkloadCpuShare(s);
   if (!(total > 0)) return 0;
   for (Statement st : WorkloadStatements(s.workload.type)) {
-    if (name == StatementName(st)) return storage_network::CpuShare(name) / total;
+    if (name == StatementName(st)) return StatementCpuShare(st) / total;
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/checkpoint_burst.h"
+#include "model/cpu_demand.h"
 #include "model/storage_network.h"
 
 namespace pgstorsim {
@@ -218,7 +219,7 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
   for (const auto& [name, ms] : p->statement_latency_ms) {
     StatementShape shape;
     shape.mean_ms = ms;
-    shape.fixed_ms = storage_network::CpuShare(name) * params.cpu_ms;
+    shape.fixed_ms = StatementCpuShare(name) * params.cpu_ms;
     shape.stall_ms = stall_ms;
     if (name == "END" && writes && s.controller.EffectiveWriteBack()) {
       shape.fixed_ms += params.commit_ms;

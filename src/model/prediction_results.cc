@@ -72,15 +72,13 @@ nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table) {
   const std::string base_toml = ScenarioToToml(base);
   nlohmann::json rows = nlohmann::json::array();
   for (const SweepPoint& p : table.points) {
-    nlohmann::json settings = nlohmann::json::object();
     Scenario s = base;
     bool applied = true;
     for (size_t k = 0; k < table.keys.size() && k < p.values.size(); ++k) {
-      auto [name, value] = ResultsKeyValue(table.keys[k], p.values[k]);
-      settings[name] = value;
       applied = applied && SetScenarioKey(&s, table.keys[k], p.values[k]).ok();
     }
-    nlohmann::json row = {{"settings", settings}, {"index", p.index}};
+    nlohmann::json row = {{"settings", SweepSettingsJson(table.spec, p.values)},
+                          {"index", p.index}};
     if (!p.ok) {
       row["error"] = p.error;
       rows.push_back(row);

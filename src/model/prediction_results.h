@@ -19,8 +19,8 @@ namespace pgstorsim {
 nlohmann::json PredictionToJson(const Prediction& p);
 Results PredictionToResults(const Scenario& s, const Prediction& p);
 
-// One sweep row: {"settings": {key: value as given}, "index" (in the whole sweep),
-// "tps", "tps_low", "tps_high", "latency_ms" (transaction mean), "p95_ms"
+// One sweep row: {"settings" (SweepSettingsJson: results names, units in the key),
+// "index" (in the whole sweep), "tps", "tps_low", "tps_high", "latency_ms" (transaction mean), "p95_ms"
 // (transaction), "regime", "base"}; a refused point has settings and
 // "error" only. "base" is true when the point equals `base` (no override changes it).
 nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/throttle_slice.h"
 #include "model/storage_network.h"
 
 namespace pgstorsim::storage_network {
@@ -16,13 +17,6 @@ double CapMs(double commands, double bytes, double iops, int64_t bytes_per_s) {
 }
 
 }  // namespace
-
-double CpuShare(const std::string& statement) {
-  for (const auto& [name, share] : kCpuShares) {
-    if (statement == name) return share;
-  }
-  return 0;
-}
 
 double SsdLanes(const Scenario& s) {
   return s.disks.type == DiskType::kSsd ? std::max(1, std::min(s.disks.channels, s.io.queue_depth))

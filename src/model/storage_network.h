@@ -22,15 +22,6 @@
 
 namespace pgstorsim::storage_network {
 
-// Share of the non-I/O time per statement (pgbench -r proportions at low load).
-inline constexpr std::pair<const char*, double> kCpuShares[] = {{"BEGIN", 0.05},
-                                                                {"SELECT accounts", 0.19},
-                                                                {"UPDATE tellers", 0.30},
-                                                                {"UPDATE branches", 0.30},
-                                                                {"INSERT history", 0.16}};
-// kCpuShares' share of `statement`; 0 for statements without one.
-double CpuShare(const std::string& statement);
-
 // Channels of an SSD that serve I/Os in parallel (at most the queue depth).
 double SsdLanes(const Scenario& s);
 // An SSD's c channels each serve one I/O in S = latency + bytes / transfer_rate (the

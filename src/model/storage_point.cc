@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/cpu_demand.h"
 #include "model/storage_network.h"
 #include "scenario/storage_geometry.h"
 
@@ -162,8 +163,8 @@ Point SolvePoint(const Network& net, const OpLoad& load, double reads, double* w
   RowLockInput in;
   in.clients = net.s->workload.clients;
   in.branches = static_cast<int>(net.s->workload.scale);
-  in.branch_update_ms = CpuShare("UPDATE branches") * net.p->cpu_ms;
-  const double insert_ms = CpuShare("INSERT history") * net.p->cpu_ms;
+  in.branch_update_ms = StatementCpuShare(Statement::kUpdateBranches) * net.p->cpu_ms;
+  const double insert_ms = StatementCpuShare(Statement::kInsertHistory) * net.p->cpu_ms;
   auto waits = [&](const Point& at) {
     in.x_per_ms = at.x_per_ms;
     in.branch_hold_ms = insert_ms + PointEndMs(net, at, load.commits_per_op);

@@ -3,8 +3,6 @@
 
 #include <toml++/toml.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -239,10 +237,6 @@ double CheckpointCompletionTarget(const PostgresConfig& pg) {
   if (pg.checkpoint_completion_target >= 0) return pg.checkpoint_completion_target;
   const int major = PostgresMajorVersion(pg);
   return major > 0 && major < 14 ? 0.5 : 0.9;
-}
-
-double ThrottleSliceBudget(double iops) {
-  return std::max(1.0, std::floor(iops * static_cast<double>(kThrottleSliceNs) / 1e9));
 }
 
 bool UsesLinuxPageCache(const FilesystemConfig& fs) {

@@ -118,14 +118,9 @@ struct ArrayConfig {
 };
 
 // kThrottled: a rate-limited device (e.g. a loop device under cgroup blkio): reads and
-// writes have independent caps; an I/O below the cap costs only the device latency.
+// writes have independent caps; an I/O below the cap costs only the device latency
+// (the cap's dispatch slices: device/throttle_slice.h).
 enum class DiskType { kHdd, kSsd, kThrottled };
-
-// A throttled device's time slice: the kernel's blk-throttle (block/blk-throttle.c,
-// throtl_slice on a rotational device, loop devices included) grants
-// ThrottleSliceBudget(iops) I/Os at once per 100 ms slice; the rest wait for the next.
-constexpr int64_t kThrottleSliceNs = 100'000'000;
-double ThrottleSliceBudget(double iops);  // I/Os per slice, at least 1.
 
 struct DiskConfig {
   DiskType type = DiskType::kHdd;

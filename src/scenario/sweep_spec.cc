@@ -106,6 +106,15 @@ StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
   return s;
 }
 
+nlohmann::json SweepSettingsJson(const SweepSpec& spec, const std::vector<std::string>& values) {
+  nlohmann::json settings = nlohmann::json::object();
+  for (size_t k = 0; k < spec.keys.size() && k < values.size(); ++k) {
+    auto [name, value] = ResultsKeyValue(spec.keys[k], values[k]);
+    settings[name] = value;
+  }
+  return settings;
+}
+
 nlohmann::json SweepConfigJson(const SweepSpec& spec, const Shard& shard) {
   // Roles and units are keyed by the results name of each key (scenario_results.h), the
   // name the rows' settings carry.

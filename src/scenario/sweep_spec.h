@@ -49,6 +49,12 @@ std::pair<size_t, size_t> ShardRange(size_t points, const Shard& shard);
 StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
                                    const std::vector<std::string>& values);
 
+// A sweep row's "settings" (predict and simulate alike): each key under its results
+// name with its value as the results schema carries it (scenario_results.h:
+// "array.stripe=32k" -> "array.stripe_bytes": 32768), the names config.sweep's roles
+// and units are keyed by. `values` as PointValues gives them.
+nlohmann::json SweepSettingsJson(const SweepSpec& spec, const std::vector<std::string>& values);
+
 // config.sweep of a sweep's results (predict and simulate alike): {"keys", "values"
 // (per key, as given), "roles" (key -> "choice" | "workload" | "label", KeyRole),
 // "units" (key -> its unit column, "" when none),

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "device/throttle_slice.h"
 #include "scenario/scenario.h"
 #include "sim/hdd_mechanics.h"
 

@@ -6,6 +6,7 @@
 
 #include "common/units.h"
 #include "cache/buffer_cache.h"
+#include "model/cpu_demand.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
@@ -65,11 +66,6 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   k.read_ahead = ToReadAhead(ControllerReadAheadFor(s));
 }
 
-// The analytic model's share of cpu_ms per statement (pgbench -r proportions; the
-// same table as model/storage_model.cc's kCpuShares), in Statement order.
-constexpr std::array<double, kStatementCount> kModelCpuShares = {0.05, 0,    0.19, 0.30,
-                                                                 0.30, 0.16, 0};
-
 // What a simulator key of the [calibration] table (scenario/calibration_keys.h) sets.
 using Apply = void (*)(double value, SimConfig* c);
 
@@ -105,7 +101,9 @@ Apply ApplyFor(const std::string& key) {
        }},
       {"cpu_ms",
        [](double v, SimConfig* c) {
-         for (int i = 0; i < kStatementCount; ++i) c->cpu_ns[i] = MsToNs(v * kModelCpuShares[i]);
+         for (int i = 0; i < kStatementCount; ++i) {
+           c->cpu_ns[i] = MsToNs(v * StatementCpuShare(static_cast<Statement>(i)));
+         }
          c->client_rtt_ns = 0;
        }},
       {"commit_ms",

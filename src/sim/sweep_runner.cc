@@ -77,9 +77,7 @@ StatusOr<SweepRun> RunSimulationSweep(const Scenario& base, const SweepSpec& spe
     for (size_t i = next++; i < last; i = next++) {
       const std::vector<std::string> values = spec.PointValues(i);
       nlohmann::json row = SimulatePoint(base, spec, values, base_toml);
-      nlohmann::json settings = nlohmann::json::object();
-      for (size_t k = 0; k < spec.keys.size(); ++k) settings[spec.keys[k]] = values[k];
-      row["settings"] = settings;
+      row["settings"] = SweepSettingsJson(spec, values);
       row["index"] = i;
       if (progress) progress(row);
       rows[i - first] = std::move(row);

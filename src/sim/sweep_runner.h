@@ -2,8 +2,8 @@
 // (scenario/sweep_spec.h), `jobs` at a time on threads. Each point runs its own
 // scenario (seed included) from scratch, so its row does not depend on `jobs`, the
 // order of execution or the shard it is in. Rows (sections.sweep of a "simulate"
-// results document): {"settings": {key: value as given}, "index" (in the whole sweep),
-// "tps", "latency_ms" (mean), "p50_ms", "p95_ms", "p99_ms", "statements_ms": {name:
+// results document): {"settings" (SweepSettingsJson: results names, units in the
+// key), "index" (in the whole sweep), "tps", "latency_ms" (mean), "p50_ms", "p95_ms", "p99_ms", "statements_ms": {name:
 // {"mean", "p50", "p95", "p99"}}, "devices": [{"name", "utilization"}], "transactions",
 // "duration_s", "base"}; a refused point has settings, index and "error".
 // Thread safety: RunSimulationSweep is called from one thread; it starts `jobs`.

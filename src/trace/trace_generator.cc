@@ -8,7 +8,7 @@
 #include "cache/buffer_cache.h"
 #include "common/units.h"
 #include "trace/generator_core.h"
-#include "trace/keys_log.h"
+#include "workload/keys_log.h"
 #include "workload/tpcb.h"
 
 namespace pgstorsim {

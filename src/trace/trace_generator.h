@@ -48,7 +48,7 @@ struct GeneratorOptions {
   int64_t transactions = 1000;         // Ignored when keys_log_path is set (all of it).
   int clients = 1;
   uint64_t seed = 1;  // Client c draws its keys from ClientKeys(scale, seed, c).
-  std::string keys_log_path;  // Driver keys log (src/trace/keys_log.h); empty = draw keys.
+  std::string keys_log_path;  // Driver keys log (src/workload/keys_log.h); empty = draw keys.
   int64_t shared_buffers_bytes = 128LL << 20;
   int64_t os_cache_bytes = 0;
   bool warm = false;  // false = cold (empty caches).

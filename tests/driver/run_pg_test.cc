@@ -9,7 +9,7 @@
 #include "common/results.h"
 #include "driver_test_util.h"
 #include "support/poll.h"
-#include "trace/keys_log.h"
+#include "workload/keys_log.h"
 
 namespace pgstorsim {
 namespace {

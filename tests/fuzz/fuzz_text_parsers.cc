@@ -6,7 +6,7 @@
 #include "fuzz/fuzz_targets.h"
 #include "model/measured.h"
 #include "scenario/scenario.h"
-#include "trace/keys_log.h"
+#include "workload/keys_log.h"
 
 namespace pgstorsim::fuzz {
 namespace {

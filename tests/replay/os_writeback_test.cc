@@ -54,13 +54,7 @@ TEST(OsWriteback, ExpiryAndFsyncOfOneFile) {
 // than what a short run dirties), where direct writes each reach the target.
 TEST(OsWriteback, BufferedReplayLeavesWritesDirtyDirectWritesThemAll) {
   TempDir dir;
-  TraceHeader header;
-  std::vector<TraceRecord> records;
-  PatternOptions pattern{"randwrite"};
-  pattern.file_bytes = 2 << 20;
-  pattern.clients = 2;
-  pattern.ops_per_client = 100;
-  ASSERT_TRUE(MakePatternTrace(pattern, &header, &records).ok());
+  const Trace t = Pattern("randwrite", 2 << 20, 2, 100, /*seed=*/1);
   for (bool buffered : {true, false}) {
     ReplayTargets targets;
     targets.target = dir.File(buffered ? "buffered" : "direct");
@@ -68,7 +62,7 @@ TEST(OsWriteback, BufferedReplayLeavesWritesDirtyDirectWritesThemAll) {
     o.buffered_data_writes = buffered;
     o.os_cache_bytes = 64 << 20;
     PreparedReplay prepared;
-    auto out = ReplayTrace(header, records, targets, o, &prepared);
+    auto out = ReplayTrace(t.header, t.records, targets, o, &prepared);
     ASSERT_TRUE(out.ok()) << out.status().message();
     if (buffered) {
       EXPECT_EQ(out->devices[0].writes, 0u);

@@ -77,13 +77,7 @@ TEST(ReplayLoopTest, DurationRepeatsTheTraceUntilItEnds) {
 
 TEST(ReplayLoopTest, ReportAndResultsDescribeTheRun) {
   TempDir dir;
-  TraceHeader header;
-  std::vector<TraceRecord> records;
-  PatternOptions p;
-  p.file_bytes = 1 << 20;
-  p.clients = 2;
-  p.ops_per_client = 100;
-  ASSERT_TRUE(MakePatternTrace(p, &header, &records).ok());
+  const Trace t = Pattern("randrw", 1 << 20, 2, 100, /*seed=*/1);
   ReplayTargets targets;
   targets.use_array = true;
   targets.array.level = RaidLevel::kRaid1;
@@ -91,7 +85,7 @@ TEST(ReplayLoopTest, ReportAndResultsDescribeTheRun) {
   ReplayOptions options;
   options.engine = "psync";
   PreparedReplay prepared;
-  auto out = ReplayTrace(header, records, targets, options, &prepared);
+  auto out = ReplayTrace(t.header, t.records, targets, options, &prepared);
   ASSERT_TRUE(out.ok()) << out.status().message();
   std::ostringstream text;
   PrintIntervalTable(*out, options.interval_ns, text);
@@ -100,7 +94,7 @@ TEST(ReplayLoopTest, ReportAndResultsDescribeTheRun) {
   EXPECT_NE(text.str().find("data member 1"), std::string::npos);
   EXPECT_NE(text.str().find("tps ="), std::string::npos);
 
-  Results r = MakeReplayResults(*out, prepared, options.interval_ns, {{"k", 1}}, header.meta);
+  Results r = MakeReplayResults(*out, prepared, options.interval_ns, {{"k", 1}}, t.header.meta);
   const std::string path = dir.File("r.json");
   ASSERT_TRUE(SaveResults(path, r).ok());
   auto loaded = LoadResults(path);
@@ -131,21 +125,16 @@ namespace {
 TEST(ReplayLoopTest, IoErrorsAreCountedNotFatal) {
   TempDir dir;
   WriteFile(dir.File("data"), std::vector<uint8_t>(2 << 20, 0));
-  TraceHeader header;
-  std::vector<TraceRecord> records;
-  PatternOptions p;
-  p.file_bytes = 1 << 20;
-  p.ops_per_client = 40;
-  ASSERT_TRUE(MakePatternTrace(p, &header, &records).ok());
+  const Trace t = Pattern("randrw", 1 << 20, 1, 40, /*seed=*/1);
   auto volume = Volume::Create({0}, nullptr, FsGeometry());
   ASSERT_TRUE(volume.ok());
   ReplaySetup setup;
   setup.targets = {{dir.File("data"), /*writable=*/false, /*direct=*/true}};
   setup.data_volume = volume->get();
-  setup.placement = PlaceFiles(header, false, FsGeometry());
+  setup.placement = PlaceFiles(t.header, false, FsGeometry());
   ReplayOptions options;
   options.engine = "psync";
-  auto out = RunReplay(records, setup, options);
+  auto out = RunReplay(t.records, setup, options);
   ASSERT_TRUE(out.ok()) << out.status().message();
   const uint64_t writes = out->data_write.count();
   ASSERT_GT(writes, 0u);
@@ -172,13 +161,7 @@ namespace {
 // Rows handed out live while the replay runs are, in order, exactly the final table.
 TEST(ReplayLoopTest, LiveIntervalsEqualFinalTable) {
   TempDir dir;
-  TraceHeader header;
-  std::vector<TraceRecord> records;
-  PatternOptions p;
-  p.file_bytes = 1 << 20;
-  p.clients = 3;
-  p.ops_per_client = 100000;
-  ASSERT_TRUE(MakePatternTrace(p, &header, &records).ok());
+  const Trace t = Pattern("randrw", 1 << 20, 3, 100000, /*seed=*/1);
   ReplayTargets targets;
   targets.target = dir.File("data");
   ReplayOptions options;
@@ -194,7 +177,7 @@ TEST(ReplayLoopTest, LiveIntervalsEqualFinalTable) {
     EXPECT_LE(seconds, 0.010 + 1e-9);
   };
   PreparedReplay prepared;
-  auto out = ReplayTrace(header, records, targets, options, &prepared);
+  auto out = ReplayTrace(t.header, t.records, targets, options, &prepared);
   ASSERT_TRUE(out.ok()) << out.status().message();
   ASSERT_EQ(rows.size(), out->intervals.size());
   uint64_t total = 0;

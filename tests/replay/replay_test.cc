@@ -11,25 +11,6 @@
 namespace pgstorsim {
 namespace {
 
-struct Trace {
-  TraceHeader header;
-  std::vector<TraceRecord> records;
-};
-
-Trace Pattern(const std::string& name, int64_t file_bytes, int clients, int64_t ops,
-              uint64_t seed = 3) {
-  Trace t;
-  PatternOptions o;
-  o.name = name;
-  o.file_bytes = file_bytes;
-  o.clients = clients;
-  o.ops_per_client = ops;
-  o.seed = seed;
-  Status s = MakePatternTrace(o, &t.header, &t.records);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return t;
-}
-
 StatusOr<ReplayOutcome> Replay(const Trace& t, const ReplayTargets& targets,
                                const std::string& engine, int workers = 0) {
   ReplayOptions o;

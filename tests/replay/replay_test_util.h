@@ -1,4 +1,5 @@
-// Helpers shared by the replay tests: a temporary directory removed at the end.
+// Helpers shared by the replay tests: a temporary directory removed at the end, a
+// synthetic pattern trace, file reads and writes, a parity check.
 #ifndef PGSTORSIM_TESTS_REPLAY_REPLAY_TEST_UTIL_H_
 #define PGSTORSIM_TESTS_REPLAY_REPLAY_TEST_UTIL_H_
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "replay/parity.h"
+#include "replay/pattern.h"
 
 namespace pgstorsim {
 
@@ -34,6 +36,26 @@ class TempDir {
  private:
   std::string path_;
 };
+
+struct Trace {
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+};
+
+// MakePatternTrace of the named pattern (replay/pattern.h); a failure fails the test.
+inline Trace Pattern(const std::string& name, int64_t file_bytes, int clients, int64_t ops,
+                     uint64_t seed = 3) {
+  Trace t;
+  PatternOptions o;
+  o.name = name;
+  o.file_bytes = file_bytes;
+  o.clients = clients;
+  o.ops_per_client = ops;
+  o.seed = seed;
+  Status s = MakePatternTrace(o, &t.header, &t.records);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return t;
+}
 
 inline std::vector<uint8_t> ReadAll(const std::string& path) {
   std::vector<uint8_t> out;

@@ -68,24 +68,17 @@ TEST(TargetTest, ReplayOnForeignFileKeepsItsSize) {
   TempDir dir;
   const std::string path = dir.File("foreign");
   WriteFile(path, std::vector<uint8_t>(3 << 20, 0));
-  TraceHeader header;
-  std::vector<TraceRecord> records;
-  PatternOptions o;
-  o.name = "randwrite";
-  o.file_bytes = 1 << 20;
-  o.ops_per_client = 20;
-  ASSERT_TRUE(MakePatternTrace(o, &header, &records).ok());
+  Trace t = Pattern("randwrite", 1 << 20, 1, 20, /*seed=*/1);
   ReplayTargets targets;
   targets.target = path;
   targets.policy.allow_destroy = {path};
   PreparedReplay prepared;
-  auto out = ReplayTrace(header, records, targets, ReplayOptions(), &prepared);
+  auto out = ReplayTrace(t.header, t.records, targets, ReplayOptions(), &prepared);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(SizeOf(path), 3 << 20);
   // A bigger trace is refused and the file keeps its size.
-  o.file_bytes = 8 << 20;
-  ASSERT_TRUE(MakePatternTrace(o, &header, &records).ok());
-  EXPECT_FALSE(ReplayTrace(header, records, targets, ReplayOptions(), &prepared).ok());
+  t = Pattern("randwrite", 8 << 20, 1, 20, /*seed=*/1);
+  EXPECT_FALSE(ReplayTrace(t.header, t.records, targets, ReplayOptions(), &prepared).ok());
   EXPECT_EQ(SizeOf(path), 3 << 20);
 }
 
@@ -142,12 +135,7 @@ namespace {
 
 TEST(TargetTest, SameTargetTwiceRefused) {
   TempDir dir;
-  TraceHeader header;
-  std::vector<TraceRecord> records;
-  PatternOptions o;
-  o.file_bytes = 1 << 20;
-  o.ops_per_client = 5;
-  ASSERT_TRUE(MakePatternTrace(o, &header, &records).ok());
+  const Trace t = Pattern("randrw", 1 << 20, 1, 5, /*seed=*/1);
   WriteFile(dir.File("a"), std::vector<uint8_t>(4 << 20, 0));
   ASSERT_EQ(symlink(dir.File("a").c_str(), dir.File("alias").c_str()), 0);
   ReplayTargets targets;
@@ -155,13 +143,13 @@ TEST(TargetTest, SameTargetTwiceRefused) {
   targets.array.level = RaidLevel::kRaid1;
   targets.members = {dir.File("a"), dir.File("alias")};
   PreparedReplay prepared;
-  auto out = ReplayTrace(header, records, targets, ReplayOptions(), &prepared);
+  auto out = ReplayTrace(t.header, t.records, targets, ReplayOptions(), &prepared);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("are the same"), std::string::npos);
   targets.use_array = false;
   targets.target = dir.File("b");
   targets.wal_target = dir.File("b");
-  EXPECT_FALSE(ReplayTrace(header, records, targets, ReplayOptions(), &prepared).ok());
+  EXPECT_FALSE(ReplayTrace(t.header, t.records, targets, ReplayOptions(), &prepared).ok());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/units.h"
+#include "model/cpu_demand.h"
 #include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
 #include "sim/disk.h"
@@ -44,6 +45,16 @@ TEST(CalibrationMappingTest, ModelKeysGetTheirPhysicalMeaning) {
   EXPECT_EQ(c.controller.write_ack_ns, 250'000 - c.controller.command_overhead_ns);
   const int64_t os_cache = c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes;
   EXPECT_EQ(os_cache, 12LL << 30);  // Half of 24 GiB: distinct pages, inclusive cache.
+}
+
+TEST(CalibrationMappingTest, CpuMsSplitsByTheModelsStatementShares) {
+  // One table: the simulator's per-statement CPU is cpu_ms x model/cpu_demand.h's share.
+  const SimConfig c = ConfigFor({"calibration.cpu_ms=2"});
+  for (int i = 0; i < kStatementCount; ++i) {
+    const Statement st = static_cast<Statement>(i);
+    EXPECT_EQ(c.cpu_ns[i], MsToNs(2 * StatementCpuShare(st))) << StatementName(st);
+  }
+  EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kSelectAccounts)], 380'000);
 }
 
 TEST(CalibrationMappingTest, WithoutCalibrationTheMechanicsStay) {

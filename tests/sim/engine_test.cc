@@ -131,12 +131,6 @@ TEST(EngineTest, DatabaseLargerThanArrayIsAnError) {
   EXPECT_NE(out.status().message().find("do not fit"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace pgstorsim::sim
-
-namespace pgstorsim::sim {
-namespace {
-
 TEST(EngineTest, OpenLoopRunsAtTheGivenRate) {
   SimConfig c = CachedConfig();
   c.clients = 4;
@@ -148,12 +142,6 @@ TEST(EngineTest, OpenLoopRunsAtTheGivenRate) {
   // Far from saturation the latency is the unloaded one (< 1 ms), not a backlog.
   EXPECT_LT(out.results.transaction_latency.mean_ns(), 1.5 * kNsPerMs);
 }
-
-}  // namespace
-}  // namespace pgstorsim::sim
-
-namespace pgstorsim::sim {
-namespace {
 
 TEST(EngineTest, CheckpointsInflateWalWithFullPageImages) {
   SimConfig c = CachedConfig();
@@ -179,12 +167,6 @@ TEST(EngineTest, CheckpointsInflateWalWithFullPageImages) {
   EXPECT_LT(off, 1000);  // A TPC-B transaction's records alone are a few hundred bytes.
   EXPECT_GT(rare, off);
 }
-
-}  // namespace
-}  // namespace pgstorsim::sim
-
-namespace pgstorsim::sim {
-namespace {
 
 TEST(EngineTest, CachedAsyncCommitIsCpuBound) {
   SimConfig c = CachedConfig();

@@ -48,5 +48,21 @@ TEST(SimulationSweep, RowsDoNotDependOnJobsOrShards) {
   EXPECT_EQ(shard->results.config["sweep"]["shard"], "2/4");
 }
 
+TEST(SimulationSweep, SettingsCarryTheResultsNamesPredictWrites) {
+  // One schema: the swept keys under their results names, units in the key, and the
+  // same names in config.sweep's roles and units.
+  const Scenario base = Base();
+  auto spec = ParseSweepSpec(base, {"array.stripe=32k", "workload.clients=3"});
+  ASSERT_TRUE(spec.ok());
+  auto run = RunSimulationSweep(base, *spec, {}, 1, nullptr);
+  ASSERT_TRUE(run.ok());
+  const nlohmann::json& settings = run->results.sections["sweep"][0]["settings"];
+  EXPECT_EQ(settings, nlohmann::json({{"array.stripe_bytes", 32768}, {"workload.clients", 3}}));
+  for (const auto& [name, value] : settings.items()) {
+    EXPECT_TRUE(run->results.config["sweep"]["roles"].contains(name)) << name;
+    EXPECT_TRUE(run->results.config["sweep"]["units"].contains(name)) << name;
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim::sim

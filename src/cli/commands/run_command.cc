@@ -21,7 +21,7 @@
 #include "driver/summary.h"
 #include "pg/server.h"
 #include "pg/server_stats.h"
-#include "trace/keys_log.h"
+#include "workload/keys_log.h"
 
 namespace pgstorsim {
 namespace {

@@ -149,8 +149,9 @@ class SimulateCommand : public Command {
     auto progress = [&](const nlohmann::json& row) {
       if (quiet_) return;
       std::lock_guard<std::mutex> lock(print_mu);
-      std::string line = std::to_string(row["index"].get<size_t>());
-      for (const auto& [key, value] : row["settings"].items()) line += "\t" + value.get<std::string>();
+      const size_t index = row["index"].get<size_t>();
+      std::string line = std::to_string(index);
+      for (const std::string& value : spec->PointValues(index)) line += "\t" + value;
       char buf[160];
       if (row.contains("error")) {
         std::printf("%s\trefused: %s\n", line.c_str(), row["error"].get<std::string>().c_str());

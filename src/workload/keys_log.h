@@ -1,5 +1,6 @@
-// Keys log: one text line per transaction run by `pgstorsim run --keys-log FILE`, read
-// by the trace generator. Format (docs/keys-log.md):
+// Keys log: one text line per transaction run by `pgstorsim run --keys-log FILE` (its
+// TxnKeys, workload/tpcb.h, with its measured times), read by the trace generator.
+// Format (docs/keys-log.md):
 //   pgstorsim keys-log 1
 //   <client> <txn_seq> <aid> <tid> <bid> <delta> <start_ns> <end_ns> <committed 0|1>
 // Fields are decimal integers separated by one space; times are nanoseconds relative to
@@ -8,11 +9,12 @@
 // Lines appear in completion order per thread, threads interleaved in blocks. Readers
 // skip empty lines and lines starting with #, and accept CRLF line ends. Errors of
 // readers name the file and line ("<file>:<line>: ...").
-// This module depends only on src/common, so the trace subsystem builds without the
-// driver. Thread safety: KeysLogWriter::Append is safe from several threads; the rest
-// are pure or single-threaded.
-#ifndef PGSTORSIM_TRACE_KEYS_LOG_H_
-#define PGSTORSIM_TRACE_KEYS_LOG_H_
+// It depends only on src/common, so the driver (writer) and the trace generator
+// (reader) share it without depending on each other. Thread safety:
+// KeysLogWriter::Append is safe from several threads; the rest are pure or
+// single-threaded.
+#ifndef PGSTORSIM_WORKLOAD_KEYS_LOG_H_
+#define PGSTORSIM_WORKLOAD_KEYS_LOG_H_
 
 #include <cstdint>
 #include <functional>
@@ -83,4 +85,4 @@ inline constexpr const char* kKeysLogPartialMark = "# partial: ";
 
 }  // namespace pgstorsim
 
-#endif  // PGSTORSIM_TRACE_KEYS_LOG_H_
+#endif  // PGSTORSIM_WORKLOAD_KEYS_LOG_H_

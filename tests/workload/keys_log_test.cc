@@ -1,4 +1,4 @@
-#include "trace/keys_log.h"
+#include "workload/keys_log.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
