@@ -17,8 +17,11 @@
 #                          runs of one transaction per client with the same -c/-j), i.e.
 #                          CPU per transaction of the steady state, like for like;
 #   ours_span              ours as it reports itself (sections.client_cpu: clients
-#                          connected to engine end, all threads), median.
-# and the load average before and after.
+#                          connected to engine end, all threads), median;
+#   ours_mb, pgb_mb        median peak resident memory of the process (wait4 ru_maxrss), MB;
+#   target                 "met" when paired >= 1.0 and cpu_pr <= 1.0 (issue 16: tps ratio
+#                          >= 1.0 and client CPU per transaction <= pgbench's), else "missed".
+# and the load average before and after. Needs bash, python3, awk and pgbench only.
 # Usage: bench/driver-vs-pgbench/run.sh      env: PGSTORSIM_BENCH_DB (conninfo; default:
 #        the embedded cluster), BENCH_SCALE=10, BENCH_SECONDS=10, BENCH_RUNS=3,
 #        BENCH_FIXED_RUNS=3, BENCH_CLIENTS="1 4 10", PGSTORSIM_BINARY (default
@@ -58,22 +61,27 @@ if [ "${BENCH_SKIP_INIT:-0}" != 1 ]; then
   "$BIN" init --force --scale "$SCALE" --db "$DB" --out "$work/init.json" | tail -n1
 fi
 
-# cpu_time <file> <command...>: runs the command, writes "user_s sys_s" of it (all its
-# threads; wait4 rusage) to <file>.
+# cpu_time <file> <command...>: runs the command, writes "user_s sys_s peak_kb" of it (all
+# its threads; wait4 rusage, ru_maxrss in KB on Linux) to <file>.
 cpu_time() {
   python3 -c 'import os, sys
 pid = os.fork()
 if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
 _, _, ru = os.wait4(pid, 0)
-open(sys.argv[1], "w").write("%.6f %.6f\n" % (ru.ru_utime, ru.ru_stime))' "$@"
+open(sys.argv[1], "w").write("%.6f %.6f %d\n" % (ru.ru_utime, ru.ru_stime, ru.ru_maxrss))' "$@"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# paired_ratio <ours> <theirs>: median over the lines of ours/theirs of their first column.
+paired_ratio() {
+  paste -d' ' <(cut -d' ' -f1 "$1") <(cut -d' ' -f1 "$2") | awk '{print ($2 > 0) ? $1 / $2 : 0}' |
+    median
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > 0) ? a / b : 0}'; }
 
 # run_one <tool> <clients> <threads> <length: -T or -t> <value>: prints
-# "tps transactions cpu_s span_us" (span_us: ours' own figure, 0 for pgbench).
+# "tps transactions cpu_s span_us peak_kb" (span_us: ours' own figure, 0 for pgbench).
 run_one() {
   local tool=$1 c=$2 j=$3 how=$4 n=$5 out=$work/out.txt cpu=$work/cpu.txt span=0
   if [ "$tool" = ours ]; then
@@ -88,7 +96,7 @@ run_one() {
   local tps txns
   tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$out" | tail -n1)
   txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
-  awk -v t="${tps:-0}" -v n="${txns:-0}" -v s="${span:-0}" '{print t, n, $1 + $2, s}' "$cpu"
+  awk -v t="${tps:-0}" -v n="${txns:-0}" -v s="${span:-0}" '{print t, n, $1 + $2, s, $3}' "$cpu"
 }
 
 # fixed_cost <tool> <clients> <threads>: median CPU seconds of one transaction per client.
@@ -97,8 +105,9 @@ fixed_cost() {
 }
 
 echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-7s %9s %9s %6s %6s %8s %8s %6s %5s %8s %8s %9s\n" clients ours_tps pgb_tps ratio \
-  paired ours_cpu pgb_cpu cpu_pr lower ours_net pgb_net ours_span
+printf "%-7s %9s %9s %6s %6s %8s %8s %6s %5s %8s %8s %9s %7s %7s %s\n" clients ours_tps \
+  pgb_tps ratio paired ours_cpu pgb_cpu cpu_pr lower ours_net pgb_net ours_span ours_mb pgb_mb \
+  target
 for c in $CLIENTS; do
   j=$(( c < 2 ? 1 : 2 ))
   : >"$work/ours"; : >"$work/theirs"
@@ -120,11 +129,16 @@ for c in $CLIENTS; do
   on=$(cut -d' ' -f2 "$work/ours_cpu" | median); pn=$(cut -d' ' -f2 "$work/theirs_cpu" | median)
   os=$(cut -d' ' -f4 "$work/ours" | median)
   # paired: median over runs of (ours / pgbench) of the two back-to-back runs.
-  pr=$(paste -d' ' "$work/ours" "$work/theirs" | awk '{print ($5 > 0) ? $1 / $5 : 0}' | median)
-  cr=$(paste -d' ' "$work/ours_cpu" "$work/theirs_cpu" | awk '{print ($3 > 0) ? $1 / $3 : 0}' |
-    median)
-  lw=$(paste -d' ' "$work/ours_cpu" "$work/theirs_cpu" | awk '$1 < $3 {n++} END {print n + 0}')
-  printf "%-7s %9.1f %9.1f %6.3f %6.3f %8.1f %8.1f %6.3f %5s %8.1f %8.1f %9.1f\n" "$c" "$ot" \
-    "$pt" "$(ratio "$ot" "$pt")" "$pr" "$oc" "$pc" "$cr" "$lw/$RUNS" "$on" "$pn" "$os"
+  pr=$(paired_ratio "$work/ours" "$work/theirs")
+  cr=$(paired_ratio "$work/ours_cpu" "$work/theirs_cpu")
+  lw=$(paste -d' ' <(cut -d' ' -f1 "$work/ours_cpu") <(cut -d' ' -f1 "$work/theirs_cpu") |
+    awk '$1 < $2 {n++} END {print n + 0}')
+  om=$(awk '{print $5 / 1024}' "$work/ours" | median)
+  pm=$(awk '{print $5 / 1024}' "$work/theirs" | median)
+  verdict=$(awk -v p="$pr" -v c="$cr" 'BEGIN {print (p >= 1.0 && c <= 1.0) ? "met" : "missed"}')
+  printf "%-7s %9.1f %9.1f %6.3f %6.3f %8.1f %8.1f %6.3f %5s %8.1f %8.1f %9.1f %7.1f %7.1f %s\n" \
+    "$c" "$ot" "$pt" "$(ratio "$ot" "$pt")" "$pr" "$oc" "$pc" "$cr" "$lw/$RUNS" "$on" "$pn" "$os" \
+    "$om" "$pm" "$verdict"
 done
 echo "bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench: target (issue 16): paired >= 1.000 and cpu_pr <= 1.000 at every client count"

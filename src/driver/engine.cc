@@ -17,6 +17,12 @@
 namespace pgstorsim {
 namespace {
 
+// Engine threads' wait tick (EngineShared::tick_ns): stop flags set by another thread
+// are seen within kSharedTickNs; a lone caller-driven thread wakes at once on the
+// signal and ticks only once a second (each tick is a wake-up: client CPU).
+constexpr int64_t kSharedTickNs = 50 * kNsPerMs;
+constexpr int64_t kLoneTickNs = kNsPerSec;
+
 void MergeVector(const std::vector<uint64_t>& src, std::vector<uint64_t>* dst) {
   if (dst->size() < src.size()) dst->resize(src.size(), 0);
   for (size_t i = 0; i < src.size(); ++i) (*dst)[i] += src[i];
@@ -161,6 +167,7 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   // so the process stays single-threaded like pgbench -j 1 (measured: less CPU per
   // transaction); otherwise it watches the threads and prints progress.
   const bool caller_drives = cfg.threads == 1 && (cfg.progress_ns <= 0 || !in.progress);
+  shared.tick_ns = caller_drives ? kLoneTickNs : kSharedTickNs;
   std::vector<EngineOutput> outs(cfg.threads);
   std::vector<Status> statuses(cfg.threads);
   std::vector<std::thread> threads;

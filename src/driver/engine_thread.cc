@@ -17,9 +17,6 @@
 namespace pgstorsim {
 namespace {
 
-// Stop flags (Ctrl-C with several threads, another thread's fatal error) are checked at
-// least this often; a lone thread also wakes at once on the signal (EINTR).
-constexpr int64_t kTickNs = 50 * kNsPerMs;
 constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
 constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 
@@ -363,7 +360,7 @@ class ThreadLoop {
 
 Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, TxnLog* txn_log,
                        EngineOutput* out) {
-  auto waiter = NewSocketWaiter(kTickNs);
+  auto waiter = NewSocketWaiter(shared->tick_ns);
   if (!waiter.ok()) {
     shared->fatal.store(true);
     return waiter.status();

@@ -26,6 +26,11 @@ struct EngineShared {
   int64_t window_start_ns = 0;
   int64_t window_end_ns = 0;  // INT64_MAX in transactions mode.
   int64_t unix_offset_ns = 0;  // Unix time minus monotonic time.
+  // Period of the tick that ends a thread's waits so it sees the stop flags: short when
+  // another thread may set them (several engine threads, Ctrl-C caught by the progress
+  // thread); long when the caller drives the only thread, whose waits a signal ends
+  // itself (EINTR) and the tick only covers a signal landing just before a wait.
+  int64_t tick_ns = 0;
   std::atomic<uint64_t> live_txns{0};
   std::atomic<uint64_t> live_latency_ns{0};
   std::atomic<uint64_t> live_failed{0};

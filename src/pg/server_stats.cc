@@ -1,8 +1,10 @@
 #include "pg/server_stats.h"
 
-#include <pqxx/pqxx>
+#include <cstdlib>
+#include <memory>
 
 #include "pg/conninfo.h"
+#include "pg/server.h"
 
 namespace pgstorsim {
 namespace {
@@ -38,26 +40,52 @@ const StatsQuery kStatsQueries[] = {
      false},
 };
 
-double FieldOrZero(const pqxx::field& f) { return f.is_null() ? 0.0 : f.as<double>(); }
+struct PgResultDeleter {
+  void operator()(PGresult* r) const { PQclear(r); }
+};
+using PgResult = std::unique_ptr<PGresult, PgResultDeleter>;
+
+// Runs `sql` on `conn`; the rows, or an error with the server's message.
+StatusOr<PgResult> Rows(PGconn* conn, const std::string& sql) {
+  PgResult res(PQexec(conn, sql.c_str()));
+  if (PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
+    std::string msg = PQresultErrorMessage(res.get());
+    if (msg.empty()) msg = PQerrorMessage(conn);
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    return Status::Error(msg);
+  }
+  return StatusOr<PgResult>(std::move(res));
+}
+
+double FieldOrZero(const PGresult* res, int row, int col) {
+  return PQgetisnull(res, row, col) ? 0.0 : std::strtod(PQgetvalue(res, row, col), nullptr);
+}
 
 // Adds per-row counters "<group>.<name>.<column>" and group totals "<group>.<column>".
-void AddRows(const pqxx::result& rows, const std::string& group, StatCounters* out) {
-  for (const auto& row : rows) {
-    std::string name = row[0].as<std::string>();
-    for (pqxx::row::size_type c = 1; c < row.size(); ++c) {
-      std::string column = rows.column_name(c);
-      double v = FieldOrZero(row[c]);
+void AddRows(const PGresult* res, const std::string& group, StatCounters* out) {
+  for (int r = 0; r < PQntuples(res); ++r) {
+    const std::string name = PQgetvalue(res, r, 0);
+    for (int c = 1; c < PQnfields(res); ++c) {
+      const std::string column = PQfname(res, c);
+      double v = FieldOrZero(res, r, c);
       (*out)[group + "." + name + "." + column] = v;
       (*out)[group + "." + column] += v;
     }
   }
 }
 
-void AddSingleRow(const pqxx::result& rows, const std::string& group, StatCounters* out) {
-  if (rows.empty()) return;
-  for (pqxx::row::size_type c = 0; c < rows[0].size(); ++c) {
-    (*out)[group + "." + rows.column_name(c)] = FieldOrZero(rows[0][c]);
+void AddSingleRow(const PGresult* res, const std::string& group, StatCounters* out) {
+  if (PQntuples(res) == 0) return;
+  for (int c = 0; c < PQnfields(res); ++c) {
+    (*out)[group + "." + PQfname(res, c)] = FieldOrZero(res, 0, c);
   }
+}
+
+// One query for every setting (as SHOW prints it) and the postmaster's start time.
+std::string SettingsSql() {
+  std::string sql = "SELECT ";
+  for (const char* name : kSettings) sql += std::string("current_setting('") + name + "'), ";
+  return sql + "pg_postmaster_start_time()::text";
 }
 
 void AddRatio(const StatCounters& delta, const std::string& prefix, StatCounters* out) {
@@ -70,29 +98,33 @@ void AddRatio(const StatCounters& delta, const std::string& prefix, StatCounters
 
 }  // namespace
 
-StatusOr<StatsSnapshot> TakeSnapshot(const std::string& conninfo) {
+StatusOr<StatsSnapshot> TakeSnapshot(PGconn* conn) {
   StatsSnapshot snap;
-  try {
-    pqxx::connection conn(conninfo);
-    pqxx::nontransaction tx(conn);
-    for (const StatsQuery& q : kStatsQueries) {
-      const pqxx::result rows = tx.exec(q.sql);
-      if (q.per_row) {
-        AddRows(rows, q.group, &snap.counters);
-      } else {
-        AddSingleRow(rows, q.group, &snap.counters);
-      }
+  for (const StatsQuery& q : kStatsQueries) {
+    auto rows = Rows(conn, q.sql);
+    if (!rows.ok()) return rows.status().WithContext("server statistics");
+    if (q.per_row) {
+      AddRows(rows->get(), q.group, &snap.counters);
+    } else {
+      AddSingleRow(rows->get(), q.group, &snap.counters);
     }
-    for (const char* name : kSettings) {
-      snap.settings[name] = tx.exec1(std::string("SHOW ") + name)[0].as<std::string>();
-    }
-    snap.postmaster_start_time = tx.exec1("SELECT pg_postmaster_start_time()::text")[0].c_str();
-  } catch (const std::exception& e) {
-    std::string msg = e.what();
-    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-    return Status::Error("server statistics from '" + RedactConninfo(conninfo) + "': " + msg);
   }
+  static const std::string kSettingsSql = SettingsSql();
+  auto settings = Rows(conn, kSettingsSql);
+  if (!settings.ok()) return settings.status().WithContext("server statistics");
+  if (PQntuples(settings->get()) != 1) {
+    return Status::Error("server statistics: the settings query returned no row");
+  }
+  int col = 0;
+  for (const char* name : kSettings) snap.settings[name] = PQgetvalue(settings->get(), 0, col++);
+  snap.postmaster_start_time = PQgetvalue(settings->get(), 0, col);
   return snap;
+}
+
+StatusOr<StatsSnapshot> TakeSnapshot(const std::string& conninfo) {
+  auto conn = Connect(conninfo);
+  if (!conn.ok()) return conn.status().WithContext("server statistics");
+  return TakeSnapshot(conn->get());
 }
 
 StatCounters StatsDelta(const StatCounters& before, const StatCounters& after) {

@@ -13,9 +13,12 @@
 // and settings (shared_buffers, synchronous_commit, full_page_writes, checkpoint_timeout,
 // max_wal_size, wal_sync_method, block_size, server_version) as text with units.
 // Counters are cumulative for the whole cluster/database, so deltas include other
-// sessions' activity. Thread safety: values; TakeSnapshot opens its own connection.
+// sessions' activity. Thread safety: values; TakeSnapshot(conninfo) opens its own
+// connection, TakeSnapshot(conn) uses the caller's (one thread at a time).
 #ifndef PGSTORSIM_PG_SERVER_STATS_H_
 #define PGSTORSIM_PG_SERVER_STATS_H_
+
+#include <libpq-fe.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -33,6 +36,11 @@ struct StatsSnapshot {
   std::string postmaster_start_time;  // pg_postmaster_start_time(), text.
 };
 
+// Reads a snapshot over `conn` (open, idle, not inside a transaction block: each query
+// sees fresh statistics). Errors carry the server's message.
+StatusOr<StatsSnapshot> TakeSnapshot(PGconn* conn);
+// The same over a connection of its own to `conninfo`; errors name the server without
+// its password.
 StatusOr<StatsSnapshot> TakeSnapshot(const std::string& conninfo);
 
 // after - before for every counter in `after` (a counter missing from `before` counts

@@ -18,6 +18,7 @@
 #ifndef PGSTORSIM_WORKLOAD_PGBENCH_SCRIPT_H_
 #define PGSTORSIM_WORKLOAD_PGBENCH_SCRIPT_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -93,7 +94,7 @@ class ScriptRunner {
   const VariableTable* variables_;
   Random random_;
   std::vector<ScriptValue> values_;
-  std::vector<std::string> param_text_;
+  std::vector<std::array<char, 32>> param_text_;  // FormatScriptValue buffers.
   const PgbenchScript* script_ = nullptr;
   size_t pc_ = 0;
 };

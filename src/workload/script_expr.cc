@@ -1,6 +1,7 @@
 // The parser of script_expr.h: text -> ScriptExpr tree (script_expr_tree.h).
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 
@@ -304,8 +305,11 @@ int VariableTable::Find(const std::string& name) const {
 
 int FormatScriptValue(const ScriptValue& v, char* buf) {
   switch (v.type) {
-    case ScriptValue::Type::kInt:
-      return std::snprintf(buf, 32, "%lld", static_cast<long long>(v.i));
+    case ScriptValue::Type::kInt: {
+      char* end = std::to_chars(buf, buf + 31, v.i).ptr;  // Per parameter: no printf.
+      *end = '\0';
+      return static_cast<int>(end - buf);
+    }
     case ScriptValue::Type::kDouble:
       return std::snprintf(buf, 32, "%.15g", v.d);
     case ScriptValue::Type::kBool:

@@ -40,8 +40,8 @@ struct ScriptValue {
 };
 
 // Text of a value as pgbench substitutes it into SQL: integers in decimal, doubles with
-// 15 significant digits, "true"/"false", "NULL". Writes into buf (>= 32 chars), returns
-// the length.
+// 15 significant digits, "true"/"false", "NULL". Writes into buf (>= 32 chars) with a
+// terminating NUL, returns the length.
 int FormatScriptValue(const ScriptValue& v, char* buf);
 
 // Names of the variables of a run, each with a slot (index into a client's values).

@@ -103,7 +103,6 @@ Status ScriptRunner::Next(ScriptAction* action) {
 Status ScriptRunner::Params(const ScriptSql& sql, std::vector<const char*>* values) {
   param_text_.resize(std::max(param_text_.size(), sql.param_slots.size()));
   values->resize(sql.param_slots.size());
-  char buf[32];
   for (size_t i = 0; i < sql.param_slots.size(); ++i) {
     const ScriptValue& v = values_[sql.param_slots[i]];
     if (v.type == ScriptValue::Type::kUnset) {
@@ -111,8 +110,8 @@ Status ScriptRunner::Params(const ScriptSql& sql, std::vector<const char*>* valu
                            ": undefined variable \"" +
                            variables_->Name(sql.param_slots[i]) + "\"");
     }
-    param_text_[i].assign(buf, FormatScriptValue(v, buf));
-    (*values)[i] = param_text_[i].c_str();
+    FormatScriptValue(v, param_text_[i].data());
+    (*values)[i] = param_text_[i].data();
   }
   return Status::Ok();
 }

@@ -48,12 +48,10 @@ std::string OneLine(std::string s) {
 }
 
 // Waits (up to 3 s) until the run's client sessions have exited, so that their
-// statistics are flushed before the "after" snapshot.
-void WaitForClientSessionsToEnd(const std::string& conninfo) {
-  auto conn = Connect(conninfo);
-  if (!conn.ok()) return;
+// statistics are flushed before the "after" snapshot. `conn` is the statistics session.
+void WaitForClientSessionsToEnd(PGconn* conn) {
   for (int i = 0; i < 60; ++i) {
-    auto n = QueryValue(conn->get(),
+    auto n = QueryValue(conn,
                         "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
                         "'pgstorsim' AND datname = current_database() AND pid <> pg_backend_pid()");
     if (!n.ok() || *n == "0") return;
@@ -189,7 +187,10 @@ class RunCommand : public Command {
                               [](const std::string& line) { std::cerr << line << std::endl; });
     if (!cache.ok()) return ReportError("run", cache.status());
     r.sections["cache"] = cache->ToJson();
-    auto before = TakeSnapshot(server->conninfo);
+    // One session reads the statistics before and after the run (idle in between).
+    auto stats_conn = Connect(server->conninfo);
+    auto before = stats_conn.ok() ? TakeSnapshot(stats_conn->get())
+                                  : stats_conn.status().WithContext("server statistics");
 
     std::unique_ptr<KeysLogWriter> keys_log;
     if (!o_.keys_log.empty()) {
@@ -228,8 +229,14 @@ class RunCommand : public Command {
     }
     if (!out.ok()) return ReportError("run", out.status());
     for (const std::string& log : out->txn_logs) std::cerr << "transaction log: " << log << "\n";
-    WaitForClientSessionsToEnd(server->conninfo);
-    auto after = TakeSnapshot(server->conninfo);
+    // A session the server dropped during the run (restart, outage) is opened again.
+    if (!stats_conn.ok() || PQstatus(stats_conn->get()) != CONNECTION_OK ||
+        !QueryValue(stats_conn->get(), "SELECT 1").ok()) {
+      stats_conn = Connect(server->conninfo);
+    }
+    if (stats_conn.ok()) WaitForClientSessionsToEnd(stats_conn->get());
+    auto after = stats_conn.ok() ? TakeSnapshot(stats_conn->get())
+                                 : stats_conn.status().WithContext("server statistics");
     return Finish(*config, scale_value, *out, before, after, path, &r);
   }
 
