@@ -2,8 +2,9 @@
 // Relations are identified by small file numbers and addressed by dense block
 // numbers, so the table is a vector of entries per file, grown on demand: O(1) with
 // no hashing and no per-entry allocation. Pages outside the dense range
-// (file >= kMaxDenseFiles, block < 0 or block >= the dense limit) fall back to a hash
-// map, so any PageId works. The dense limit (kMaxDenseBlocks unless set) bounds the
+// (file >= kMaxDenseFiles, block < 0 or block >= the dense limit) fall back to an
+// open-addressing hash map (FlatHashMap), so any PageId works except kNoPage, the hash
+// map's free-slot mark (file 2^32 - 1, block -2^63). The dense limit (kMaxDenseBlocks unless set) bounds the
 // vectors, so a cache over a database much larger than itself keeps memory in
 // proportion to what it holds (the hash map's live entries), not to the database.
 // A default-constructed Entry means "absent".
@@ -16,15 +17,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
+#include <limits>
 #include <vector>
 
 #include "cache/buffer_cache.h"
+#include "common/flat_hash_map.h"
 
 namespace pgstorsim {
 
 struct PageIdHash {
-  size_t operator()(const PageId& p) const {
+  uint64_t operator()(const PageId& p) const {
     return std::hash<uint64_t>()((static_cast<uint64_t>(p.file) * 0x9E3779B97F4A7C15ULL) ^
                                  static_cast<uint64_t>(p.block));
   }
@@ -33,6 +35,8 @@ struct PageIdHash {
 template <typename Entry>
 class PageTable {
  public:
+  static constexpr PageId kNoPage{std::numeric_limits<uint32_t>::max(),
+                                  std::numeric_limits<int64_t>::min()};
   static constexpr uint32_t kMaxDenseFiles = 4096;
   static constexpr int64_t kMaxDenseBlocks = int64_t{1} << 28;  // 2 TiB of 8 KiB pages.
 
@@ -43,10 +47,7 @@ class PageTable {
   // The entry of `page`, or nullptr where none was ever created. The pointer is valid
   // until the next Get() or Forget().
   const Entry* Find(const PageId& page) const {
-    if (!Dense(page)) {
-      auto it = sparse_.find(page);
-      return it == sparse_.end() ? nullptr : &it->second;
-    }
+    if (!Dense(page)) return sparse_.Find(page);
     if (page.file >= files_.size()) return nullptr;
     const std::vector<Entry>& entries = files_[page.file];
     const size_t block = static_cast<size_t>(page.block);
@@ -58,7 +59,7 @@ class PageTable {
 
   // The entry of `page`, created absent if needed. Valid until the next Get() or Forget().
   Entry* Get(const PageId& page) {
-    if (!Dense(page)) return &sparse_[page];
+    if (!Dense(page)) return sparse_.Get(page);
     if (page.file >= files_.size()) files_.resize(page.file + 1);
     std::vector<Entry>& entries = files_[page.file];
     const size_t block = static_cast<size_t>(page.block);
@@ -84,7 +85,7 @@ class PageTable {
   // Drops the storage of a sparse page's entry once it is absent again (dense
   // entries stay). REQUIRES: *Find(page) == Entry().
   void Forget(const PageId& page) {
-    if (!Dense(page)) sparse_.erase(page);
+    if (!Dense(page)) sparse_.Erase(page);
   }
 
  private:
@@ -94,7 +95,7 @@ class PageTable {
 
   int64_t dense_limit_ = kMaxDenseBlocks;
   std::vector<std::vector<Entry>> files_;
-  std::unordered_map<PageId, Entry, PageIdHash> sparse_;
+  FlatHashMap<PageId, Entry, PageIdHash> sparse_{kNoPage};
 };
 
 // PageId -> slot number (int32_t >= 0), for tests and simple users.
