@@ -83,6 +83,13 @@ class FlatHashMap {
     size_ = 0;
   }
 
+  // Makes room for `entries` entries in all without further rehashing.
+  void Reserve(size_t entries) {
+    size_t slots = slots_.empty() ? 16 : slots_.size();
+    while (2 * entries > slots) slots *= 2;
+    if (slots > slots_.size()) Rehash(slots);
+  }
+
   size_t size() const { return size_; }
 
  private:
