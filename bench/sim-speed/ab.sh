@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 OLD=${1:?usage: ab.sh OLD_BINARY NEW_BINARY [ROUNDS]}
 NEW=${2:?usage: ab.sh OLD_BINARY NEW_BINARY [ROUNDS]}
 ROUNDS=${3:-5}
-cpu_s() { bench/sim-speed/run.sh "$1" | sed -n 's/.*, cpu \([0-9.]*\) s .*/\1/p'; }
+cpu_s() { SIM_SPEED_RUNS=1 bench/sim-speed/run.sh "$1" | sed -n 's/.*, cpu \([0-9.]*\) s .*/\1/p'; }
 echo "ab: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 old=() new=()
 for i in $(seq "$ROUNDS"); do

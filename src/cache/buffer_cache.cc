@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "cache/lru_cleaner.h"
 #include "cache/policies.h"
@@ -71,7 +72,7 @@ class BufferCacheImpl : public BufferCache {
     for (const PageSpan& span : hottest_first) total += std::max<int64_t>(span.pages, 0);
     const int64_t shared = std::min(total, config_.shared_buffers_pages);
     const int64_t os_end = std::min(total, config_.os_cache_pages);
-    PresizeTable(hottest_first);
+    PresizeTable(hottest_first, std::max(shared, os_end));
     // The OS pages outside shared buffers go to the active list, the others to the
     // inactive one (with one list, all to it).
     os_.Reserve(os_end, std::min(shared, os_end));
@@ -157,17 +158,50 @@ class BufferCacheImpl : public BufferCache {
     }
   }
 
-  // Sizes the page table for every page of `spans` at once (the highest block of each
-  // file), instead of growing it by doubling (and copying) as pages come: spans that
-  // list a whole database size it for every later touch too.
-  void PresizeTable(const std::vector<PageSpan>& spans) {
-    std::vector<int64_t> blocks;  // Per file: highest block + 1.
+  // Sizes the page table at once for the first `n` pages of `spans`, the pages
+  // prewarmed, instead of growing it by doubling (and copying) as they come. A file
+  // whose spans reach beyond the dense limit (much larger than the caches) keeps dense
+  // entries only up to the highest block below which at least 1 in 8 blocks is
+  // prewarmed (a dense entry is 8 bytes, a hash map entry 50-100); its other pages, the
+  // prewarmed ones beyond and those touched later, go to the hash map, so memory
+  // follows the cached pages, not the file.
+  void PresizeTable(const std::vector<PageSpan>& spans, int64_t n) {
+    struct FileSpans {
+      int64_t extent = 0;  // Highest block + 1 over all spans.
+      std::vector<std::pair<int64_t, int64_t>> placed;  // (first block, pages).
+    };
+    std::vector<FileSpans> files;
     for (const PageSpan& span : spans) {
-      if (span.pages <= 0 || span.file >= CacheTable::kMaxDenseFiles) continue;
-      if (span.file >= blocks.size()) blocks.resize(span.file + 1, 0);
-      blocks[span.file] = std::max(blocks[span.file], span.first_block + span.pages);
+      if (span.pages <= 0 || span.file >= CacheTable::kMaxDenseFiles) {
+        n -= std::max<int64_t>(span.pages, 0);
+        continue;
+      }
+      if (span.file >= files.size()) files.resize(span.file + 1);
+      FileSpans& f = files[span.file];
+      f.extent = std::max(f.extent, span.first_block + span.pages);
+      const int64_t pages = std::min(span.pages, std::max<int64_t>(n, 0));
+      n -= span.pages;
+      if (pages > 0) f.placed.emplace_back(span.first_block, pages);
     }
-    for (size_t f = 0; f < blocks.size(); ++f) table_.Presize(static_cast<uint32_t>(f), blocks[f]);
+    for (size_t file = 0; file < files.size(); ++file) {
+      FileSpans& f = files[file];
+      std::sort(f.placed.begin(), f.placed.end());
+      const int64_t high = f.placed.empty() ? 0 : f.placed.back().first + f.placed.back().second;
+      if (f.extent <= table_.dense_limit()) {
+        table_.Presize(static_cast<uint32_t>(file), high);
+        continue;
+      }
+      int64_t dense_end = 0, below = 0, total = 0;
+      for (const auto& [first, pages] : f.placed) {
+        below += pages;
+        if (below * 8 >= first + pages) dense_end = first + pages;
+      }
+      for (const auto& [first, pages] : f.placed) {
+        total += std::max<int64_t>(0, first + pages - std::max(first, dense_end));
+      }
+      table_.Presize(static_cast<uint32_t>(file), dense_end, /*cap=*/true);
+      table_.ReserveSparse(total);
+    }
   }
 
   struct Sequence {

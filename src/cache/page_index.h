@@ -2,8 +2,9 @@
 // Relations are identified by small file numbers and addressed by dense block
 // numbers, so the table is a vector of entries per file, grown on demand: O(1) with
 // no hashing and no per-entry allocation. Pages outside the dense range
-// (file >= kMaxDenseFiles, block < 0 or block >= the dense limit) fall back to a hash
-// map, so any PageId works. The dense limit (kMaxDenseBlocks unless set) bounds the
+// (file >= kMaxDenseFiles, block < 0 or block >= the dense limit) fall back to an
+// open-addressing hash map (FlatHashMap), so any PageId works except kNoPage, the hash
+// map's free-slot mark (file 2^32 - 1, block -2^63). The dense limit (kMaxDenseBlocks unless set) bounds the
 // vectors, so a cache over a database much larger than itself keeps memory in
 // proportion to what it holds (the hash map's live entries), not to the database.
 // A default-constructed Entry means "absent".
@@ -16,15 +17,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
+#include <limits>
 #include <vector>
 
 #include "cache/buffer_cache.h"
+#include "common/flat_hash_map.h"
 
 namespace pgstorsim {
 
 struct PageIdHash {
-  size_t operator()(const PageId& p) const {
+  uint64_t operator()(const PageId& p) const {
     return std::hash<uint64_t>()((static_cast<uint64_t>(p.file) * 0x9E3779B97F4A7C15ULL) ^
                                  static_cast<uint64_t>(p.block));
   }
@@ -33,6 +35,8 @@ struct PageIdHash {
 template <typename Entry>
 class PageTable {
  public:
+  static constexpr PageId kNoPage{std::numeric_limits<uint32_t>::max(),
+                                  std::numeric_limits<int64_t>::min()};
   static constexpr uint32_t kMaxDenseFiles = 4096;
   static constexpr int64_t kMaxDenseBlocks = int64_t{1} << 28;  // 2 TiB of 8 KiB pages.
 
@@ -43,12 +47,9 @@ class PageTable {
   // The entry of `page`, or nullptr where none was ever created. The pointer is valid
   // until the next Get() or Forget().
   const Entry* Find(const PageId& page) const {
-    if (!Dense(page)) {
-      auto it = sparse_.find(page);
-      return it == sparse_.end() ? nullptr : &it->second;
-    }
+    if (!Dense(page)) return sparse_.Find(page);
     if (page.file >= files_.size()) return nullptr;
-    const std::vector<Entry>& entries = files_[page.file];
+    const std::vector<Entry>& entries = files_[page.file].entries;
     const size_t block = static_cast<size_t>(page.block);
     return block < entries.size() ? &entries[block] : nullptr;
   }
@@ -58,43 +59,60 @@ class PageTable {
 
   // The entry of `page`, created absent if needed. Valid until the next Get() or Forget().
   Entry* Get(const PageId& page) {
-    if (!Dense(page)) return &sparse_[page];
-    if (page.file >= files_.size()) files_.resize(page.file + 1);
-    std::vector<Entry>& entries = files_[page.file];
+    if (!Dense(page)) return sparse_.Get(page);
+    if (page.file >= files_.size()) files_.resize(page.file + 1, File{{}, dense_limit_});
+    File& f = files_[page.file];
+    std::vector<Entry>& entries = f.entries;
     const size_t block = static_cast<size_t>(page.block);
     if (block >= entries.size()) {
       const size_t grown = std::max<size_t>(1024, entries.size() * 2);
-      entries.resize(std::max<size_t>(block + 1, std::min<size_t>(grown, dense_limit_)));
+      entries.resize(std::max<size_t>(block + 1, std::min<size_t>(grown, f.limit)));
     }
     return &entries[block];
   }
 
   // Allocates absent entries for blocks [0, blocks) of dense `file` at once (a
-  // relation about to be filled: no growth by doubling, no copies).
-  void Presize(uint32_t file, int64_t blocks) {
-    if (file >= kMaxDenseFiles || blocks <= 0) return;
-    if (file >= files_.size()) files_.resize(file + 1);
-    std::vector<Entry>& entries = files_[file];
-    const size_t want = static_cast<size_t>(std::min(blocks, dense_limit_));
-    if (want <= entries.size()) return;
-    entries.reserve(want);
-    entries.resize(want);
+  // relation about to be filled: no growth by doubling, no copies). With `cap`, the
+  // file's dense range stops there for good: its blocks >= `blocks` go to the hash map
+  // (a file much larger than the caches, whose cached pages beyond are few and
+  // scattered); entries that already exist beyond stay dense.
+  void Presize(uint32_t file, int64_t blocks, bool cap = false) {
+    if (file >= kMaxDenseFiles || (blocks <= 0 && !cap)) return;
+    if (file >= files_.size()) files_.resize(file + 1, File{{}, dense_limit_});
+    File& f = files_[file];
+    const int64_t want = std::clamp<int64_t>(blocks, 0, f.limit);
+    if (cap) f.limit = std::max<int64_t>(want, static_cast<int64_t>(f.entries.size()));
+    if (static_cast<size_t>(want) <= f.entries.size()) return;
+    f.entries.reserve(static_cast<size_t>(want));
+    f.entries.resize(static_cast<size_t>(want));
+  }
+
+  // Makes room in the hash map for `pages` more entries at once.
+  void ReserveSparse(int64_t pages) {
+    if (pages > 0) sparse_.Reserve(sparse_.size() + static_cast<size_t>(pages));
+  }
+  int64_t dense_limit() const { return dense_limit_; }
+  // True if `page` has a dense entry (or would have one once created).
+  bool Dense(const PageId& page) const {
+    if (page.file >= kMaxDenseFiles || page.block < 0) return false;
+    return page.block < (page.file < files_.size() ? files_[page.file].limit : dense_limit_);
   }
 
   // Drops the storage of a sparse page's entry once it is absent again (dense
   // entries stay). REQUIRES: *Find(page) == Entry().
   void Forget(const PageId& page) {
-    if (!Dense(page)) sparse_.erase(page);
+    if (!Dense(page)) sparse_.Erase(page);
   }
 
  private:
-  bool Dense(const PageId& page) const {
-    return page.file < kMaxDenseFiles && page.block >= 0 && page.block < dense_limit_;
-  }
+  struct File {
+    std::vector<Entry> entries;
+    int64_t limit;  // Blocks >= limit go to the hash map.
+  };
 
   int64_t dense_limit_ = kMaxDenseBlocks;
-  std::vector<std::vector<Entry>> files_;
-  std::unordered_map<PageId, Entry, PageIdHash> sparse_;
+  std::vector<File> files_;
+  FlatHashMap<PageId, Entry, PageIdHash> sparse_{kNoPage};
 };
 
 // PageId -> slot number (int32_t >= 0), for tests and simple users.

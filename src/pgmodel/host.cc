@@ -80,8 +80,6 @@ Status Host::Init() {
   cache_ = std::move(cache).value();
   for (int r = 0; r < kRelationCount; ++r) {
     relation_pages_[r] = layout_->pages(static_cast<Relation>(r));
-    changed_[r].assign(static_cast<size_t>((std::max<int64_t>(relation_pages_[r], 1) + 63) / 64),
-                       0);
   }
   history_rows_ = layout_->pages(Relation::kHistory) * layout_->history_tuples_per_page();
   if (config_.start == CacheStart::kPgPrewarm) {
@@ -170,13 +168,9 @@ void Host::CountFetch(Relation relation, CacheOutcome outcome) {
 
 // True the first time a page is changed after the last redo point.
 bool Host::ChangedFirstSinceCheckpoint(Relation relation, int64_t block) {
-  std::vector<uint64_t>& bits = changed_[static_cast<int>(relation)];
-  const size_t word = static_cast<size_t>(block / 64);
-  if (word >= bits.size()) bits.resize(std::max(word + 1, bits.size() * 2), 0);
-  const uint64_t mask = 1ULL << (block % 64);
-  if (bits[word] & mask) return false;
-  bits[word] |= mask;
-  return true;
+  bool inserted = false;
+  changed_.Get(ChangedKey(relation, block), &inserted);
+  return inserted;
 }
 
 // Every page from the relation's end up to the touched block: a zero page written,
@@ -276,7 +270,7 @@ CheckpointWork Host::StartCheckpoint(int64_t now_ns) {
   const int64_t cycle_ns = checkpoints_started_++ > 0 ? now_ns - last_checkpoint_ns_ : 0;
   last_checkpoint_ns_ = now_ns;
   redo_lsn_ = wal_.insert_lsn();
-  for (std::vector<uint64_t>& bits : changed_) std::fill(bits.begin(), bits.end(), 0);
+  changed_.Clear();
   const int64_t distance_ns =
       cycle_ns > 0 ? std::min(cycle_ns, config_.checkpoint_timeout_ns) : config_.checkpoint_timeout_ns;
   CheckpointWork work;

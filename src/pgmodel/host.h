@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "cache/buffer_cache.h"
+#include "common/flat_hash_map.h"
 #include "common/status.h"
 #include "pgmodel/wal_stream.h"
 #include "workload/database_layout.h"
@@ -188,8 +189,15 @@ class Host {
   mutable HostCounts counts_;  // Derived fields filled by counts().
   std::array<int64_t, kRelationCount> relation_pages_{};
   std::vector<StatementEffects> scratch_;  // Of RunTransaction and SkipTransaction.
-  // One bit per page and relation: changed since the last redo point?
-  std::array<std::vector<uint64_t>, kRelationCount> changed_;
+  // The pages changed since the last redo point, keyed ChangedKey(relation, block):
+  // memory follows the pages changed in one checkpoint cycle, not the relations' size.
+  struct ChangedKeyHash {
+    uint64_t operator()(int64_t key) const { return static_cast<uint64_t>(key); }
+  };
+  static int64_t ChangedKey(Relation relation, int64_t block) {
+    return block * kRelationCount + static_cast<int>(relation);
+  }
+  FlatHashMap<int64_t, bool, ChangedKeyHash> changed_{-1};
   int64_t history_rows_ = 0;
   int64_t redo_lsn_ = 0;
   int64_t lsn_at_reset_ = 0;

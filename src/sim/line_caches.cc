@@ -155,26 +155,15 @@ void ReadCache::Insert(int64_t offset_bytes, int64_t length_bytes) {
 }
 
 int32_t ReadCache::FindNode(int64_t line) const {
-  if (line >= 0 && line < kMaxDenseLines) {
-    const size_t i = static_cast<size_t>(line);
-    return i < dense_index_.size() ? dense_index_[i] : -1;
-  }
-  auto it = sparse_index_.find(line);
-  return it == sparse_index_.end() ? -1 : it->second;
+  const int32_t* node = index_.Find(line);
+  return node == nullptr ? -1 : *node;
 }
 
 void ReadCache::SetNode(int64_t line, int32_t node) {
-  if (line >= 0 && line < kMaxDenseLines) {
-    const size_t i = static_cast<size_t>(line);
-    if (i >= dense_index_.size()) {
-      dense_index_.resize(std::max<size_t>(i + 1, std::max<size_t>(1024, dense_index_.size() * 2)),
-                          -1);
-    }
-    dense_index_[i] = node;
-  } else if (node < 0) {
-    sparse_index_.erase(line);
+  if (node < 0) {
+    index_.Erase(line);
   } else {
-    sparse_index_[line] = node;
+    *index_.Get(line) = node;
   }
 }
 

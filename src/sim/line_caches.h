@@ -13,11 +13,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <list>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
+#include "common/flat_hash_map.h"
 #include "common/slot_list.h"
 #include "common/units.h"
 #include "sim/controller.h"
@@ -102,19 +103,20 @@ class ReadCache {
     return true;
   }
   void EvictIfFull();
-  // The node of `line`, or -1. Lines are indexed by a dense vector (grown on demand);
-  // lines outside [0, kMaxDenseLines) go to a hash map.
+  // The node of `line`, or -1. Lines are found through an open-addressing hash map
+  // holding only the cached lines (its memory follows the capacity, not the volume).
   int32_t FindNode(int64_t line) const;
-  void SetNode(int64_t line, int32_t node);                    // node -1 removes.
-  static constexpr int64_t kMaxDenseLines = int64_t{1} << 26;  // 16 TiB.
+  void SetNode(int64_t line, int32_t node);  // node -1 removes.
+  struct LineHash {
+    uint64_t operator()(int64_t line) const { return static_cast<uint64_t>(line); }
+  };
 
   const int64_t capacity_blocks_;
   int64_t used_blocks_ = 0;
   std::vector<Node> nodes_;
   std::vector<int32_t> free_;
   SlotList order_;  // LRU: most recent first.
-  std::vector<int32_t> dense_index_;
-  std::unordered_map<int64_t, int32_t> sparse_index_;  // Lookups only; never iterated.
+  FlatHashMap<int64_t, int32_t, LineHash> index_{std::numeric_limits<int64_t>::min()};
 };
 
 }  // namespace sim

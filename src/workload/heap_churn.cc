@@ -24,8 +24,7 @@ HeapChurn::HeapChurn(const DatabaseLayout* layout)
     : layout_(layout), accounts_pages_(layout->pages(Relation::kAccounts)) {}
 
 HeapChurn::PageState& HeapChurn::Page(int64_t block) {
-  auto it = pages_.find(block);
-  if (it != pages_.end()) return it->second;
+  if (PageState* known = pages_.Find(block)) return *known;
   PageState state;
   // Loaded pages hold rows_per_page rows; the last loaded page may hold fewer.
   const RelationLayout& r = layout_->relation(Relation::kAccounts);
@@ -33,12 +32,14 @@ HeapChurn::PageState& HeapChurn::Page(int64_t block) {
   state.free_bytes = kPageBytes - 24 -
                      std::max<int64_t>(rows, 0) * (r.tuple_bytes + kLinePointerBytes) -
                      kLinePointerBytes;
-  return pages_.emplace(block, state).first->second;
+  PageState* added = pages_.Get(block);
+  *added = state;
+  return *added;
 }
 
 int64_t HeapChurn::CurrentBlock(int64_t aid) const {
-  auto it = moved_.find(aid);
-  return it != moved_.end() ? it->second : layout_->HeapBlock(Relation::kAccounts, aid);
+  const int64_t* moved = moved_.Find(aid);
+  return moved != nullptr ? *moved : layout_->HeapBlock(Relation::kAccounts, aid);
 }
 
 // heap_page_prune_opt: a reader prunes a page with rows dead before its transaction
@@ -65,7 +66,7 @@ int64_t HeapChurn::InsertTarget() {
     ++stats_.pages_added;
     PageState fresh;
     fresh.free_bytes = kPageBytes - 24 - kLinePointerBytes;
-    pages_[insert_block_] = fresh;
+    *pages_.Get(insert_block_) = fresh;
   }
   return insert_block_;
 }
@@ -89,7 +90,7 @@ void HeapChurn::UpdateAccounts(int64_t aid, StatementEffects* update) {
   page.dead_since_txn = txn_;
   const int64_t target = InsertTarget();
   Page(target).free_bytes -= needed;
-  moved_[aid] = target;
+  *moved_.Get(aid) = target;
   int64_t path[DatabaseLayout::kMaxIndexLevels];
   const int levels = layout_->IndexPathInto(Relation::kAccountsPkey, aid, path);
   const int64_t leaf = path[levels - 1];

@@ -17,9 +17,9 @@
 #define PGSTORSIM_WORKLOAD_HEAP_CHURN_H_
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
+#include "common/flat_hash_map.h"
 #include "workload/database_layout.h"
 #include "workload/tpcb.h"
 
@@ -65,8 +65,13 @@ class HeapChurn {
   int64_t accounts_pages_;
   int64_t insert_block_ = -1;
   uint64_t txn_ = 0;
-  std::unordered_map<int64_t, PageState> pages_;
-  std::unordered_map<int64_t, int64_t> moved_;  // aid -> block after a non-HOT update.
+  struct KeyHash {
+    uint64_t operator()(int64_t key) const { return static_cast<uint64_t>(key); }
+  };
+  // Blocks and aids are >= 0 (-1 marks a free slot). A PageState& from Page() is valid
+  // until the next Page() of another block.
+  FlatHashMap<int64_t, PageState, KeyHash> pages_{-1};
+  FlatHashMap<int64_t, int64_t, KeyHash> moved_{-1};  // aid -> block after a non-HOT update.
   HeapChurnStats stats_;
 };
 

@@ -74,5 +74,31 @@ TEST(PageIndexTest, ClockSweepTracksSparsePagesLikeDenseOnes) {
   EXPECT_EQ(clock->TakeDirty(), std::vector<PageId>{far});
 }
 
+// A file capped at Presize keeps blocks below the cap dense and finds every other block
+// through the hash map, created, found and forgotten like the rest.
+TEST(PageIndexTest, CappedFileSendsBlocksBeyondTheCapToTheHashMap) {
+  struct Slot {
+    int32_t v = -1;
+    bool operator==(const Slot& o) const { return v == o.v; }
+  };
+  PageTable<Slot> table;
+  table.SetDenseLimit(1000);
+  table.Presize(0, 10, /*cap=*/true);
+  EXPECT_TRUE(table.Dense({0, 9}));
+  EXPECT_FALSE(table.Dense({0, 10}));
+  EXPECT_TRUE(table.Dense({1, 999}));  // Other files keep the table's limit.
+  const std::vector<int64_t> blocks = {0, 9, 10, 500, 5000};
+  for (int64_t b : blocks) table.Get({0, b})->v = static_cast<int32_t>(b);
+  for (int64_t b : blocks) {
+    ASSERT_NE(table.Find({0, b}), nullptr) << b;
+    EXPECT_EQ(table.Find({0, b})->v, b);
+  }
+  EXPECT_EQ(table.Find({0, 11}), nullptr);
+  table.Find({0, 500})->v = -1;
+  table.Forget({0, 500});
+  EXPECT_EQ(table.Find({0, 500}), nullptr);
+  EXPECT_EQ(table.Find({0, 5000})->v, 5000);
+}
+
 }  // namespace
 }  // namespace pgstorsim

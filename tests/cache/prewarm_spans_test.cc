@@ -78,6 +78,43 @@ TEST(PrewarmSpansTest, SameCacheAsPrewarmingEachPage) {
   }
 }
 
+// Spans that reach far beyond the table's dense limit (a database much larger than the
+// caches) change where the page table keeps entries, never what the cache does.
+TEST(PrewarmSpansTest, FileLargerThanTheDenseLimitCachesTheSame) {
+  Random rng(4);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::vector<PageId> pages = RandomPages(&rng);
+    const int64_t total = static_cast<int64_t>(pages.size());
+    if (total < 16) continue;
+    // At most `total` pages placed: the spans appended below are never placed.
+    const int64_t shared = rng.UniformInt(16, total);
+    const int64_t os = rng.UniformInt(0, total);
+    std::vector<PageSpan> spans = RandomCuts(pages, &rng);
+    auto near = NewCache(shared, os, 1);
+    auto far = NewCache(shared, os, 1);
+    near->Prewarm(spans);
+    spans.push_back({0, 0, 1000});
+    spans.push_back({0, int64_t{1} << 32, 8});
+    far->Prewarm(spans);
+    std::vector<CacheIo> ios_near, ios_far;
+    for (int i = 0; i < 2000; ++i) {
+      const PageId p{static_cast<uint32_t>(rng.UniformInt(0, 4)),
+                     rng.UniformInt(0, 3) == 0 ? (int64_t{1} << 32) + rng.UniformInt(0, 700)
+                                               : rng.UniformInt(0, 700)};
+      ASSERT_EQ(near->InSharedBuffers(p), far->InSharedBuffers(p)) << trial;
+      ASSERT_EQ(near->InOsCache(p), far->InOsCache(p)) << trial;
+      const bool dirty = rng.UniformInt(0, 3) == 0;
+      ASSERT_EQ(near->Touch(p, dirty, &ios_near), far->Touch(p, dirty, &ios_far));
+    }
+    ASSERT_EQ(ios_near.size(), ios_far.size());
+    for (size_t i = 0; i < ios_near.size(); ++i) {
+      ASSERT_EQ(ios_near[i].first, ios_far[i].first);
+      ASSERT_EQ(ios_near[i].kind, ios_far[i].kind);
+    }
+    ASSERT_EQ(near->Checkpoint(), far->Checkpoint());
+  }
+}
+
 TEST(PrewarmSpansTest, HottestFirstAcrossSpans) {
   // 30 pages in three spans; shared buffers hold the first 16, the OS cache the first 20.
   auto cache = NewCache(16, 20, 0);

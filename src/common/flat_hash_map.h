@@ -1,0 +1,129 @@
+// FlatHashMap<Key, Value, Hash>: an open-addressing hash map (linear probing in one
+// power-of-two array of {key, value} slots, at most half full, backward-shift deletion:
+// no tombstones) for the simulator's page and line tables. Its memory follows the
+// entries it holds (16-32 bytes a slot, 2-4 slots an entry), never the key range, and
+// a lookup touches one or two cache lines (std::unordered_map: a bucket and a node).
+// Contract:
+// - `empty_key` (given at construction) marks a free slot: it must never be inserted.
+// - Hash returns a 64-bit value; the map mixes it again (Fibonacci hashing), so an
+//   identity hash of an integer key is fine.
+// - Pointers to values stay valid until the next Get (insertion) or Erase.
+// - Nothing iterates the table, so results never depend on its order.
+// - Value is default-constructible and copyable. Thread safety: none.
+#ifndef PGSTORSIM_COMMON_FLAT_HASH_MAP_H_
+#define PGSTORSIM_COMMON_FLAT_HASH_MAP_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace pgstorsim {
+
+template <typename Key, typename Value, typename Hash>
+class FlatHashMap {
+ public:
+  explicit FlatHashMap(Key empty_key) : empty_key_(std::move(empty_key)) {}
+
+  // The value of `key`, or nullptr if absent.
+  const Value* Find(const Key& key) const {
+    if (size_ == 0) return nullptr;
+    for (size_t i = Home(key);; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.key == key) return &s.value;
+      if (s.key == empty_key_) return nullptr;
+    }
+  }
+  Value* Find(const Key& key) {
+    return const_cast<Value*>(static_cast<const FlatHashMap*>(this)->Find(key));
+  }
+
+  // The value of `key`, inserted as Value() if absent; *inserted (if given) says which.
+  Value* Get(const Key& key, bool* inserted = nullptr) {
+    if (2 * (size_ + 1) > slots_.size()) Rehash(slots_.empty() ? 16 : 2 * slots_.size());
+    size_t i = Home(key);
+    for (; !(slots_[i].key == empty_key_); i = (i + 1) & mask_) {
+      if (slots_[i].key == key) {
+        if (inserted != nullptr) *inserted = false;
+        return &slots_[i].value;
+      }
+    }
+    slots_[i].key = key;
+    slots_[i].value = Value();
+    ++size_;
+    if (inserted != nullptr) *inserted = true;
+    return &slots_[i].value;
+  }
+
+  // Removes `key` if present.
+  void Erase(const Key& key) {
+    if (size_ == 0) return;
+    size_t i = Home(key);
+    for (; !(slots_[i].key == key); i = (i + 1) & mask_) {
+      if (slots_[i].key == empty_key_) return;
+    }
+    // Backward shift: move later entries of the probe run into the hole when their
+    // home is not strictly between the hole and their slot.
+    for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (slots_[j].key == empty_key_) break;
+      const size_t home = Home(slots_[j].key);
+      if (((j - home) & mask_) >= ((j - i) & mask_)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i].key = empty_key_;
+    --size_;
+  }
+
+  // Removes every entry; keeps the slots (a table refilled to the same size does
+  // not reallocate). O(slots).
+  void Clear() {
+    for (Slot& s : slots_) s.key = empty_key_;
+    size_ = 0;
+  }
+
+  // Makes room for `entries` entries in all without further rehashing.
+  void Reserve(size_t entries) {
+    size_t slots = slots_.empty() ? 16 : slots_.size();
+    while (2 * entries > slots) slots *= 2;
+    if (slots > slots_.size()) Rehash(slots);
+  }
+
+  size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    Key key;
+    Value value;
+  };
+
+  size_t Home(const Key& key) const {
+    return static_cast<size_t>((static_cast<uint64_t>(Hash()(key)) * 0x9E3779B97F4A7C15ULL) >>
+                               shift_);
+  }
+
+  void Rehash(size_t slot_count) {
+    std::vector<Slot> old(slot_count, Slot{empty_key_, Value()});
+    old.swap(slots_);
+    mask_ = slot_count - 1;
+    shift_ = 64;
+    for (size_t n = slot_count; n > 1; n >>= 1) --shift_;
+    for (const Slot& s : old) {
+      if (s.key == empty_key_) continue;
+      size_t i = Home(s.key);
+      while (!(slots_[i].key == empty_key_)) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
+
+  Key empty_key_;
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  int shift_ = 64;
+  size_t size_ = 0;
+};
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_COMMON_FLAT_HASH_MAP_H_
