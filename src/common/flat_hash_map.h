@@ -20,6 +20,12 @@
 
 namespace pgstorsim {
 
+// The Hash for integer keys (block numbers, cache lines, aids): the key itself, which
+// FlatHashMap mixes.
+struct IntegerKeyHash {
+  uint64_t operator()(int64_t key) const { return static_cast<uint64_t>(key); }
+};
+
 template <typename Key, typename Value, typename Hash>
 class FlatHashMap {
  public:

@@ -191,13 +191,10 @@ class Host {
   std::vector<StatementEffects> scratch_;  // Of RunTransaction and SkipTransaction.
   // The pages changed since the last redo point, keyed ChangedKey(relation, block):
   // memory follows the pages changed in one checkpoint cycle, not the relations' size.
-  struct ChangedKeyHash {
-    uint64_t operator()(int64_t key) const { return static_cast<uint64_t>(key); }
-  };
   static int64_t ChangedKey(Relation relation, int64_t block) {
     return block * kRelationCount + static_cast<int>(relation);
   }
-  FlatHashMap<int64_t, bool, ChangedKeyHash> changed_{-1};
+  FlatHashMap<int64_t, bool, IntegerKeyHash> changed_{-1};
   int64_t history_rows_ = 0;
   int64_t redo_lsn_ = 0;
   int64_t lsn_at_reset_ = 0;

@@ -107,16 +107,13 @@ class ReadCache {
   // holding only the cached lines (its memory follows the capacity, not the volume).
   int32_t FindNode(int64_t line) const;
   void SetNode(int64_t line, int32_t node);  // node -1 removes.
-  struct LineHash {
-    uint64_t operator()(int64_t line) const { return static_cast<uint64_t>(line); }
-  };
 
   const int64_t capacity_blocks_;
   int64_t used_blocks_ = 0;
   std::vector<Node> nodes_;
   std::vector<int32_t> free_;
   SlotList order_;  // LRU: most recent first.
-  FlatHashMap<int64_t, int32_t, LineHash> index_{std::numeric_limits<int64_t>::min()};
+  FlatHashMap<int64_t, int32_t, IntegerKeyHash> index_{std::numeric_limits<int64_t>::min()};
 };
 
 }  // namespace sim

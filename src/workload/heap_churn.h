@@ -65,13 +65,10 @@ class HeapChurn {
   int64_t accounts_pages_;
   int64_t insert_block_ = -1;
   uint64_t txn_ = 0;
-  struct KeyHash {
-    uint64_t operator()(int64_t key) const { return static_cast<uint64_t>(key); }
-  };
   // Blocks and aids are >= 0 (-1 marks a free slot). A PageState& from Page() is valid
   // until the next Page() of another block.
-  FlatHashMap<int64_t, PageState, KeyHash> pages_{-1};
-  FlatHashMap<int64_t, int64_t, KeyHash> moved_{-1};  // aid -> block after a non-HOT update.
+  FlatHashMap<int64_t, PageState, IntegerKeyHash> pages_{-1};
+  FlatHashMap<int64_t, int64_t, IntegerKeyHash> moved_{-1};  // aid -> block after a non-HOT update.
   HeapChurnStats stats_;
 };
 
