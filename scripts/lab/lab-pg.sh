@@ -159,6 +159,10 @@ ram = "$2"
 # PostgreSQL shared memory ~7 MiB, backends' private memory 4-12 MiB, kernel memory
 # ~9 MiB: memory.stat during a warm scale-30 run, docs/lab.md "What a warm run caches").
 os_cache = "$(($2 - $3 - LAB_PG_MEMORY_OVERHEAD_BYTES))"
+# The kernel's dirty thresholds are system-wide (a memory cgroup v1 does not scale
+# them): /proc/vmstat nr_dirty_background_threshold and nr_dirty_threshold.
+dirty_background = "$(($(awk '$1 == "nr_dirty_background_threshold" { print $2 }' /proc/vmstat) * $(getconf PAGESIZE)))"
+dirty_limit = "$(($(awk '$1 == "nr_dirty_threshold" { print $2 }' /proc/vmstat) * $(getconf PAGESIZE)))"
 cpu_cores = $(nproc)
 
 [postgres]

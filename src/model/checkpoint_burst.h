@@ -18,11 +18,13 @@
 #define PGSTORSIM_MODEL_CHECKPOINT_BURST_H_
 
 #include "common/status.h"
+#include "pgmodel/os_dirty_limits.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
 
-inline constexpr double kOsDirtyExpireMs = 30000;  // Linux dirty_expire, FreeBSD filedelay.
+// Linux's dirty_expire (FreeBSD's filedelay is the same 30 s).
+inline constexpr double kOsDirtyExpireMs = pgmodel::kDirtyExpireNs / 1e6;
 
 struct CheckpointCycle {
   double wal_bytes_per_txn = 0;

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "common/units.h"
+#include "layout/fs_mapping.h"
 #include "model/cache_misses.h"
 #include "model/cpu_demand.h"
 #include "model/io_workload.h"
@@ -17,6 +18,7 @@
 #include "model/storage_network.h"
 #include "pgmodel/demands.h"
 #include "pgmodel/host_scenario.h"
+#include "pgmodel/os_dirty_limits.h"
 #include "scenario/storage_geometry.h"
 #include "workload/tpcb.h"
 
@@ -174,14 +176,43 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   return r;
 }
 
-// Share of a run of `duration_s` in which the data writes reach the storage: from the
-// first checkpoint's closing fsync on (the cycle, `cycle_s`, then its write-out over
-// completion_target of it); before it the dirty pages wait in shared buffers and the
-// OS page cache (a 30 s run of PostgreSQL 15 at 600 tps writes no data page).
-double WrittenShare(const Scenario& s, double cycle_s, double duration_s) {
-  if (!(duration_s > 0)) return 1;
+// Bytes the OS page cache holds dirty for one data-page write: the filesystem's write
+// unit of an 8 KiB page in a large file (a whole block on UFS, the page elsewhere).
+double DirtyBytesPerWrite(const Scenario& s) {
+  auto fs = FsMapping::Create(FsGeometryFor(s));
+  if (!fs.ok()) return kPageBytes;
+  return static_cast<double>(std::max<int64_t>(kPageBytes, fs->MapWrite(0, kPageBytes).length_bytes));
+}
+
+// Share of a run's data-page writes that reach the storage within it: all of them from
+// the first checkpoint's closing fsync on (the cycle, `cycle_s`, then its write-out over
+// completion_target of it); before it, all but those still held dirty at the end: in
+// shared buffers (their dirty share: the writes per page read, at most all of them) and
+// in the OS page cache (pgmodel::SteadyDirtyBytes: up to its background threshold, at
+// most dirty_expire's worth). With large caches a 30 s run of PostgreSQL 15 at 600 tps
+// writes no data page; with small ones nearly every evicted page is written.
+struct RunWrites {
+  double duration_s = 0;
+  double tps = 0;
+  double page_writes = 0;  // Per transaction.
+  double page_reads = 0;   // Per transaction.
+};
+double WrittenShare(const Scenario& s, double cycle_s, const RunWrites& run) {
+  if (!(run.duration_s > 0)) return 1;
   const double first_fsync_s = cycle_s * (1 + CheckpointCompletionTarget(s.postgres));
-  return std::clamp((duration_s - first_fsync_s) / duration_s, 0.0, 1.0);
+  const double after_fsync =
+      std::clamp((run.duration_s - first_fsync_s) / run.duration_s, 0.0, 1.0);
+  const double dirtied = run.page_writes * run.tps * run.duration_s;
+  if (!(dirtied > 0)) return after_fsync;
+  const double write_bytes = DirtyBytesPerWrite(s);
+  const double os_held = pgmodel::SteadyDirtyBytes(
+                             pgmodel::OsDirtyLimitsOf(s),
+                             run.page_writes * run.tps * write_bytes) /
+                         write_bytes;
+  const double dirty_share = std::min(1.0, run.page_writes / std::max(run.page_reads, 1e-9));
+  const double shared_held =
+      dirty_share * static_cast<double>(s.postgres.shared_buffers_bytes / kPageBytes);
+  return std::max(after_fsync, std::clamp(1 - (shared_held + os_held) / dirtied, 0.0, 1.0));
 }
 
 // synchronous_commit = off: the WAL writer's flushes per transaction at `tps`, one
@@ -200,30 +231,76 @@ double WalWriterWritesPerTransaction(const Scenario& s, double tps, double write
   return std::min(1.0, flushes_per_s / tps);
 }
 
+// True when no backend waits for a data write: every page the run can dirty fits in
+// shared buffers and under the OS's dirty limit (a write() returns; the OS and the
+// checkpointer write back in the background, and a checkpoint the disks cannot keep
+// up with stretches its cycle), and no commit waits for a WAL write behind them on the
+// same volume (synchronous commit with the WAL on the data volume).
+bool DataWritesInBackground(const Scenario& s, double database_bytes) {
+  const auto held = static_cast<double>(s.postgres.shared_buffers_bytes +
+                                        pgmodel::OsDirtyLimitsOf(s).limit_bytes);
+  const bool commits_queue = s.postgres.synchronous_commit && s.postgres.wal_on_data_volume;
+  return database_bytes <= held && !commits_queue;
+}
+
 // The run's demands depend on its length in transactions (pgmodel/demands.h) and its
 // checkpoint cycle on the throughput: solved with a fresh database's demands, all
-// written, then once more with those of the run that throughput gives.
+// written, then with those of the run that throughput gives, at the share of its data
+// writes that reach the storage (WrittenShare), which itself depends on the
+// throughput: the share w with WrittenShare(tps(w)) = w, by bisection (tps falls as w
+// rises, so the root is unique). Where the data writes are in the background
+// (DataWritesInBackground) the throughput is solved without them and they are
+// reported at the share that throughput gives.
 StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
-  double run_transactions = 0, written = 1;
-  for (int pass = 0;; ++pass) {
-    auto host = pgmodel::SampleDemands(s, run_transactions);
-    if (!host.ok()) return host.status();
-    load.writes_per_op = host->page_writes * written;
-    load.wal_bytes_per_op = host->wal_lsn_bytes;
-    auto solved = Solve(s, p, load);
-    if (!solved.ok() || pass == 1) return solved;
-    const double tps = solved->out.tps;
-    load.background_wal_writes_per_op =
-        WalWriterWritesPerTransaction(s, tps, solved->out.destage_service_ms);
-    run_transactions = tps * load.duration_s;
-    const double wal_cycle_s = static_cast<double>(pgmodel::CheckpointWalBytes(
+  auto fresh = pgmodel::SampleDemands(s, 0);
+  if (!fresh.ok()) return fresh.status();
+  load.writes_per_op = fresh->page_writes;
+  load.wal_bytes_per_op = fresh->wal_lsn_bytes;
+  auto first = Solve(s, p, load);
+  if (!first.ok()) return first;
+  const double tps0 = first->out.tps;
+  load.background_wal_writes_per_op =
+      WalWriterWritesPerTransaction(s, tps0, first->out.destage_service_ms);
+  auto host = pgmodel::SampleDemands(s, tps0 * load.duration_s);
+  if (!host.ok()) return host.status();
+  load.wal_bytes_per_op = host->wal_lsn_bytes;
+  const double wal_cycle_txn = static_cast<double>(pgmodel::CheckpointWalBytes(
                                    pgmodel::CheckpointSegments(s.postgres),
                                    pgmodel::MaxWalSizeBytes(s.postgres),
                                    CheckpointCompletionTarget(s.postgres))) /
-                               std::max(1.0, host->wal_lsn_bytes) / std::max(tps, 1e-9);
-    const double cycle_s = std::min(NsToSec(s.postgres.checkpoint_timeout_ns), wal_cycle_s);
-    written = WrittenShare(s, cycle_s, load.duration_s);
+                               std::max(1.0, host->wal_lsn_bytes);
+  auto solve_at = [&](double written) {
+    load.writes_per_op = host->page_writes * written;
+    return Solve(s, p, load);
+  };
+  auto excess = [&](const Solved& r, double written) {  // WrittenShare(tps(w)) - w.
+    const double tps = std::max(r.out.tps, 1e-9);
+    const double cycle_s =
+        std::min(NsToSec(s.postgres.checkpoint_timeout_ns), wal_cycle_txn / tps);
+    return WrittenShare(s, cycle_s,
+                        {load.duration_s, tps, host->page_writes, r.out.reads_per_transaction}) -
+           written;
+  };
+  if (DataWritesInBackground(s, load.footprint_bytes)) {
+    auto free = solve_at(0);
+    if (!free.ok()) return free;
+    Solved r = *free;
+    r.out.writes_per_transaction = host->page_writes * excess(r, 0);
+    return r;
   }
+  auto all = solve_at(1);
+  if (!all.ok() || excess(*all, 1) >= 0) return all;
+  auto none = solve_at(0);
+  if (!none.ok() || excess(*none, 0) <= 0) return none;
+  double lo = 0, hi = 1;
+  StatusOr<Solved> mid = none;
+  for (int it = 0; it < 7; ++it) {
+    const double w = (lo + hi) / 2;
+    mid = solve_at(w);
+    if (!mid.ok()) return mid;
+    (excess(*mid, w) > 0 ? lo : hi) = w;
+  }
+  return mid;
 }
 
 }  // namespace

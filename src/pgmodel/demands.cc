@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/units.h"
 #include "pgmodel/host_scenario.h"
 
 namespace pgstorsim::pgmodel {
@@ -17,12 +18,16 @@ constexpr int64_t kProbe = 1000;
 constexpr int64_t kMaxCycle = 100000;
 constexpr uint64_t kSeed = 1;
 
-// A host whose every page a cycle touches stays cached (at most four new pages per
-// transaction: the row's heap page, the page a non-HOT version goes to, the pkey
-// leaf, the history page).
+// The most pages a cycle touches (at most four new pages per transaction: the row's heap
+// page, the page a non-HOT version goes to, the pkey leaf, the history page).
+constexpr int64_t kCyclePages = 4 * kMaxCycle + 4096;
+
+// A host with the scenario's shared buffers (at most kCyclePages: more hold every page
+// a cycle touches) and no OS cache: a page evicted dirty and dirtied again is written
+// again, as in the simulator and the trace.
 StatusOr<std::unique_ptr<Host>> CycleHost(HostConfig c) {
   c.start = CacheStart::kCold;
-  c.cache.shared_buffers_pages = 4 * kMaxCycle + 4096;
+  c.cache.shared_buffers_pages = std::min(c.cache.shared_buffers_pages, kCyclePages);
   c.cache.os_cache_pages = 0;
   c.cache.readahead_max_pages = 0;
   c.cache.bgwriter_lru_maxpages = 0;
@@ -108,11 +113,12 @@ int64_t Bucket(double run) {
 
 StatusOr<HostDemands> SampleDemands(const HostConfig& c, double run_transactions) {
   const int64_t run = Bucket(run_transactions);
-  using Key = std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t>;
+  using Key = std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t>;
   static std::mutex mu;
   static std::map<Key, HostDemands> memo;
   const Key key{static_cast<int>(c.workload), c.scale,  c.fillfactor,          c.measured_relations.dump(),
-                c.heap_churn,                 c.full_page_writes, c.checkpoint_wal_bytes, run};
+                c.heap_churn,                 c.full_page_writes, c.checkpoint_wal_bytes, run,
+                std::min(c.cache.shared_buffers_pages, kCyclePages)};
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = memo.find(key);
@@ -126,7 +132,11 @@ StatusOr<HostDemands> SampleDemands(const HostConfig& c, double run_transactions
 }
 
 StatusOr<HostDemands> SampleDemands(const Scenario& s, double run_transactions) {
-  return SampleDemands(HostConfigFromScenario(s), run_transactions);
+  HostConfig c = HostConfigFromScenario(s);
+  // A page evicted dirty waits in the OS page cache, up to its background threshold;
+  // dirtied again there it is written once: the cycle's buffers hold those pages too.
+  c.cache.shared_buffers_pages += OsDirtyLimitsOf(s).background_bytes / kPageBytes;
+  return SampleDemands(c, run_transactions);
 }
 
 }  // namespace pgstorsim::pgmodel

@@ -13,9 +13,11 @@
 // clean -> dirty transition of a buffer in a cycle is written once (by the
 // checkpoint, a dirty eviction or the background writer), and a new page also once
 // as the zero page that extends the relation: page writes = dirtied + extensions.
-// The run keeps every page it touches cached, so this counts a page re-dirtied
-// after an eviction in the same cycle once (rare where the database exceeds the
-// cache: the pages are many; none where it fits). A checkpoint_timeout shorter than
+// The run has the config's shared buffers, so a page evicted dirty and dirtied again
+// in the same cycle is written again; for a scenario, the buffers are its shared
+// buffers plus the dirty pages its OS page cache holds (its background threshold,
+// pgmodel/os_dirty_limits.h), where a page dirtied again is written once. A
+// checkpoint_timeout shorter than
 // the WAL cycle is not seen here. Reads are not measured here (they depend on the
 // cache state: model/cache_misses.h).
 // Units: per transaction, bytes. Thread safety: SampleDemands is safe to call from

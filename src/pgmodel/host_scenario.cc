@@ -33,6 +33,11 @@ int64_t WalRegionBytes(int segments, int64_t max_wal_size_bytes, double target) 
   return 2 * max_wal_size_bytes;
 }
 
+OsDirtyLimits OsDirtyLimitsOf(const Scenario& s) {
+  return OsDirtyLimitsFor(OsCacheBytes(s), s.host.dirty_background_bytes,
+                          s.host.dirty_limit_bytes);
+}
+
 int64_t OsCacheBytes(const Scenario& s) {
   const int64_t beside_shared = s.host.ram_bytes - s.postgres.shared_buffers_bytes;
   if (s.host.os_cache_bytes > 0) return s.host.os_cache_bytes;

@@ -8,6 +8,7 @@
 
 #include "common/status.h"
 #include "pgmodel/host.h"
+#include "pgmodel/os_dirty_limits.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim::pgmodel {
@@ -33,6 +34,8 @@ int64_t WalRegionBytes(int checkpoint_segments, int64_t max_wal_size_bytes,
 // calibration cache_fraction x RAM (at most RAM - shared_buffers) when calibrated,
 // else RAM - shared_buffers - 1 GiB (the kernel and the processes keep the rest).
 int64_t OsCacheBytes(const Scenario& s);
+// The OS's dirty thresholds over that cache (host.dirty_background, host.dirty_limit).
+OsDirtyLimits OsDirtyLimitsOf(const Scenario& s);
 
 // Every HostConfig field from the scenario (workload, caches, checkpoints, WAL).
 HostConfig HostConfigFromScenario(const Scenario& s);

@@ -90,6 +90,23 @@ void AddMemoryAndCpus(const HostPaths& p, std::vector<Fact>* facts) {
   }
 }
 
+// The kernel's dirty thresholds now (/proc/vmstat, in pages): the sysctls' ratios of
+// the memory the page cache can use, or their *_bytes settings.
+void AddDirtyThresholds(const HostPaths& p, std::vector<Fact>* facts) {
+  std::istringstream vmstat(Slurp(p.proc + "/vmstat"));
+  const long page = sysconf(_SC_PAGESIZE);
+  std::string key;
+  long long pages = 0;
+  while (vmstat >> key >> pages) {
+    const char* scenario_key = key == "nr_dirty_background_threshold" ? "host.dirty_background"
+                               : key == "nr_dirty_threshold"          ? "host.dirty_limit"
+                                                                      : nullptr;
+    if (scenario_key == nullptr || pages <= 0 || page <= 0) continue;
+    facts->push_back(Detected(scenario_key, std::to_string(pages * page),
+                              p.proc + "/vmstat " + key + " x " + std::to_string(page) + " B"));
+  }
+}
+
 // Queue facts of whole disk `disk` (e.g. "vda", "md0").
 void AddQueue(const HostPaths& p, const std::string& disk, std::vector<Fact>* facts) {
   const std::string q = p.sys + "/block/" + disk + "/queue/";
@@ -231,6 +248,7 @@ bool ServerIsLocal(const std::string& data_directory, const HostPaths& paths) {
 std::vector<Fact> ProbeHostFacts(const std::string& data_directory, const HostPaths& p) {
   std::vector<Fact> facts;
   AddMemoryAndCpus(p, &facts);
+  AddDirtyThresholds(p, &facts);
   const std::string dir = Real(data_directory);
   Mount m;
   if (FindMount(Slurp(p.proc + "/self/mountinfo"), dir, &m)) {

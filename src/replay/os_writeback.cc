@@ -5,9 +5,10 @@
 namespace pgstorsim {
 
 OsWriteback::OsWriteback(const OsWritebackConfig& config)
-    : config_(config),
-      background_bytes_(static_cast<int64_t>(config.background_ratio * config.cache_bytes)),
-      limit_bytes_(static_cast<int64_t>(config.dirty_ratio * config.cache_bytes)) {}
+    : limits_(pgmodel::OsDirtyLimitsFor(config.cache_bytes, config.background_bytes,
+                                        config.limit_bytes)),
+      background_bytes_(limits_.background_bytes),
+      limit_bytes_(limits_.limit_bytes) {}
 
 void OsWriteback::MarkDirty(const DirtyRange& range) {
   bool kick = false;
@@ -48,7 +49,7 @@ bool OsWriteback::TakeThrottled(DirtyRange* out) {
 bool OsWriteback::TakeForFlusher(int64_t now_ns, DirtyRange* out) {
   std::lock_guard<std::mutex> lock(mu_);
   if (age_order_.empty()) return false;
-  const bool expired = now_ns - age_order_.front().dirtied_ns >= config_.expire_ns;
+  const bool expired = now_ns - age_order_.front().dirtied_ns >= limits_.expire_ns;
   return (dirty_bytes_ > background_bytes_ || expired) && TakeOldestLocked(out);
 }
 

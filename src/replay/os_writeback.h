@@ -2,7 +2,7 @@
 // PostgreSQL's write path (io.data_writes = buffered, the default; docs/replay.md,
 // "Data writes"). A data-page write is write() into the page cache: it marks its range
 // dirty and returns. The pages reach the volume later, as Linux writes them
-// (mm/page-writeback.c, with its default sysctls):
+// (mm/page-writeback.c, with its default sysctls; pgmodel/os_dirty_limits.h):
 // - the flusher (the kernel's writeback worker; a thread of the replay) writes the
 //   oldest dirty ranges while dirty bytes exceed the background threshold
 //   (vm.dirty_background_ratio, 10 % of the OS cache) and every range older than
@@ -24,15 +24,15 @@
 #include <mutex>
 #include <utility>
 
+#include "pgmodel/os_dirty_limits.h"
 #include "replay/volume.h"
 
 namespace pgstorsim {
 
 struct OsWritebackConfig {
-  int64_t cache_bytes = 0;                                 // The OS page cache.
-  double background_ratio = 0.10;                          // vm.dirty_background_ratio.
-  double dirty_ratio = 0.20;                               // vm.dirty_ratio.
-  int64_t expire_ns = 30LL * 1000 * 1000 * 1000;           // vm.dirty_expire_centisecs.
+  int64_t cache_bytes = 0;  // The OS page cache; its thresholds: pgmodel::OsDirtyLimitsFor.
+  int64_t background_bytes = 0;  // host.dirty_background (0 = the default).
+  int64_t limit_bytes = 0;       // host.dirty_limit (0 = the default).
 };
 
 // One dirty range: a page write as the trace gave it.
@@ -71,7 +71,7 @@ class OsWriteback {
   bool TakeOldestLocked(DirtyRange* out);
   void EraseLocked(std::list<DirtyRange>::iterator it);
 
-  const OsWritebackConfig config_;
+  const pgmodel::OsDirtyLimits limits_;
   const int64_t background_bytes_, limit_bytes_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -58,6 +58,8 @@ struct ReplayOptions {
   // OS page cache of `os_cache_bytes`; false: each is written at once (direct).
   bool buffered_data_writes = true;
   int64_t os_cache_bytes = 0;
+  int64_t os_dirty_background_bytes = 0;  // Its dirty thresholds (0 = the defaults).
+  int64_t os_dirty_limit_bytes = 0;
   IntervalCallback on_interval;  // Optional live output.
   // Optional; not owned; set to true (e.g. from a signal handler) to stop early.
   const std::atomic<bool>* stop = nullptr;

@@ -12,7 +12,8 @@
 
 namespace pgstorsim {
 
-// Sets options->buffered_data_writes and options->os_cache_bytes from `scenario`.
+// Sets options->buffered_data_writes, options->os_cache_bytes and its dirty thresholds
+// from `scenario`.
 Status ApplyScenarioWritePath(const Scenario& scenario, ReplayOptions* options);
 
 }  // namespace pgstorsim

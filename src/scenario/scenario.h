@@ -30,6 +30,11 @@ struct HostConfig {
   // limit minus the server's shared and private memory. 0 = derived from ram_bytes
   // (predict: calibration cache_fraction x RAM; simulate: RAM - shared_buffers - 1 GiB).
   int64_t os_cache_bytes = 0;
+  // The OS's dirty-data thresholds (Linux vm.dirty_background_bytes / vm.dirty_bytes,
+  // or /proc/vmstat's nr_dirty_background_threshold / nr_dirty_threshold pages);
+  // 0 = 10 % / 20 % of the OS page cache (pgmodel/os_dirty_limits.h).
+  int64_t dirty_background_bytes = 0;
+  int64_t dirty_limit_bytes = 0;
 };
 
 struct PostgresConfig {

@@ -238,6 +238,14 @@ std::vector<ScenarioKeyEntry> BuildTable() {
       SizeKey("host.ram", "Physical memory", &S::host, &H::ram_bytes),
       SizeKey("host.os_cache", "OS page cache for the database's files (0 = derived from host.ram)",
               &S::host, &H::os_cache_bytes),
+      SizeKey("host.dirty_background",
+              "Dirty page cache the OS keeps before writing back (vm.dirty_background_bytes; "
+              "0 = 10 % of the OS page cache)",
+              &S::host, &H::dirty_background_bytes),
+      SizeKey("host.dirty_limit",
+              "Dirty page cache above which writers wait (vm.dirty_bytes; 0 = 20 % of the OS "
+              "page cache)",
+              &S::host, &H::dirty_limit_bytes),
       IntKey("host.cpu_cores", "CPU cores available to PostgreSQL", &S::host, &H::cpu_cores),
       StringKey("postgres.version", "Server major version, e.g. 9.1, 15", &S::postgres,
                 &P::version),

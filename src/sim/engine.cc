@@ -60,7 +60,7 @@ Status Engine::Init() {
                                   config_.synchronous_commit ? 0 : config_.wal_writer_delay_ns);
   writer_ = std::make_unique<BackgroundWriter>(sim_, controller_.get(), &*map_,
                                                config_.background_writes_outstanding,
-                                               config_.os_dirty_expire_ns);
+                                               OsDirtyLimitsOf(config_));
   row_locks_ = std::make_unique<RowLockWaits>(config_.row_locks, config_.clients,
                                               host_->workload().statements());
   cpu_ = std::make_unique<HostCpu>(sim_, config_.cpu_cores);
@@ -155,12 +155,14 @@ void Engine::ContinueTouches(uint32_t c) {
       return r;
     };
     const CacheIo* read = nullptr;
+    bool buffered_writes = false;
     for (const CacheIo& io : ios_) {
       if (io.kind == CacheIo::kWrite) {
         if (config_.direct_data_writes) {
           client.pending_ios.push_back(record(io, IoOp::kWrite));
         } else {
           writer_->Enqueue(io.first, io.pages);
+          buffered_writes = true;
         }
       } else {
         read = &io;
@@ -168,7 +170,8 @@ void Engine::ContinueTouches(uint32_t c) {
     }
     // The victim is written before the page is read into its buffer.
     if (read != nullptr) client.pending_ios.push_back(record(*read, IoOp::kRead));
-    if (SubmitPending(c)) return;  // Resumes in OnIoDone.
+    const bool throttled = buffered_writes && writer_->Throttle(this, c);
+    if (throttled || SubmitPending(c)) return;  // Resumes in OnIoDone.
   }
   if (LockStatementRow(c)) FinishStatementWork(c);
 }

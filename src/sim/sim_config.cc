@@ -163,6 +163,14 @@ int64_t WalRegionBytes(const SimConfig& c) {
                                  c.checkpoint_completion_target);
 }
 
+pgmodel::OsDirtyLimits OsDirtyLimitsOf(const SimConfig& c) {
+  pgmodel::OsDirtyLimits limits =
+      pgmodel::OsDirtyLimitsFor(HostConfigFor(c).cache.os_cache_pages * kPageBytes,
+                                c.os_dirty_background_bytes, c.os_dirty_limit_bytes);
+  limits.expire_ns = c.os_dirty_expire_ns;
+  return limits;
+}
+
 pgmodel::HostConfig HostConfigFor(const SimConfig& c) {
   pgmodel::HostConfig h;
   h.workload = c.workload;
@@ -220,6 +228,8 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.warm = s.workload.cache == CacheState::kWarm;
   c.cpu_cores = s.host.cpu_cores;
   c.ram_bytes = s.host.ram_bytes;
+  c.os_dirty_background_bytes = s.host.dirty_background_bytes;
+  c.os_dirty_limit_bytes = s.host.dirty_limit_bytes;
   c.shared_buffers_bytes = s.postgres.shared_buffers_bytes;
   c.synchronous_commit = s.postgres.synchronous_commit;
   c.full_page_writes = s.postgres.full_page_writes;

@@ -17,6 +17,7 @@
 #include "layout/fs_mapping.h"
 #include "layout/raid_layout.h"
 #include "pgmodel/host.h"
+#include "pgmodel/os_dirty_limits.h"
 #include "sim/controller.h"
 #include "sim/disk.h"
 #include "workload/tpcb.h"
@@ -65,7 +66,9 @@ struct SimConfig {
   // OS writes in flight to the device (the syncer and fsync issue every expired or
   // synced buffer; the device queue, not the OS, bounds them).
   int background_writes_outstanding = 256;
-  int64_t os_dirty_expire_ns = 30LL * 1000 * 1000 * 1000;  // OS write-back age.
+  int64_t os_dirty_expire_ns = pgmodel::kDirtyExpireNs;  // OS write-back age.
+  int64_t os_dirty_background_bytes = 0;  // host.dirty_background (0 = the default).
+  int64_t os_dirty_limit_bytes = 0;       // host.dirty_limit (0 = the default).
   // io.data_writes = direct: a backend writes its dirty victim synchronously before
   // reading into the buffer, and the checkpointer's writes go to the disks at once
   // (no OS page cache between); false: PostgreSQL's buffered path.
@@ -89,6 +92,9 @@ int64_t WalRegionBytes(const SimConfig& config);
 
 // The PostgreSQL host model (pgmodel/host.h) of this configuration.
 pgmodel::HostConfig HostConfigFor(const SimConfig& config);
+// The OS page cache's dirty thresholds (over HostConfigFor's OS cache), with the
+// configured expiry.
+pgmodel::OsDirtyLimits OsDirtyLimitsOf(const SimConfig& config);
 
 // Maps a validated Scenario (plus its [calibration] values) to a SimConfig.
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);

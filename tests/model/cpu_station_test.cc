@@ -10,6 +10,7 @@
 #include "model/cpu_demand.h"
 #include "model/mva.h"
 #include "model/storage_model.h"
+#include "model_test_util.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -22,12 +23,6 @@ Scenario CachedSelectOnly(int clients, int cores) {
                             "host.cpu_cores=" + std::to_string(cores), "calibration.cpu_ms=0.5"});
   EXPECT_TRUE(s.ok()) << s.status().message();
   return *s;
-}
-
-Prediction MustPredict(const Scenario& s) {
-  auto p = Predict(s);
-  EXPECT_TRUE(p.ok()) << p.status().message();
-  return p.ok() ? *p : Prediction{};
 }
 
 double CpuUtilization(const Prediction& p) {

@@ -71,7 +71,7 @@ TEST(ThrottledModel, TpcbOnTheLabDiskReportsBothCaps) {
   EXPECT_EQ(p->devices[1].name, "cpu");
   EXPECT_GT(p->devices[0].read_utilization, 0);
   EXPECT_GT(p->devices[0].destage_utilization, 0);
-  EXPECT_LE(p->devices[0].utilization, 1.0);
+  EXPECT_LE(p->devices[0].utilization, 1.0 + 1e-9);
   // Each transaction writes at least one block through the 100/s write cap, 13 commits
   // per 10 flushes at most (CommitsShareTheFirstFlushOfEachThrottleSlice).
   EXPECT_LE(p->tps, 100.01 * 13 / 10 / p->writes_per_transaction);
@@ -89,8 +89,10 @@ TEST(ThrottledModel, StatementLatenciesAddUpToTheCycleWhenACapBinds) {
 }
 
 TEST(ThrottledModel, CommitsShareTheFirstFlushOfEachThrottleSlice) {
-  // Warm, scale 5: the commits' WAL flushes and the checkpoints' data writes (w per
-  // transaction, the pages dirtied in a cycle) reach the 100/s write cap. A 100 ms
+  // Warm, scale 5: the commits' WAL flushes and the data writes (w per transaction:
+  // the pages dirtied in a cycle, again each time one is evicted dirty from the 32 MiB
+  // of shared buffers over the 75 MiB database; no OS page cache) reach the 100/s
+  // write cap. A 100 ms
   // blk-throttle slice grants 10 writes; once they are spent all N clients wait, and
   // the next slice's first flush carries the N commits: (10 - 1 + N) commits per 10
   // flushes.
@@ -106,7 +108,7 @@ TEST(ThrottledModel, CommitsShareTheFirstFlushOfEachThrottleSlice) {
   const Prediction one = with({"workload.clients=1"});
   const double w = one.writes_per_transaction;
   EXPECT_GT(w, 0.01);
-  EXPECT_LT(w, 0.5);
+  EXPECT_LT(w, 1.0);
   EXPECT_NEAR(one.tps, 100.0 / (1 + w), 0.5);
   // Each run's own writes per transaction: a faster run revisits more of its pages
   // within a checkpoint cycle, so it writes fewer per transaction.

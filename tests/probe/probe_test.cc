@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -71,6 +76,22 @@ TEST(ProbeTest, InvalidCombinationIsAnError) {
   auto toml = ProbeScenarioToml(facts, "x");
   ASSERT_FALSE(toml.ok());
   EXPECT_EQ(toml.status().message().rfind("probed scenario: ", 0), 0u) << toml.status().message();
+}
+
+TEST(ProbeTest, DirtyThresholdsFromVmstat) {
+  const std::string dir = ::testing::TempDir() + "/probe-vmstat";
+  ASSERT_EQ(system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  std::ofstream(dir + "/vmstat") << "nr_free_pages 10\nnr_dirty_threshold 2000\n"
+                                    "nr_dirty_background_threshold 1000\nnr_dirtied 7\n";
+  HostPaths paths;
+  paths.proc = dir;
+  paths.sys = dir + "/no-sys";
+  std::vector<Fact> facts = ProbeHostFacts(dir, paths);
+  const long long page = sysconf(_SC_PAGESIZE);
+  std::map<std::string, std::string> value;
+  for (const Fact& f : facts) value[f.key] = f.value;
+  EXPECT_EQ(value["host.dirty_background"], std::to_string(1000 * page));
+  EXPECT_EQ(value["host.dirty_limit"], std::to_string(2000 * page));
 }
 
 TEST(ProbeTest, HostFactsOfThisMachine) {

@@ -35,6 +35,21 @@ TEST(OsWriteback, BackgroundThresholdThenWriterThrottling) {
   EXPECT_FALSE(wb.TakeThrottled(&d));
 }
 
+TEST(OsWriteback, GivenThresholdsReplaceTheRatios) {
+  OsWriteback wb({100 * kPage, 2 * kPage, 4 * kPage});  // host.dirty_background / _limit.
+  EXPECT_EQ(wb.background_bytes(), 2 * kPage);
+  EXPECT_EQ(wb.limit_bytes(), 4 * kPage);
+  DirtyRange d;
+  for (int i = 0; i < 3; ++i) wb.MarkDirty(Page(i));
+  ASSERT_TRUE(wb.TakeForFlusher(0, &d));  // Above 2 pages.
+  EXPECT_FALSE(wb.TakeThrottled(&d));
+  for (int i = 3; i < 6; ++i) wb.MarkDirty(Page(i));
+  EXPECT_TRUE(wb.TakeThrottled(&d));  // 5 pages dirty, above 4.
+  // Thresholds above the cache (a machine's, over a cgroup's cache): the cache bounds them.
+  OsWriteback cgroup({10 * kPage, 1000 * kPage, 2000 * kPage});
+  EXPECT_EQ(cgroup.limit_bytes(), 10 * kPage);
+}
+
 TEST(OsWriteback, ExpiryAndFsyncOfOneFile) {
   OsWriteback wb({1000 * kPage});
   DirtyRange d;

@@ -5,6 +5,7 @@
 #include "common/units.h"
 #include "sim/run_simulation.h"
 #include "sim/sim_config.h"
+#include "sim_test_util.h"
 
 namespace pgstorsim::sim {
 namespace {
@@ -58,12 +59,6 @@ SimConfig FlushBoundConfig(int64_t scale) {
   return c;
 }
 
-Results MustRun(const SimConfig& c) {
-  StatusOr<SimulationOutput> out = RunSimulation(c);
-  EXPECT_TRUE(out.ok()) << out.status().message();
-  return out.ok() ? std::move(out).value().results : Results();
-}
-
 double CommitsPerFlush(const Results& r) {
   return r.sections.at("wal")["commits_per_flush"].get<double>();
 }
@@ -85,10 +80,10 @@ double MeanMs(const Results& r, const char* statement) {
 TEST(RowLockContention, OneBranchSerialisesCommitsToOnePerFlush) {
   SimConfig c = FlushBoundConfig(1);
   c.row_locks = false;
-  const Results free = MustRun(c);
+  const Results free = MustSimulate(c);
   EXPECT_GT(CommitsPerFlush(free), 1.8);  // Without locks the 4 clients group.
   c.row_locks = true;
-  const Results locked = MustRun(c);
+  const Results locked = MustSimulate(c);
   EXPECT_LT(CommitsPerFlush(locked), 1.1);
   // Every transaction updates branch 1 and holds it through its flush: at most one
   // transaction per flush, so tps <= flushes per second.
@@ -109,9 +104,9 @@ TEST(RowLockContention, LargeScaleHasAlmostNoWaits) {
   c.transactions_per_client = 100;
   c.warm = false;
   c.row_locks = false;
-  const Results free = MustRun(c);
+  const Results free = MustSimulate(c);
   c.row_locks = true;
-  const Results locked = MustRun(c);
+  const Results locked = MustSimulate(c);
   // 1000 branches, 10000 tellers: a row is rarely held by one of 3 other clients.
   EXPECT_LE(locked.sections.at("row_locks")["waits"].get<uint64_t>(), locked.transactions / 100);
   EXPECT_NEAR(locked.tps, free.tps, 0.02 * free.tps);
@@ -120,7 +115,7 @@ TEST(RowLockContention, LargeScaleHasAlmostNoWaits) {
 TEST(RowLockContention, WithoutSynchronousCommitLocksEndAtCommitNotFlush) {
   SimConfig c = FlushBoundConfig(1);
   c.synchronous_commit = false;
-  const Results r = MustRun(c);
+  const Results r = MustSimulate(c);
   // Branch 1 is still contended, but a wait lasts CPU times, not a platter flush.
   EXPECT_GT(Waits(r, "UPDATE branches"), 0u);
   EXPECT_LT(WaitMs(r, "UPDATE branches"), 1.0);
@@ -129,8 +124,8 @@ TEST(RowLockContention, WithoutSynchronousCommitLocksEndAtCommitNotFlush) {
 TEST(RowLockContention, SameSeedSameWaits) {
   SimConfig c = FlushBoundConfig(2);
   c.transactions_per_client = 200;
-  const Results a = MustRun(c);
-  const Results b = MustRun(c);
+  const Results a = MustSimulate(c);
+  const Results b = MustSimulate(c);
   EXPECT_EQ(a.sections.at("row_locks").dump(), b.sections.at("row_locks").dump());
   EXPECT_EQ(a.transactions, b.transactions);
   EXPECT_GT(a.sections.at("row_locks")["waits"].get<uint64_t>(), 0u);

@@ -1,0 +1,83 @@
+// The simulator's OS write-back (sim/background_writer.h) under Linux's dirty
+// thresholds (pgmodel/os_dirty_limits.h), on a throttled RAID 10 without a controller
+// cache, where the OS page cache is the only place a dirty page can wait.
+#include <gtest/gtest.h>
+
+#include "common/units.h"
+#include "sim/run_simulation.h"
+#include "sim/sim_config.h"
+#include "sim_test_util.h"
+
+namespace pgstorsim::sim {
+namespace {
+
+constexpr double kWriteIops = 150;
+constexpr int64_t kSeconds = 40;
+
+SimConfig ThrottledRaid10(int64_t os_cache_bytes) {
+  SimConfig c;
+  c.scale = 20;  // 300 MiB: every transaction evicts a dirty page.
+  c.clients = 4;
+  c.shared_buffers_bytes = 16LL << 20;
+  c.ram_bytes = c.shared_buffers_bytes + os_cache_bytes + c.os_reserved_bytes;
+  c.warm = true;
+  c.duration_ns = kSeconds * kNsPerSec;
+  c.wal_on_data_volume = false;  // The members see data pages only.
+  c.array.level = RaidLevel::kRaid10;
+  c.array.members = 4;
+  c.array.stripe_unit_bytes = 128 << 10;
+  c.fs.fs_block_bytes = 8192;
+  c.controller.has_cache = false;
+  c.controller.write_back = false;
+  c.disk.kind = DiskKind::kThrottled;
+  c.disk.read_iops = 150;
+  c.disk.write_iops = kWriteIops;
+  return c;
+}
+
+TEST(BackgroundWriterTest, DirtyLimitHoldsBackendsToTheDisksWriteRate) {
+  const Results r = MustSimulate(ThrottledRaid10(16LL << 20));
+  const nlohmann::json& bw = r.sections["background_writes"];
+  EXPECT_EQ(bw["os_dirty_limit_bytes"], (16LL << 20) / 5);  // 20 % of the cache.
+  EXPECT_GT(bw["throttled_backend_writes"].get<uint64_t>(), 0u);
+  // What the backends wrote reached the members, but for what the OS still holds.
+  const auto evicted = bw["eviction_writes"].get<double>();
+  uint64_t member_writes = 0;
+  for (const auto& d : r.sections["devices"]) {
+    const auto writes = d["writes"].get<uint64_t>();
+    EXPECT_LE(writes, kWriteIops * kSeconds * 1.02) << d["name"];  // Never above the cap.
+    member_writes += writes;
+  }
+  // Two copies of each write; in flight at the end: at most the limit's 409 pages.
+  const auto held = bw["os_dirty_at_end"].get<double>() + bw["queued_at_end"].get<double>();
+  EXPECT_NEAR(member_writes / 2.0 + held, evicted, 410);
+  EXPECT_LT(held, 410);
+  // Throttled backends always resume: no interval without transactions.
+  for (const auto& point : r.series) EXPECT_GT(point.tps, 0) << point.t_s;
+}
+
+TEST(BackgroundWriterTest, LargePageCacheHoldsAShortRunsWrites) {
+  // 25 s: no page is 30 s old, and no checkpoint (max_wal_size 16 GiB).
+  auto short_run = [](int64_t os_cache_bytes) {
+    SimConfig c = ThrottledRaid10(os_cache_bytes);
+    c.duration_ns = 25 * kNsPerSec;
+    c.max_wal_size_bytes = 16LL << 30;
+    return c;
+  };
+  const Results small = MustSimulate(short_run(16LL << 20));
+  SimConfig c = short_run(8LL << 30);
+  const Results large = MustSimulate(c);
+  const nlohmann::json& bw = large.sections["background_writes"];
+  EXPECT_EQ(bw["throttled_backend_writes"], 0);
+  for (const auto& d : large.sections["devices"]) EXPECT_EQ(d["writes"], 0) << d["name"];
+  EXPECT_GT(large.tps, 1.2 * small.tps);
+  // The same cache with the thresholds given small: the writes reach the members again.
+  c.os_dirty_background_bytes = 1LL << 20;
+  c.os_dirty_limit_bytes = 2LL << 20;
+  const Results given = MustSimulate(c);
+  EXPECT_GT(given.sections["background_writes"]["throttled_backend_writes"].get<uint64_t>(), 0u);
+  EXPECT_LT(given.tps, 0.9 * large.tps);
+}
+
+}  // namespace
+}  // namespace pgstorsim::sim
