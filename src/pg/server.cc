@@ -1,5 +1,7 @@
 #include "pg/server.h"
 
+#include <utility>
+
 #include "pg/conninfo.h"
 
 namespace pgstorsim {
@@ -15,6 +17,18 @@ std::string OneLine(std::string s) {
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
+}
+
+// Runs `sql`; an error unless it returned rows or (when !rows_only) completed a command.
+StatusOr<PgResult> Run(PGconn* conn, const std::string& sql, bool rows_only) {
+  PgResult res(PQexec(conn, sql.c_str()));
+  const ExecStatusType st = PQresultStatus(res.get());
+  if (st == PGRES_TUPLES_OK || (!rows_only && st == PGRES_COMMAND_OK)) {
+    return StatusOr<PgResult>(std::move(res));
+  }
+  std::string msg = PQresultErrorMessage(res.get());
+  if (msg.empty()) msg = PQerrorMessage(conn);
+  return Status::Error(OneLine(msg) + " (in: " + sql.substr(0, 80) + ")");
 }
 
 Status EnsureDatabase(const LocalCluster& cluster, const std::string& dbname) {
@@ -82,14 +96,11 @@ StatusOr<PgConn> Connect(const std::string& conninfo) {
 }
 
 Status Exec(PGconn* conn, const std::string& sql) {
-  PGresult* res = PQexec(conn, sql.c_str());
-  ExecStatusType st = PQresultStatus(res);
-  Status out = Status::Ok();
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-    out = Status::Error(OneLine(PQresultErrorMessage(res)) + " (in: " + sql.substr(0, 80) + ")");
-  }
-  PQclear(res);
-  return out;
+  return Run(conn, sql, /*rows_only=*/false).status();
+}
+
+StatusOr<PgResult> QueryRows(PGconn* conn, const std::string& sql) {
+  return Run(conn, sql, /*rows_only=*/true);
 }
 
 nlohmann::json ServerIdentity(PGconn* conn) {
@@ -109,16 +120,9 @@ nlohmann::json ServerIdentity(PGconn* conn) {
 }
 
 StatusOr<std::string> QueryValue(PGconn* conn, const std::string& sql) {
-  PGresult* res = PQexec(conn, sql.c_str());
-  if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-    Status s =
-        Status::Error(OneLine(PQresultErrorMessage(res)) + " (in: " + sql.substr(0, 80) + ")");
-    PQclear(res);
-    return s;
-  }
-  std::string value = PQntuples(res) > 0 ? PQgetvalue(res, 0, 0) : "";
-  PQclear(res);
-  return value;
+  auto rows = QueryRows(conn, sql);
+  if (!rows.ok()) return rows.status();
+  return std::string(PQntuples(rows->get()) > 0 ? PQgetvalue(rows->get(), 0, 0) : "");
 }
 
 }  // namespace pgstorsim

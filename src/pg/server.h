@@ -47,8 +47,20 @@ StatusOr<PgConn> Connect(const std::string& conninfo);
 // data_directory; a value the role may not read is "unknown: <reason>".
 nlohmann::json ServerIdentity(PGconn* conn);
 
-// Runs one statement that returns no rows or ignores them; errors carry the server message.
+struct PgResultDeleter {
+  void operator()(PGresult* r) const { PQclear(r); }
+};
+using PgResult = std::unique_ptr<PGresult, PgResultDeleter>;
+
+// The statement helpers below block until the server answers; one thread at a time per
+// `conn`. An error is one line: the server's message (libpq's when there is no result)
+// and "(in: <the first 80 characters of sql>)".
+//
+// Runs one statement that returns no rows or ignores them.
 Status Exec(PGconn* conn, const std::string& sql);
+// Runs a query that returns rows (PGRES_TUPLES_OK; anything else is an error). The caller
+// owns the result; PgResult frees it with PQclear.
+StatusOr<PgResult> QueryRows(PGconn* conn, const std::string& sql);
 // Runs a query and returns the first column of the first row as text ("" if no rows).
 StatusOr<std::string> QueryValue(PGconn* conn, const std::string& sql);
 

@@ -1,7 +1,6 @@
 #include "pg/server_stats.h"
 
 #include <cstdlib>
-#include <memory>
 
 #include "pg/conninfo.h"
 #include "pg/server.h"
@@ -39,23 +38,6 @@ const StatsQuery kStatsQueries[] = {
      "buffers_clean, buffers_backend FROM pg_stat_bgwriter",
      false},
 };
-
-struct PgResultDeleter {
-  void operator()(PGresult* r) const { PQclear(r); }
-};
-using PgResult = std::unique_ptr<PGresult, PgResultDeleter>;
-
-// Runs `sql` on `conn`; the rows, or an error with the server's message.
-StatusOr<PgResult> Rows(PGconn* conn, const std::string& sql) {
-  PgResult res(PQexec(conn, sql.c_str()));
-  if (PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
-    std::string msg = PQresultErrorMessage(res.get());
-    if (msg.empty()) msg = PQerrorMessage(conn);
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-    return Status::Error(msg);
-  }
-  return StatusOr<PgResult>(std::move(res));
-}
 
 double FieldOrZero(const PGresult* res, int row, int col) {
   return PQgetisnull(res, row, col) ? 0.0 : std::strtod(PQgetvalue(res, row, col), nullptr);
@@ -101,7 +83,7 @@ void AddRatio(const StatCounters& delta, const std::string& prefix, StatCounters
 StatusOr<StatsSnapshot> TakeSnapshot(PGconn* conn) {
   StatsSnapshot snap;
   for (const StatsQuery& q : kStatsQueries) {
-    auto rows = Rows(conn, q.sql);
+    auto rows = QueryRows(conn, q.sql);
     if (!rows.ok()) return rows.status().WithContext("server statistics");
     if (q.per_row) {
       AddRows(rows->get(), q.group, &snap.counters);
@@ -110,7 +92,7 @@ StatusOr<StatsSnapshot> TakeSnapshot(PGconn* conn) {
     }
   }
   static const std::string kSettingsSql = SettingsSql();
-  auto settings = Rows(conn, kSettingsSql);
+  auto settings = QueryRows(conn, kSettingsSql);
   if (!settings.ok()) return settings.status().WithContext("server statistics");
   if (PQntuples(settings->get()) != 1) {
     return Status::Error("server statistics: the settings query returned no row");

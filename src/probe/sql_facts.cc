@@ -15,22 +15,18 @@ struct Setting {
 
 // pg_settings rows for `names`; a name the server does not know is absent.
 StatusOr<std::map<std::string, Setting>> Settings(PGconn* conn) {
-  PGresult* res = PQexec(conn,
-                         "SELECT name, setting, coalesce(unit, '') FROM pg_settings WHERE name IN "
-                         "('shared_buffers', 'synchronous_commit', 'full_page_writes', "
-                         "'max_wal_size', 'checkpoint_segments', 'checkpoint_timeout', "
-                         "'wal_writer_delay', 'data_directory', 'server_version_num', "
-                         "'server_version', 'block_size')");
-  if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-    Status s = Status::Error(std::string("pg_settings: ") + PQresultErrorMessage(res));
-    PQclear(res);
-    return s;
-  }
+  auto rows = QueryRows(conn,
+                        "SELECT name, setting, coalesce(unit, '') FROM pg_settings WHERE name IN "
+                        "('shared_buffers', 'synchronous_commit', 'full_page_writes', "
+                        "'max_wal_size', 'checkpoint_segments', 'checkpoint_timeout', "
+                        "'wal_writer_delay', 'data_directory', 'server_version_num', "
+                        "'server_version', 'block_size')");
+  if (!rows.ok()) return rows.status().WithContext("pg_settings");
+  const PGresult* res = rows->get();
   std::map<std::string, Setting> out;
   for (int i = 0; i < PQntuples(res); ++i) {
     out[PQgetvalue(res, i, 0)] = {PQgetvalue(res, i, 1), PQgetvalue(res, i, 2)};
   }
-  PQclear(res);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "replay/parity.h"
 
@@ -101,21 +102,29 @@ const MemberExtent* ArrayIo::ContinuingCopy(const ReadPiece& piece,
   return nullptr;
 }
 
-AccessOutcome ArrayIo::Read(const Volume& volume, int64_t volume_offset, int64_t length) {
-  const DeviceRequest dev = volume.fs().MapRead(volume_offset, length);
-  data_.Reserve(dev.length_bytes);
+std::optional<AccessOutcome> ArrayIo::RunUnsplit(const Volume& volume, IoDirection direction,
+                                                 const DeviceRequest& dev) {
   requests_.clear();
-  const std::vector<int>& targets = volume.member_targets();
   const RaidLayout* layout = volume.layout();
   if (layout == nullptr) {
     requests_.push_back(
-        {targets[0], IoDirection::kRead, dev.offset_bytes, dev.length_bytes, data_.data()});
+        {volume.member_targets()[0], direction, dev.offset_bytes, dev.length_bytes, data_.data()});
     return Run(&requests_);
   }
   if (dev.offset_bytes + dev.length_bytes > layout->capacity_bytes()) {
     return AccessOutcome{MonotonicNowNs(), MonotonicNowNs(), 0, 1};
   }
-  for (const ReadPiece& piece : layout->MapRead(dev.offset_bytes, dev.length_bytes)) {
+  return std::nullopt;
+}
+
+AccessOutcome ArrayIo::Read(const Volume& volume, int64_t volume_offset, int64_t length) {
+  const DeviceRequest dev = volume.fs().MapRead(volume_offset, length);
+  data_.Reserve(dev.length_bytes);
+  if (std::optional<AccessOutcome> done = RunUnsplit(volume, IoDirection::kRead, dev)) {
+    return *done;
+  }
+  const std::vector<int>& targets = volume.member_targets();
+  for (const ReadPiece& piece : volume.layout()->MapRead(dev.offset_bytes, dev.length_bytes)) {
     const MemberExtent* continuing = ContinuingCopy(piece, targets);
     const MemberExtent& copy = continuing != nullptr ? *continuing : PickCopy(piece, targets);
     requests_.push_back({targets[copy.member], IoDirection::kRead, copy.offset_bytes,
@@ -128,18 +137,11 @@ AccessOutcome ArrayIo::Read(const Volume& volume, int64_t volume_offset, int64_t
 AccessOutcome ArrayIo::Write(const Volume& volume, int64_t volume_offset, int64_t length) {
   const DeviceRequest dev = volume.fs().MapWrite(volume_offset, length);
   FillWriteData(dev.length_bytes);
-  requests_.clear();
+  if (std::optional<AccessOutcome> done = RunUnsplit(volume, IoDirection::kWrite, dev)) {
+    return *done;
+  }
   const std::vector<int>& targets = volume.member_targets();
-  const RaidLayout* layout = volume.layout();
-  if (layout == nullptr) {
-    requests_.push_back(
-        {targets[0], IoDirection::kWrite, dev.offset_bytes, dev.length_bytes, data_.data()});
-    return Run(&requests_);
-  }
-  if (dev.offset_bytes + dev.length_bytes > layout->capacity_bytes()) {
-    return AccessOutcome{MonotonicNowNs(), MonotonicNowNs(), 0, 1};
-  }
-  const WritePlan plan = layout->MapWrite(dev.offset_bytes, dev.length_bytes);
+  const WritePlan plan = volume.layout()->MapWrite(dev.offset_bytes, dev.length_bytes);
   // Overlapping writes of two workers must not interleave between mirror copies or
   // inside a read-modify-write: hold the stripes' locks (ascending: no deadlock).
   std::vector<int> slots;

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "common/random.h"
@@ -62,6 +63,12 @@ class ArrayIo {
 
  private:
   AccessOutcome Run(std::vector<IoRequest>* requests);
+  // The start Read and Write share, after mapping the access to `dev` and preparing
+  // data_: clears requests_; on a volume without a RAID layout runs `dev` as one I/O on
+  // its only member, past the array's capacity fails it without I/O (one error), and
+  // returns that outcome; otherwise nullopt: the caller splits `dev` over the members.
+  std::optional<AccessOutcome> RunUnsplit(const Volume& volume, IoDirection direction,
+                                          const DeviceRequest& dev);
   void FillWriteData(int64_t length_bytes);
   const MemberExtent& PickCopy(const ReadPiece& piece, const std::vector<int>& targets);
   const MemberExtent* ContinuingCopy(const ReadPiece& piece, const std::vector<int>& targets) const;

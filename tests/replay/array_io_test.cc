@@ -234,6 +234,20 @@ TEST(ArrayIoTest, Raid1ReadsOneCopyInOneIoAndWritesEveryCopy) {
   }
 }
 
+TEST(ArrayIoTest, AccessPastTheArrayFailsWithoutMemberIo) {
+  Rig rig("psync", ArrayGeometry{RaidLevel::kRaid0, 3, 4096}, FsGeometry{});
+  ASSERT_EQ(rig.error(), "");
+  const int64_t end = rig.volume().layout()->capacity_bytes();
+  for (const AccessOutcome& o : {rig.Write(end - 4096, 8192), rig.Read(end - 4096, 8192)}) {
+    EXPECT_EQ(o.errors, 1);
+    EXPECT_EQ(o.member_requests, 0);
+  }
+  EXPECT_TRUE(rig.rec().log.empty());
+  AccessOutcome last = rig.Write(end - 4096, 4096);  // The last stripe unit fits.
+  EXPECT_EQ(last.errors, 0);
+  EXPECT_EQ(last.member_requests, 1);
+}
+
 void ParityCase(RaidLevel level, int members) {
   Rig rig("psync", ArrayGeometry{level, members, 4096}, FsGeometry{});
   ASSERT_EQ(rig.error(), "");

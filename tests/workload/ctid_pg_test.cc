@@ -2,20 +2,17 @@
 // database, then compare each sampled aid's heap block (ctid) and every relation's
 // size with DatabaseLayout. Needs PGSTORSIM_TEST_DB (a conninfo) and pgbench.
 #include <gtest/gtest.h>
-#include <libpq-fe.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <memory>
 #include <string>
+#include <utility>
 
+#include "pg/server.h"
 #include "workload/database_layout.h"
 
 namespace pgstorsim {
 namespace {
-
-using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
-using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
 std::string PgbenchPath() {
   const char* candidates[] = {"/usr/lib/postgresql/15/bin/pgbench", "/usr/bin/pgbench"};
@@ -46,12 +43,10 @@ class CtidPgTest : public ::testing::Test {
     if (pgbench_.empty()) GTEST_SKIP() << "pgbench not found";
     base_ = conninfo;
     dbname_ = "pgstorsim_ctid_" + std::to_string(::getpid());
-    Conn admin(PQconnectdb(base_.c_str()), &PQfinish);
-    ASSERT_EQ(PQstatus(admin.get()), CONNECTION_OK) << PQerrorMessage(admin.get());
-    PQsetNoticeProcessor(
-        admin.get(), [](void*, const char*) {}, nullptr);
-    Exec(admin.get(), "DROP DATABASE IF EXISTS " + dbname_);
-    Exec(admin.get(), "CREATE DATABASE " + dbname_);
+    auto admin = Connect(base_);
+    ASSERT_TRUE(admin.ok()) << admin.status().message();
+    ExpectExec(admin->get(), "DROP DATABASE IF EXISTS " + dbname_);
+    ExpectExec(admin->get(), "CREATE DATABASE " + dbname_);
     created_ = true;
     db_conninfo_ = base_ + " dbname=" + dbname_;
   }
@@ -59,36 +54,34 @@ class CtidPgTest : public ::testing::Test {
   void TearDown() override {
     if (!created_) return;
     conn_.reset();
-    Conn admin(PQconnectdb(base_.c_str()), &PQfinish);
-    if (PQstatus(admin.get()) == CONNECTION_OK) Exec(admin.get(), "DROP DATABASE " + dbname_);
+    auto admin = Connect(base_);
+    if (admin.ok()) ExpectExec(admin->get(), "DROP DATABASE " + dbname_);
   }
 
-  static void Exec(PGconn* conn, const std::string& sql) {
-    Result r(PQexec(conn, sql.c_str()), &PQclear);
-    EXPECT_TRUE(PQresultStatus(r.get()) == PGRES_COMMAND_OK ||
-                PQresultStatus(r.get()) == PGRES_TUPLES_OK)
-        << sql << ": " << PQerrorMessage(conn);
+  static void ExpectExec(PGconn* conn, const std::string& sql) {
+    const Status s = Exec(conn, sql);
+    EXPECT_TRUE(s.ok()) << s.message();
   }
 
   void Pgbench(int scale) {
     const std::string cmd = pgbench_ + " -i -q -s " + std::to_string(scale) + " " +
                             Quote(db_conninfo_) + " </dev/null >/dev/null 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    conn_.reset(PQconnectdb(db_conninfo_.c_str()));
-    ASSERT_EQ(PQstatus(conn_.get()), CONNECTION_OK) << PQerrorMessage(conn_.get());
+    auto conn = Connect(db_conninfo_);
+    ASSERT_TRUE(conn.ok()) << conn.status().message();
+    conn_ = std::move(conn).value();
   }
 
   int64_t QueryInt(const std::string& sql) {
-    Result r(PQexec(conn_.get(), sql.c_str()), &PQclear);
-    EXPECT_EQ(PQresultStatus(r.get()), PGRES_TUPLES_OK)
-        << sql << ": " << PQerrorMessage(conn_.get());
-    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1) return -1;
-    return std::strtoll(PQgetvalue(r.get(), 0, 0), nullptr, 10);
+    auto rows = QueryRows(conn_.get(), sql);
+    EXPECT_TRUE(rows.ok()) << rows.status().message();
+    if (!rows.ok() || PQntuples(rows->get()) != 1) return -1;
+    return std::strtoll(PQgetvalue(rows->get(), 0, 0), nullptr, 10);
   }
 
   std::string pgbench_, base_, dbname_, db_conninfo_;
   bool created_ = false;
-  Conn conn_{nullptr, &PQfinish};
+  PgConn conn_;
 };
 
 TEST_F(CtidPgTest, HeapBlocksAndRelationSizesMatchLayout) {
@@ -111,10 +104,8 @@ TEST_F(CtidPgTest, HeapBlocksAndRelationSizesMatchLayout) {
 
 TEST_F(CtidPgTest, AccountsPkeyRootMatchesLayoutWhenPageinspectExists) {
   ASSERT_NO_FATAL_FAILURE(Pgbench(1));
-  Result ext(PQexec(conn_.get(), "CREATE EXTENSION IF NOT EXISTS pageinspect"), &PQclear);
-  if (PQresultStatus(ext.get()) != PGRES_COMMAND_OK) {
-    GTEST_SKIP() << "pageinspect unavailable: " << PQerrorMessage(conn_.get());
-  }
+  const Status ext = Exec(conn_.get(), "CREATE EXTENSION IF NOT EXISTS pageinspect");
+  if (!ext.ok()) GTEST_SKIP() << "pageinspect unavailable: " << ext.message();
   const DatabaseLayout layout = DatabaseLayout::Create({1, 100}).value();
   const BtreeShape& shape = layout.btree(Relation::kAccountsPkey);
   EXPECT_EQ(QueryInt("SELECT root FROM bt_metap('pgbench_accounts_pkey')"),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/key_warnings.h"
 #include "common/output_path.h"
 #include "model/prediction_results.h"
 #include "model/slo.h"
@@ -127,19 +128,13 @@ class PredictCommand : public Command {
       if (!slo.ok()) return ReportError("predict", slo.status());
       slo_ = *slo;
     }
-    const std::vector<std::string> warnings =
-        IgnoredKeyWarnings(*scenario, ScenarioModel::kPredict);
-    auto warn = [&] {
-      for (const std::string& line : warnings)
-        std::fprintf(stderr, "predict: warning: %s\n", line.c_str());
-    };
     if (!sweeps_.empty()) {
-      warn();
+      WarnIgnoredKeys(*scenario, ScenarioModel::kPredict);
       return RunSweep(*scenario);
     }
     auto prediction = Predict(*scenario);
     if (!prediction.ok()) return ReportError("predict", prediction.status());
-    warn();
+    WarnIgnoredKeys(*scenario, ScenarioModel::kPredict);
     PrintPrediction(*scenario, *prediction);
     Results results = PredictionToResults(*scenario, *prediction);
     if (slo_) {

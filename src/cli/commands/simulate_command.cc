@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/key_warnings.h"
 #include "common/output_path.h"
 #include "common/results.h"
 #include "common/units.h"
@@ -80,21 +81,15 @@ class SimulateCommand : public Command {
     StatusOr<Scenario> scenario = scenario_path_.empty() ? DefaultScenario(overrides)
                                                          : LoadScenario(scenario_path_, overrides);
     if (!scenario.ok()) return ReportError("simulate", scenario.status());
-    const std::vector<std::string> warnings =
-        IgnoredKeyWarnings(*scenario, ScenarioModel::kSimulate);
-    auto warn = [&] {
-      for (const std::string& line : warnings)
-        std::fprintf(stderr, "simulate: warning: %s\n", line.c_str());
-    };
     if (!sweeps_.empty()) {
-      warn();
+      WarnIgnoredKeys(*scenario, ScenarioModel::kSimulate);
       return RunSweep(*scenario);
     }
     if (!shard_text_.empty()) return ReportError("simulate", Status::Error("--shard needs --sweep"));
     const auto wall_start = std::chrono::steady_clock::now();
     StatusOr<SimulationOutput> out = SimulateScenario(*scenario);
     if (!out.ok()) return ReportError("simulate", out.status());
-    warn();
+    WarnIgnoredKeys(*scenario, ScenarioModel::kSimulate);
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     Results& results = out.value().results;
