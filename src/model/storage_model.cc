@@ -181,7 +181,8 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
 double DirtyBytesPerWrite(const Scenario& s) {
   auto fs = FsMapping::Create(FsGeometryFor(s));
   if (!fs.ok()) return kPageBytes;
-  return static_cast<double>(std::max<int64_t>(kPageBytes, fs->MapWrite(0, kPageBytes).length_bytes));
+  return static_cast<double>(
+      std::max<int64_t>(kPageBytes, fs->MapWrite(0, kPageBytes).length_bytes));
 }
 
 // Share of a run's data-page writes that reach the storage within it: all of them from
@@ -196,6 +197,8 @@ struct RunWrites {
   double tps = 0;
   double page_writes = 0;  // Per transaction.
   double page_reads = 0;   // Per transaction.
+  double write_bytes = 0;  // DirtyBytesPerWrite.
+  pgmodel::OsDirtyLimits limits;
 };
 double WrittenShare(const Scenario& s, double cycle_s, const RunWrites& run) {
   if (!(run.duration_s > 0)) return 1;
@@ -204,11 +207,9 @@ double WrittenShare(const Scenario& s, double cycle_s, const RunWrites& run) {
       std::clamp((run.duration_s - first_fsync_s) / run.duration_s, 0.0, 1.0);
   const double dirtied = run.page_writes * run.tps * run.duration_s;
   if (!(dirtied > 0)) return after_fsync;
-  const double write_bytes = DirtyBytesPerWrite(s);
-  const double os_held = pgmodel::SteadyDirtyBytes(
-                             pgmodel::OsDirtyLimitsOf(s),
-                             run.page_writes * run.tps * write_bytes) /
-                         write_bytes;
+  const double os_held =
+      pgmodel::SteadyDirtyBytes(run.limits, run.page_writes * run.tps * run.write_bytes) /
+      run.write_bytes;
   const double dirty_share = std::min(1.0, run.page_writes / std::max(run.page_reads, 1e-9));
   const double shared_held =
       dirty_share * static_cast<double>(s.postgres.shared_buffers_bytes / kPageBytes);
@@ -236,9 +237,9 @@ double WalWriterWritesPerTransaction(const Scenario& s, double tps, double write
 // checkpointer write back in the background, and a checkpoint the disks cannot keep
 // up with stretches its cycle), and no commit waits for a WAL write behind them on the
 // same volume (synchronous commit with the WAL on the data volume).
-bool DataWritesInBackground(const Scenario& s, double database_bytes) {
-  const auto held = static_cast<double>(s.postgres.shared_buffers_bytes +
-                                        pgmodel::OsDirtyLimitsOf(s).limit_bytes);
+bool DataWritesInBackground(const Scenario& s, const pgmodel::OsDirtyLimits& limits,
+                            double database_bytes) {
+  const auto held = static_cast<double>(s.postgres.shared_buffers_bytes + limits.limit_bytes);
   const bool commits_queue = s.postgres.synchronous_commit && s.postgres.wal_on_data_volume;
   return database_bytes <= held && !commits_queue;
 }
@@ -269,6 +270,8 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
                                    pgmodel::MaxWalSizeBytes(s.postgres),
                                    CheckpointCompletionTarget(s.postgres))) /
                                std::max(1.0, host->wal_lsn_bytes);
+  const pgmodel::OsDirtyLimits limits = pgmodel::OsDirtyLimitsOf(s);
+  const double write_bytes = DirtyBytesPerWrite(s);
   auto solve_at = [&](double written) {
     load.writes_per_op = host->page_writes * written;
     return Solve(s, p, load);
@@ -278,10 +281,11 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
     const double cycle_s =
         std::min(NsToSec(s.postgres.checkpoint_timeout_ns), wal_cycle_txn / tps);
     return WrittenShare(s, cycle_s,
-                        {load.duration_s, tps, host->page_writes, r.out.reads_per_transaction}) -
+                        {load.duration_s, tps, host->page_writes, r.out.reads_per_transaction,
+                         write_bytes, limits}) -
            written;
   };
-  if (DataWritesInBackground(s, load.footprint_bytes)) {
+  if (DataWritesInBackground(s, limits, load.footprint_bytes)) {
     auto free = solve_at(0);
     if (!free.ok()) return free;
     Solved r = *free;

@@ -6,9 +6,7 @@ namespace pgstorsim {
 
 OsWriteback::OsWriteback(const OsWritebackConfig& config)
     : limits_(pgmodel::OsDirtyLimitsFor(config.cache_bytes, config.background_bytes,
-                                        config.limit_bytes)),
-      background_bytes_(limits_.background_bytes),
-      limit_bytes_(limits_.limit_bytes) {}
+                                        config.limit_bytes)) {}
 
 void OsWriteback::MarkDirty(const DirtyRange& range) {
   bool kick = false;
@@ -23,7 +21,7 @@ void OsWriteback::MarkDirty(const DirtyRange& range) {
     age_order_.push_back(range);
     by_offset_[key] = std::prev(age_order_.end());
     dirty_bytes_ += range.length_bytes;
-    kick = dirty_bytes_ > background_bytes_;
+    kick = dirty_bytes_ > limits_.background_bytes;
   }
   if (kick) cv_.notify_one();
 }
@@ -43,14 +41,14 @@ bool OsWriteback::TakeOldestLocked(DirtyRange* out) {
 
 bool OsWriteback::TakeThrottled(DirtyRange* out) {
   std::lock_guard<std::mutex> lock(mu_);
-  return dirty_bytes_ > limit_bytes_ && TakeOldestLocked(out);
+  return dirty_bytes_ > limits_.limit_bytes && TakeOldestLocked(out);
 }
 
 bool OsWriteback::TakeForFlusher(int64_t now_ns, DirtyRange* out) {
   std::lock_guard<std::mutex> lock(mu_);
   if (age_order_.empty()) return false;
   const bool expired = now_ns - age_order_.front().dirtied_ns >= limits_.expire_ns;
-  return (dirty_bytes_ > background_bytes_ || expired) && TakeOldestLocked(out);
+  return (dirty_bytes_ > limits_.background_bytes || expired) && TakeOldestLocked(out);
 }
 
 bool OsWriteback::TakeOfFile(uint32_t file, DirtyRange* out) {
@@ -67,7 +65,7 @@ bool OsWriteback::TakeOfFile(uint32_t file, DirtyRange* out) {
 void OsWriteback::WaitForWork(int64_t timeout_ns) {
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait_for(lock, std::chrono::nanoseconds(timeout_ns),
-               [&] { return stop_ || dirty_bytes_ > background_bytes_; });
+               [&] { return stop_ || dirty_bytes_ > limits_.background_bytes; });
 }
 
 void OsWriteback::Stop() {

@@ -63,8 +63,8 @@ class OsWriteback {
   bool stopped() const;
 
   int64_t dirty_bytes() const;
-  int64_t background_bytes() const { return background_bytes_; }
-  int64_t limit_bytes() const { return limit_bytes_; }
+  int64_t background_bytes() const { return limits_.background_bytes; }
+  int64_t limit_bytes() const { return limits_.limit_bytes; }
 
  private:
   using Key = std::pair<const Volume*, int64_t>;
@@ -72,7 +72,6 @@ class OsWriteback {
   void EraseLocked(std::list<DirtyRange>::iterator it);
 
   const pgmodel::OsDirtyLimits limits_;
-  const int64_t background_bytes_, limit_bytes_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::list<DirtyRange> age_order_;  // Oldest first.

@@ -323,8 +323,8 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
   std::unique_ptr<Flusher> flusher;
   // Without an OS cache every write is written back at once by its writer: direct.
   if (options.buffered_data_writes && options.os_cache_bytes > 0) {
-    writeback = std::make_unique<OsWriteback>(OsWritebackConfig{options.os_cache_bytes, options.os_dirty_background_bytes,
-                                          options.os_dirty_limit_bytes});
+    writeback = std::make_unique<OsWriteback>(OsWritebackConfig{
+        options.os_cache_bytes, options.os_dirty_background_bytes, options.os_dirty_limit_bytes});
     auto engine = CreateIoEngine(options.engine, options.queue_depth);
     if (!engine.ok()) return engine.status();
     Status s = (*engine)->Open(setup.targets);

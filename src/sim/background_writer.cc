@@ -42,7 +42,7 @@ void BackgroundWriter::ToWriteback(const VolumeOp& op, int64_t dirty_bytes) {
 
 void BackgroundWriter::WriteOldest() {
   const Dirty oldest = os_dirty_.front();
-  os_dirty_pages_.Erase(oldest.page_key);
+  os_dirty_pages_.Erase(oldest.page);
   os_dirty_.pop_front();
   os_dirty_bytes_ -= oldest.dirty_bytes;
   ToWriteback(oldest.op, oldest.dirty_bytes);
@@ -55,14 +55,13 @@ bool BackgroundWriter::OverLimit() const {
 void BackgroundWriter::AddDirty(const PageId& page, int64_t pages, const VolumeOp& op) {
   const int64_t dirty_bytes = pages * kPageBytes;
   if (limits_.expire_ns <= 0) return ToWriteback(op, dirty_bytes);
-  const int64_t key = (static_cast<int64_t>(page.file) << 40) | page.block;
   bool inserted = false;
-  os_dirty_pages_.Get(key, &inserted);
+  os_dirty_pages_.Get(page, &inserted);
   if (!inserted) {
     ++absorbed_writes_;
     return;
   }
-  os_dirty_.push_back({sim_.now_ns(), key, dirty_bytes, op});
+  os_dirty_.push_back({sim_.now_ns(), page, dirty_bytes, op});
   os_dirty_bytes_ += dirty_bytes;
   if (!syncer_pending_) {
     syncer_pending_ = true;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cache/buffer_cache.h"
+#include "cache/page_index.h"
 #include "common/flat_hash_map.h"
 #include "pgmodel/os_dirty_limits.h"
 #include "sim/controller.h"
@@ -69,7 +70,7 @@ class BackgroundWriter : public Component, public IoListener {
   // their writes cover: the dirty set of a database never exceeds its size.
   struct Dirty {
     int64_t since_ns;
-    int64_t page_key;
+    PageId page;
     int64_t dirty_bytes;
     VolumeOp op;
   };
@@ -78,7 +79,7 @@ class BackgroundWriter : public Component, public IoListener {
     int64_t dirty_bytes;
   };
   std::deque<Dirty> os_dirty_;  // In age order.
-  FlatHashMap<int64_t, char, IntegerKeyHash> os_dirty_pages_{-1};  // Their page keys.
+  FlatHashMap<PageId, char, PageIdHash> os_dirty_pages_{PageTable<char>::kNoPage};  // Their pages.
   uint64_t absorbed_writes_ = 0;  // Of a page still dirty in the OS.
   int64_t os_dirty_bytes_ = 0;
   int64_t writeback_bytes_ = 0;  // Queued here or in flight.

@@ -1,5 +1,5 @@
 // Test helper: synthetic results shaped like the ServeRAID M5110e field data
-// (/work/shared/data/serveraid-m5110e-stripe-benchmarks.txt): warm pgbench, 10 clients,
+// (serveraid-m5110e-stripe-benchmarks.txt of the shared field data): warm pgbench, 10 clients,
 // 32 KB stripe 254 tps vs 1 MB stripe 626 tps, UPDATE accounts and END dominating.
 #ifndef PGSTORSIM_TESTS_REPORT_SYNTHETIC_RESULTS_H_
 #define PGSTORSIM_TESTS_REPORT_SYNTHETIC_RESULTS_H_
