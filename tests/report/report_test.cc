@@ -217,8 +217,11 @@ TEST(Report, MalformedSectionsAreIgnored) {
 TEST(Report, DeterministicAndTitleEscaped) {
   ReportOptions options;
   options.title = "Stripes <32k & 1M>";
-  ReportDocuments a = BuildReport(StripeInputs(), options);
-  ReportDocuments b = BuildReport(StripeInputs(), options);
+  // The same inputs twice: NewResults stamps the wall clock, so inputs built
+  // a second apart differ in created_utc.
+  const std::vector<ReportInput> inputs = StripeInputs();
+  ReportDocuments a = BuildReport(inputs, options);
+  ReportDocuments b = BuildReport(inputs, options);
   EXPECT_EQ(a.html, b.html);
   EXPECT_TRUE(Has(a.html, "<h1>Stripes &lt;32k &amp; 1M&gt;</h1>"));
 }
