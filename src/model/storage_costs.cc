@@ -1,9 +1,13 @@
-// The analytic model's costs and demands of one scenario (storage_network.h).
+// The analytic model's costs and demands of one scenario, and the network's constant
+// pieces (storage_network.h).
 #include <algorithm>
 #include <cmath>
 
 #include "device/throttle_slice.h"
+#include "layout/raid_layout.h"
+#include "model/mva.h"
 #include "model/storage_network.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim::storage_network {
 namespace {
@@ -14,6 +18,24 @@ double CapMs(double commands, double bytes, double iops, int64_t bytes_per_s) {
   double ms = commands * 1000 / iops;
   if (bytes_per_s > 0) ms = std::max(ms, bytes * 1000 / static_cast<double>(bytes_per_s));
   return ms;
+}
+
+// An SSD's channels' delays (Seidmann, CostsFor): a block write's time on the commit
+// path (its slowest piece) and a block read's delay beyond its queueing demand.
+void SetSsdDelays(const Scenario& s, Network* net) {
+  const double lanes = SsdLanes(s);
+  const AccessGeometry& g = net->geometry;
+  for (const MemberWork& w : g.members) {
+    if (w.write_commands <= 0) continue;
+    net->ssd_flush_ms = std::max(
+        net->ssd_flush_ms, lanes * (net->costs.destage_position_ms +
+                                    w.write_bytes / w.write_commands / net->costs.bytes_per_ms));
+  }
+  double read_ms = net->whole_block_read_ms;  // A block read's queueing demand.
+  if (read_ms <= 0) {
+    for (size_t m = 0; m < g.members.size(); ++m) read_ms += g.ReadMs(m, net->costs);
+  }
+  net->latency_per_read_ms = (lanes - 1) * read_ms;
 }
 
 }  // namespace
@@ -86,6 +108,42 @@ void ThrottledDemands(const Network& net, double reads, double writes, Demands* 
     d->write_ms[members + m] = writes * CapMs(w.host_write_commands, w.write_bytes, disk.write_iops,
                                               disk.write_bandwidth_bytes_per_s);
   }
+}
+
+StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpLoad& load) {
+  auto geometry =
+      load.geometry ? StatusOr<AccessGeometry>(*load.geometry) : ComputeAccessGeometry(s);
+  if (!geometry.ok()) return geometry.status();
+  const double footprint = load.footprint_bytes / DataMembers(ArrayGeometryFor(s)) /
+                           static_cast<double>(s.disks.capacity_bytes);
+  Network net;
+  net.s = &s;
+  net.p = &p;
+  net.geometry = *geometry;
+  net.costs = CostsFor(s, p, footprint);
+  net.write_back = s.controller.EffectiveWriteBack();
+  net.fork = 1 + p.fork_join_weight * (ForkJoinFactor(geometry->read_forks) - 1);
+  net.throttled = s.disks.type == DiskType::kThrottled;
+  if (net.throttled) {
+    net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
+    net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;
+  } else if (p.whole_block_reads > 0.5) {  // One positioning + the read's transfer.
+    double read_bytes = 0;                 // The block, and what the controller reads ahead.
+    for (const MemberWork& w : geometry->members) read_bytes += w.read_bytes;
+    net.whole_block_read_ms = net.costs.read_position_ms + read_bytes / net.costs.bytes_per_ms;
+    net.fork = 1;
+  }
+  if (s.disks.type == DiskType::kSsd) SetSsdDelays(s, &net);
+  // Write-through: a commit waits for its write (a throttled device's own latency;
+  // the wait for the cap is the write station's residence; on other disks the WAL
+  // write is a closed demand, SolvePoint).
+  net.commit_ms = net.write_back ? p.commit_ms : net.throttled ? net.latency_per_write_ms : 0;
+  if (load.checkpoints && !net.throttled && load.writes_per_op > 0) {
+    auto cycle = MakeCheckpointCycle(s, load.writes_per_op, load.wal_bytes_per_op);
+    if (!cycle.ok()) return cycle.status();
+    net.checkpoint = *cycle;
+  }
+  return net;
 }
 
 }  // namespace pgstorsim::storage_network

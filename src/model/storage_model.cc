@@ -5,33 +5,30 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "common/units.h"
-#include "layout/fs_mapping.h"
 #include "model/cache_misses.h"
 #include "model/cpu_demand.h"
 #include "model/io_workload.h"
-#include "model/mva.h"
 #include "model/model_error.h"
 #include "model/percentiles.h"
+#include "model/run_writes.h"
 #include "model/storage_network.h"
 #include "pgmodel/demands.h"
-#include "pgmodel/host_scenario.h"
-#include "pgmodel/os_dirty_limits.h"
-#include "scenario/storage_geometry.h"
 #include "workload/tpcb.h"
 
 namespace pgstorsim {
 namespace {
 
-using storage_network::CostsFor;
+using storage_network::MakeNetwork;
 using storage_network::Network;
 using storage_network::OpLoad;
 using storage_network::Point;
+using storage_network::RunWrites;
 using storage_network::SliceCommitGroup;
 using storage_network::SolvePoint;
-using storage_network::SsdLanes;
+using storage_network::WalWriterWritesPerTransaction;
+using storage_network::WrittenShareRoot;
 
 constexpr int kRampSlices = 8;  // Time slices of a warming (cold) run.
 
@@ -95,52 +92,31 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
   return t;
 }
 
+// The members' utilisations and mean command costs over the run. Stations fold onto
+// members (a throttled member has two; its caps are independent, so its utilisation is
+// that of the busier one).
+void AddDevices(const Network& net, const RunTotals& t, Prediction* out) {
+  const size_t members = net.geometry.members.size();
+  std::vector<double> ur(members), uw(members);
+  for (size_t k = 0; k < t.read_busy_ms.size(); ++k) {
+    ur[k % members] += t.read_busy_ms[k] / t.time_ms;
+    uw[k % members] += t.write_busy_ms[k] / t.time_ms;
+  }
+  double read_total = 0, write_total = 0;
+  for (size_t m = 0; m < members; ++m) {
+    const double total = net.throttled ? std::max(ur[m], uw[m]) : ur[m] + uw[m];
+    out->devices.push_back({"disk" + std::to_string(m), total, ur[m], uw[m]});
+    read_total += net.geometry.ReadMs(m, net.costs);
+    write_total += net.geometry.WriteMs(m, net.costs);
+  }
+  out->read_service_ms = read_total / std::max(1e-12, net.geometry.read_commands);
+  out->destage_service_ms = write_total / std::max(1e-12, net.geometry.write_commands);
+}
+
 StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
-  const double footprint =
-      load.footprint_bytes / DataMembers(ArrayGeometryFor(s)) / static_cast<double>(s.disks.capacity_bytes);
-  auto geometry = load.geometry ? StatusOr<AccessGeometry>(*load.geometry) : ComputeAccessGeometry(s);
-  if (!geometry.ok()) return geometry.status();
-  Network net;
-  net.s = &s;
-  net.p = &p;
-  net.geometry = *geometry;
-  net.costs = CostsFor(s, p, footprint);
-  net.write_back = s.controller.EffectiveWriteBack();
-  net.fork = 1 + p.fork_join_weight * (ForkJoinFactor(geometry->read_forks) - 1);
-  net.throttled = s.disks.type == DiskType::kThrottled;
-  if (net.throttled) {
-    net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
-    net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;
-  } else if (p.whole_block_reads > 0.5) {  // One positioning + the read's transfer.
-    double read_bytes = 0;  // The block, and what the controller reads ahead.
-    for (const MemberWork& w : geometry->members) read_bytes += w.read_bytes;
-    net.whole_block_read_ms = net.costs.read_position_ms + read_bytes / net.costs.bytes_per_ms;
-    net.fork = 1;
-  }
-  if (s.disks.type == DiskType::kSsd) {  // The channels' delay (Seidmann, CostsFor).
-    const double lanes = SsdLanes(s);
-    for (const MemberWork& w : geometry->members) {
-      if (w.write_commands <= 0) continue;
-      net.ssd_flush_ms = std::max(
-          net.ssd_flush_ms, lanes * (net.costs.destage_position_ms +
-                                     w.write_bytes / w.write_commands / net.costs.bytes_per_ms));
-    }
-    double read_ms = net.whole_block_read_ms;  // A block read's queueing demand.
-    if (read_ms <= 0) {
-      for (size_t m = 0; m < geometry->members.size(); ++m)
-        read_ms += geometry->ReadMs(m, net.costs);
-    }
-    net.latency_per_read_ms = (lanes - 1) * read_ms;
-  }
-  // Write-through: a commit waits for its write (a throttled device's own latency;
-  // the wait for the cap is the write station's residence; on other disks the WAL
-  // write is a closed demand, SolvePoint).
-  net.commit_ms = net.write_back ? p.commit_ms : net.throttled ? net.latency_per_write_ms : 0;
-  if (load.checkpoints && !net.throttled && load.writes_per_op > 0) {
-    auto cycle = MakeCheckpointCycle(s, load.writes_per_op, load.wal_bytes_per_op);
-    if (!cycle.ok()) return cycle.status();
-    net.checkpoint = *cycle;
-  }
+  auto made = MakeNetwork(s, p, load);
+  if (!made.ok()) return made.status();
+  const Network& net = *made;
   const RunTotals t = Integrate(net, load);
   Solved r;
   r.commit_ms = net.commit_ms;
@@ -154,103 +130,16 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.regime = out.cache_full_probability >= 0.5 ? "destage-bound" : "read-bound";
   out.reads_per_transaction = t.reads / t.ops;
   out.writes_per_transaction = load.writes_per_op;
-  // Stations fold onto members (a throttled member has two; its caps are independent,
-  // so its utilisation is that of the busier one).
-  const size_t members = geometry->members.size();
-  std::vector<double> ur(members), uw(members);
-  for (size_t k = 0; k < t.read_busy_ms.size(); ++k) {
-    ur[k % members] += t.read_busy_ms[k] / t.time_ms;
-    uw[k % members] += t.write_busy_ms[k] / t.time_ms;
-  }
-  for (size_t m = 0; m < members; ++m) {
-    const double total = net.throttled ? std::max(ur[m], uw[m]) : ur[m] + uw[m];
-    out.devices.push_back({"disk" + std::to_string(m), total, ur[m], uw[m]});
-  }
-  double read_total = 0, write_total = 0;
-  for (size_t m = 0; m < geometry->members.size(); ++m) {
-    read_total += geometry->ReadMs(m, net.costs);
-    write_total += geometry->WriteMs(m, net.costs);
-  }
-  out.read_service_ms = read_total / std::max(1e-12, geometry->read_commands);
-  out.destage_service_ms = write_total / std::max(1e-12, geometry->write_commands);
+  AddDevices(net, t, &out);
   return r;
-}
-
-// Bytes the OS page cache holds dirty for one data-page write: the filesystem's write
-// unit of an 8 KiB page in a large file (a whole block on UFS, the page elsewhere).
-double DirtyBytesPerWrite(const Scenario& s) {
-  auto fs = FsMapping::Create(FsGeometryFor(s));
-  if (!fs.ok()) return kPageBytes;
-  return static_cast<double>(
-      std::max<int64_t>(kPageBytes, fs->MapWrite(0, kPageBytes).length_bytes));
-}
-
-// Share of a run's data-page writes that reach the storage within it: all of them from
-// the first checkpoint's closing fsync on (the cycle, `cycle_s`, then its write-out over
-// completion_target of it); before it, all but those still held dirty at the end: in
-// shared buffers (their dirty share: the writes per page read, at most all of them) and
-// in the OS page cache (pgmodel::SteadyDirtyBytes: up to its background threshold, at
-// most dirty_expire's worth). With large caches a 30 s run of PostgreSQL 15 at 600 tps
-// writes no data page; with small ones nearly every evicted page is written.
-struct RunWrites {
-  double duration_s = 0;
-  double tps = 0;
-  double page_writes = 0;  // Per transaction.
-  double page_reads = 0;   // Per transaction.
-  double write_bytes = 0;  // DirtyBytesPerWrite.
-  pgmodel::OsDirtyLimits limits;
-};
-double WrittenShare(const Scenario& s, double cycle_s, const RunWrites& run) {
-  if (!(run.duration_s > 0)) return 1;
-  const double first_fsync_s = cycle_s * (1 + CheckpointCompletionTarget(s.postgres));
-  const double after_fsync =
-      std::clamp((run.duration_s - first_fsync_s) / run.duration_s, 0.0, 1.0);
-  const double dirtied = run.page_writes * run.tps * run.duration_s;
-  if (!(dirtied > 0)) return after_fsync;
-  const double os_held =
-      pgmodel::SteadyDirtyBytes(run.limits, run.page_writes * run.tps * run.write_bytes) /
-      run.write_bytes;
-  const double dirty_share = std::min(1.0, run.page_writes / std::max(run.page_reads, 1e-9));
-  const double shared_held =
-      dirty_share * static_cast<double>(s.postgres.shared_buffers_bytes / kPageBytes);
-  return std::max(after_fsync, std::clamp(1 - (shared_held + os_held) / dirtied, 0.0, 1.0));
-}
-
-// synchronous_commit = off: the WAL writer's flushes per transaction at `tps`, one
-// write each wal_writer_delay, or back to back when a write (`write_ms`) takes longer
-// (one process, one flush at a time), at most one per transaction; where they reach
-// the disks: the WAL on the data volume and no write-back cache to absorb them (with
-// one, they are absorbed as the commits' WAL writes are). 0 with synchronous commit.
-double WalWriterWritesPerTransaction(const Scenario& s, double tps, double write_ms) {
-  const bool absorbed = s.controller.EffectiveWriteBack() && s.disks.type != DiskType::kThrottled;
-  if (s.postgres.synchronous_commit || !s.postgres.wal_on_data_volume || absorbed ||
-      s.workload.type == WorkloadKind::kSelectOnly || !(tps > 0)) {
-    return 0;
-  }
-  const double flushes_per_s =
-      std::min(1 / NsToSec(s.postgres.wal_writer_delay_ns), 1000 / std::max(write_ms, 1e-6));
-  return std::min(1.0, flushes_per_s / tps);
-}
-
-// True when no backend waits for a data write: every page the run can dirty fits in
-// shared buffers and under the OS's dirty limit (a write() returns; the OS and the
-// checkpointer write back in the background, and a checkpoint the disks cannot keep
-// up with stretches its cycle), and no commit waits for a WAL write behind them on the
-// same volume (synchronous commit with the WAL on the data volume).
-bool DataWritesInBackground(const Scenario& s, const pgmodel::OsDirtyLimits& limits,
-                            double database_bytes) {
-  const auto held = static_cast<double>(s.postgres.shared_buffers_bytes + limits.limit_bytes);
-  const bool commits_queue = s.postgres.synchronous_commit && s.postgres.wal_on_data_volume;
-  return database_bytes <= held && !commits_queue;
 }
 
 // The run's demands depend on its length in transactions (pgmodel/demands.h) and its
 // checkpoint cycle on the throughput: solved with a fresh database's demands, all
-// written, then with those of the run that throughput gives, at the share of its data
-// writes that reach the storage (WrittenShare), which itself depends on the
-// throughput: the share w with WrittenShare(tps(w)) = w, by bisection (tps falls as w
-// rises, so the root is unique). Where the data writes are in the background
-// (DataWritesInBackground) the throughput is solved without them and they are
+// written, then with those of the run that throughput gives, at the share w of its
+// data writes that reach the storage, which itself depends on the throughput
+// (WrittenShareRoot). Where the data writes are in the background
+// (RunWrites::InBackground) the throughput is solved without them and they are
 // reported at the share that throughput gives.
 StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
   auto fresh = pgmodel::SampleDemands(s, 0);
@@ -265,46 +154,26 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
   auto host = pgmodel::SampleDemands(s, tps0 * load.duration_s);
   if (!host.ok()) return host.status();
   load.wal_bytes_per_op = host->wal_lsn_bytes;
-  const double wal_cycle_txn = static_cast<double>(pgmodel::CheckpointWalBytes(
-                                   pgmodel::CheckpointSegments(s.postgres),
-                                   pgmodel::MaxWalSizeBytes(s.postgres),
-                                   CheckpointCompletionTarget(s.postgres))) /
-                               std::max(1.0, host->wal_lsn_bytes);
-  const pgmodel::OsDirtyLimits limits = pgmodel::OsDirtyLimitsOf(s);
-  const double write_bytes = DirtyBytesPerWrite(s);
-  auto solve_at = [&](double written) {
-    load.writes_per_op = host->page_writes * written;
-    return Solve(s, p, load);
-  };
-  auto excess = [&](const Solved& r, double written) {  // WrittenShare(tps(w)) - w.
-    const double tps = std::max(r.out.tps, 1e-9);
-    const double cycle_s =
-        std::min(NsToSec(s.postgres.checkpoint_timeout_ns), wal_cycle_txn / tps);
-    return WrittenShare(s, cycle_s,
-                        {load.duration_s, tps, host->page_writes, r.out.reads_per_transaction,
-                         write_bytes, limits}) -
-           written;
-  };
-  if (DataWritesInBackground(s, limits, load.footprint_bytes)) {
-    auto free = solve_at(0);
+  const RunWrites run(s, *host, load.duration_s);
+  if (run.InBackground(load.footprint_bytes)) {
+    load.writes_per_op = 0;
+    auto free = Solve(s, p, load);
     if (!free.ok()) return free;
     Solved r = *free;
-    r.out.writes_per_transaction = host->page_writes * excess(r, 0);
+    r.out.writes_per_transaction =
+        run.page_writes() * run.WrittenShare(r.out.tps, r.out.reads_per_transaction);
     return r;
   }
-  auto all = solve_at(1);
-  if (!all.ok() || excess(*all, 1) >= 0) return all;
-  auto none = solve_at(0);
-  if (!none.ok() || excess(*none, 0) <= 0) return none;
-  double lo = 0, hi = 1;
-  StatusOr<Solved> mid = none;
-  for (int it = 0; it < 7; ++it) {
-    const double w = (lo + hi) / 2;
-    mid = solve_at(w);
-    if (!mid.ok()) return mid;
-    (excess(*mid, w) > 0 ? lo : hi) = w;
-  }
-  return mid;
+  StatusOr<Solved> last = Status::Error("no solve");
+  auto excess = [&](double written) -> StatusOr<double> {
+    load.writes_per_op = run.page_writes() * written;
+    last = Solve(s, p, load);
+    if (!last.ok()) return last.status();
+    return run.WrittenShare(last->out.tps, last->out.reads_per_transaction) - written;
+  };
+  auto root = WrittenShareRoot(excess);
+  if (!root.ok()) return root.status();
+  return last;
 }
 
 }  // namespace
@@ -317,7 +186,13 @@ StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const Op
 }
 }  // namespace storage_network
 
-StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
+namespace {
+
+// Why predict cannot answer `s` (empty when it can): an open loop, or direct data
+// writes without a write-back cache (a backend's write then waits for the disks, which
+// needs the data writes per transaction the model does not have yet; with one it lands
+// in the controller's cache as a buffered one lands in the OS's).
+Status Unanswerable(const Scenario& s) {
   if (s.workload.rate_tps > 0) {
     auto line = s.key_lines.find("workload.rate");
     const std::string where =
@@ -326,18 +201,19 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
                          "key workload.rate: an open loop at a target rate is not modelled by "
                          "predict (it answers a closed loop, as fast as possible); use simulate");
   }
-  if (s.workload.type == WorkloadKind::kIo) return PredictIo(s, p);
-  // Direct data writes: with a write-back cache a backend's write lands in the
-  // controller's cache as a buffered one lands in the OS's (the regimes below hold);
-  // without one it waits for the disks, which needs the data writes per transaction
-  // the model does not have yet.
-  if (s.io.data_writes == DataWrites::kDirect && !s.controller.EffectiveWriteBack() &&
-      s.workload.type != WorkloadKind::kSelectOnly) {
+  if (s.workload.type != WorkloadKind::kIo && s.io.data_writes == DataWrites::kDirect &&
+      !s.controller.EffectiveWriteBack() && s.workload.type != WorkloadKind::kSelectOnly) {
     return Status::Error(
         "io.data_writes = direct without a write-back cache is not modelled by predict yet "
         "(the backends' synchronous data writes need the writes per transaction); use "
         "simulate, or io.data_writes = buffered");
   }
+  return Status::Ok();
+}
+
+// A pgbench transaction's load on the network (its data writes are set by
+// SolveTransactions).
+StatusOr<OpLoad> TransactionLoad(const Scenario& s, const ModelParams& p) {
   auto misses = MakeMissModel(s, p.cache_fraction);
   if (!misses.ok()) return misses.status();
   OpLoad load;
@@ -350,28 +226,32 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
   const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
   load.commits_per_op = writes && s.postgres.synchronous_commit ? 1.0 : 0.0;
   load.flush_group = SliceCommitGroup(s);
-  if (s.postgres.wal_on_data_volume) load.wal_writes_per_op = load.commits_per_op / load.flush_group;
+  if (s.postgres.wal_on_data_volume) {
+    load.wal_writes_per_op = load.commits_per_op / load.flush_group;
+  }
   const CpuDemand cpu = TransactionCpu(s, p);
   load.cpu = {cpu.demand_ms, cpu.cores};
   load.footprint_bytes = misses->database_bytes();
   load.checkpoints = true;
   load.row_locks = s.workload.type == WorkloadKind::kTpcbLike;
-  auto solved = SolveTransactions(s, p, load);
-  if (!solved.ok()) return solved.status();
-  const Solved& r = *solved;
-  Prediction out = r.out;
-  const double w = out.cache_full_probability, commits = load.commits_per_op;
+  return load;
+}
+
+// The statements' mean latencies and the transaction's from the solved network.
+void AddStatementLatencies(const Scenario& s, const Solved& r, const OpLoad& load,
+                           Prediction* out) {
+  const double w = out->cache_full_probability, commits = load.commits_per_op;
   const bool write_back = s.controller.EffectiveWriteBack();
-  auto& lat = out.statement_latency_ms;
+  auto& lat = out->statement_latency_ms;
   // The CPU's residence (queueing for a core and service) split in the statements' shares.
-  const double cpu_residence_ms = r.cpu_ms;
   for (Statement st : WorkloadStatements(s.workload.type)) {
     const std::string name = StatementName(st);
-    lat[name] = StatementCpuFraction(s, name) * cpu_residence_ms;
+    lat[name] = StatementCpuFraction(s, name) * r.cpu_ms;
   }
-  if (writes) {
+  if (s.workload.type != WorkloadKind::kSelectOnly) {
     lat["UPDATE accounts"] += r.update_ms;
-    lat["END"] += (1 - w) * r.commit_ms * commits + r.end_ms + (write_back ? 0 : w * r.commit_ms * commits);
+    const double commit_ms = r.commit_ms * commits;
+    lat["END"] += (1 - w) * commit_ms + r.end_ms + (write_back ? 0 : w * commit_ms);
   } else {
     lat["SELECT accounts"] += r.update_ms;
   }
@@ -379,8 +259,22 @@ StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
     lat["UPDATE tellers"] += r.locks.tellers_ms;
     lat["UPDATE branches"] += r.locks.branches_ms;
   }
-  for (const auto& [name, ms] : lat) out.transaction_latency_ms += ms;
-  const double cpu_utilization = out.tps / 1000 * cpu.demand_ms / cpu.cores;  // X D / c.
+  for (const auto& [name, ms] : lat) out->transaction_latency_ms += ms;
+}
+
+}  // namespace
+
+StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
+  if (Status why = Unanswerable(s); !why.ok()) return why;
+  if (s.workload.type == WorkloadKind::kIo) return PredictIo(s, p);
+  auto load = TransactionLoad(s, p);
+  if (!load.ok()) return load.status();
+  auto solved = SolveTransactions(s, p, *load);
+  if (!solved.ok()) return solved.status();
+  Prediction out = solved->out;
+  AddStatementLatencies(s, *solved, *load, &out);
+  const double cpu_utilization =  // X D / c.
+      out.tps / 1000 * load->cpu.demand_ms / load->cpu.servers;
   double busiest_disk = 0;
   for (const DeviceLoad& d : out.devices) busiest_disk = std::max(busiest_disk, d.utilization);
   out.devices.push_back({"cpu", cpu_utilization, 0, 0});
@@ -408,7 +302,9 @@ StatusOr<Prediction> Predict(const Scenario& s) {
     const double rel = (shifted->tps - out.tps) / out.tps;
     var += rel * rel;
   }
-  const ModelError model = ModelErrorFor(ModelErrorClass(GetScenarioKey(s, "disks.type").value(), out.regime));
+  const StatusOr<std::string> disk_type = GetScenarioKey(s, "disks.type");  // Always set.
+  const ModelError model =
+      ModelErrorFor(ModelErrorClass(disk_type.ok() ? *disk_type : "hdd", out.regime));
   out.parameter_error_fraction = std::sqrt(var);
   out.model_error_fraction = model.band_fraction;
   out.model_error_class = model.error_class;

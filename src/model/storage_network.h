@@ -43,21 +43,21 @@ struct OpLoad {
   // Filesystem-block reads per operation once `ops_done` operations have run (a cold
   // cache warms as operations touch blocks; a warm one returns a constant).
   std::function<double(double ops_done)> reads_after;
-  bool warming = false;        // reads_after depends on ops_done: integrate over the run.
-  double duration_s = 0;       // Run length the warming is integrated over.
-  double writes_per_op = 0;    // Filesystem-block data writes.
-  double commits_per_op = 0;   // Durable commits (a WAL flush, or randomio's fsync).
+  bool warming = false;          // reads_after depends on ops_done: integrate over the run.
+  double duration_s = 0;         // Run length the warming is integrated over.
+  double writes_per_op = 0;      // Filesystem-block data writes.
+  double commits_per_op = 0;     // Durable commits (a WAL flush, or randomio's fsync).
   double wal_writes_per_op = 0;  // WAL flush writes on the data volume (commits / group).
   // synchronous_commit = off: the WAL writer's flushes (one write each
   // wal_writer_delay) per operation, on the data volume, off the commit path.
   double background_wal_writes_per_op = 0;
   double wal_bytes_per_op = 0;  // WAL insert position advance (pgmodel/demands.h).
-  double delay_ms = 0;         // Pure delay (client time outside the CPU).
-  MultiServerStation cpu;      // CPU demand on the host's cores (0 = no CPU station).
-  double footprint_bytes = 0;  // Data the reads spread over.
-  bool checkpoints = false;    // PostgreSQL checkpoints (not randomio).
-  bool row_locks = false;      // pgbench's tellers/branches row locks (not randomio).
-  double flush_group = 1;      // Commits per throttled write (SliceCommitGroup; not randomio).
+  double delay_ms = 0;          // Pure delay (client time outside the CPU).
+  MultiServerStation cpu;       // CPU demand on the host's cores (0 = no CPU station).
+  double footprint_bytes = 0;   // Data the reads spread over.
+  bool checkpoints = false;     // PostgreSQL checkpoints (not randomio).
+  bool row_locks = false;       // pgbench's tellers/branches row locks (not randomio).
+  double flush_group = 1;       // Commits per throttled write (SliceCommitGroup; not randomio).
   const AccessGeometry* geometry = nullptr;  // Per operation; null = 8 KiB pages'.
 };
 
@@ -82,6 +82,11 @@ struct Network {
                             // piece; pieces on other members or channels overlap).
   std::optional<CheckpointCycle> checkpoint;  // Set: checkpoint bursts stall commits.
 };
+
+// The network of `load` on the scenario's storage: its geometry (load.geometry, else
+// the 8 KiB pages'), costs, commit charge and checkpoint cycle. Keeps pointers to `s`
+// and `p`, which must outlive it.
+StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpLoad& load);
 
 // The network at one read load: both regimes and their blend.
 struct Point {

@@ -1,4 +1,4 @@
-// predict's data writes through the OS page cache (storage_model.cc, WrittenShare;
+// predict's data writes through the OS page cache (run_writes.h, RunWrites::WrittenShare;
 // docs/model.md, "Data writes through the OS page cache").
 #include <gtest/gtest.h>
 

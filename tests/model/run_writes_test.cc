@@ -1,0 +1,89 @@
+// The written share of a run's data-page writes and its fixed point (run_writes.h).
+#include "model/run_writes.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "model_test_util.h"
+
+namespace pgstorsim::storage_network {
+namespace {
+
+// One data-page write and one WAL page per transaction.
+pgmodel::HostDemands OneWritePerTransaction() {
+  pgmodel::HostDemands d;
+  d.page_writes = 1;
+  d.wal_lsn_bytes = 8192;
+  return d;
+}
+
+// A 1 GiB page cache, 16 MiB of shared buffers, a checkpoint every 128 MB of WAL.
+Scenario SmallHost() {
+  return MustScenario({"host.os_cache=1GiB", "postgres.shared_buffers=16MiB",
+                       "postgres.max_wal_size=128MB", "postgres.checkpoint_timeout=300s"});
+}
+
+TEST(RunWrites, ShareGrowsWithTheRunAndReachesAllOnceACheckpointCloses) {
+  const Scenario s = SmallHost();
+  const double tps = 200;
+  double previous = -1;
+  for (double duration_s : {10.0, 60.0, 300.0, 3000.0}) {
+    const RunWrites run(s, OneWritePerTransaction(), duration_s);
+    const double share = run.WrittenShare(tps, 200);
+    EXPECT_GE(share, 0);
+    EXPECT_LE(share, 1);
+    EXPECT_GE(share, previous) << duration_s;
+    previous = share;
+  }
+  // 10 s x 200 tps = 2000 pages (16 MiB): all held under the 1 GiB page cache's
+  // background threshold (102 MiB). 3000 s: the first checkpoint (128 MB of WAL /
+  // 1.9 = 8200 transactions, 41 s) closes its fsync at 78 s, within the first tenth.
+  EXPECT_LT(RunWrites(s, OneWritePerTransaction(), 10).WrittenShare(tps, 200), 0.05);
+  EXPECT_GT(previous, 0.85);
+}
+
+TEST(RunWrites, NoRunLengthMeansEverythingWritten) {
+  const RunWrites run(SmallHost(), OneWritePerTransaction(), 0);
+  EXPECT_EQ(run.WrittenShare(100, 10), 1);
+}
+
+TEST(RunWrites, InBackgroundOnlyWhenTheDatabaseFitsAndNoCommitQueuesBehind) {
+  Scenario s = SmallHost();
+  s.postgres.wal_on_data_volume = false;
+  const RunWrites run(s, OneWritePerTransaction(), 60);
+  EXPECT_TRUE(run.InBackground(16.0 * 1024 * 1024));
+  EXPECT_FALSE(run.InBackground(64.0 * 1024 * 1024 * 1024));
+  s.postgres.wal_on_data_volume = true;
+  EXPECT_FALSE(RunWrites(s, OneWritePerTransaction(), 60).InBackground(16.0 * 1024 * 1024));
+}
+
+TEST(WrittenShareRoot, FindsTheRootAndEndsOnIt) {
+  std::vector<double> evaluated;
+  auto excess = [&](double w) -> StatusOr<double> {
+    evaluated.push_back(w);
+    return 0.3 - w;  // Falls as w rises; root 0.3.
+  };
+  auto root = WrittenShareRoot(excess);
+  ASSERT_TRUE(root.ok());
+  EXPECT_NEAR(*root, 0.3, 1.0 / 128);
+  EXPECT_EQ(*root, evaluated.back());  // The caller's last state is the answer's.
+}
+
+TEST(WrittenShareRoot, EndsAtTheBoundsAndPassesErrorsOn) {
+  auto all = WrittenShareRoot([](double w) -> StatusOr<double> { return 2 - w; });
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(*all, 1);
+  auto none = WrittenShareRoot([](double w) -> StatusOr<double> { return -w - 0.1; });
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, 0);
+  auto failed = WrittenShareRoot([](double w) -> StatusOr<double> {
+    if (w < 1) return Status::Error("solve failed");
+    return -1.0;
+  });
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().message(), "solve failed");
+}
+
+}  // namespace
+}  // namespace pgstorsim::storage_network
