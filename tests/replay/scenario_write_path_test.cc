@@ -35,8 +35,8 @@ TEST(ScenarioWritePathTest, RamLessSharedBuffersAndTheOsReserve) {
 }
 
 TEST(ScenarioWritePathTest, HostOsCacheAndDirtyThresholds) {
-  ExpectSimulatorsHost({"host.os_cache=3GiB", "host.dirty_background=64MiB",
-                        "host.dirty_limit=256MiB"});
+  ExpectSimulatorsHost(
+      {"host.os_cache=3GiB", "host.dirty_background=64MiB", "host.dirty_limit=256MiB"});
 }
 
 TEST(ScenarioWritePathTest, CalibratedCacheFraction) {
