@@ -84,57 +84,72 @@ class PacedComplement {
   double max_demand_ = 0;
 };
 
+// What both solvers carry from one customer count to the next: the multi-server
+// station's recursion, the network without it (`Without`), and the result with zeroed
+// per-station vectors (the queues first, the multi-server station last when present).
+template <typename Without>
+struct Recursion {
+  Recursion(const std::vector<double>& demands_ms, double delay_ms, const MultiServerStation& multi)
+      : queues(demands_ms.size()), delay_ms(delay_ms), cpu(multi), without(demands_ms, delay_ms) {
+    const size_t stations = queues + (cpu.present() ? 1 : 0);
+    r.residence_ms.assign(stations, 0);
+    r.queue_length.assign(stations, 0);
+    r.utilization.assign(stations, 0);
+  }
+  // Z + sum R at the next customer count; stores each queue's R = `queue_residence(i)`
+  // and the multi-server station's in r.residence_ms, summed in station order.
+  template <typename QueueResidence>
+  double CycleMs(QueueResidence queue_residence) {
+    double total = delay_ms;
+    for (size_t i = 0; i < queues; ++i) {
+      r.residence_ms[i] = queue_residence(i);
+      total += r.residence_ms[i];
+    }
+    if (cpu.present()) total += r.residence_ms[queues] = cpu.Residence();
+    return total;
+  }
+
+  const size_t queues;
+  const double delay_ms;
+  MultiServerRecursion cpu;
+  Without without;
+  MvaResult r;
+};
+
 }  // namespace
 
 MvaResult SolveMva(int clients, const std::vector<double>& demands_ms, double delay_ms,
                    const MultiServerStation& multi) {
-  const size_t k = demands_ms.size();
-  MultiServerRecursion cpu(multi);
-  Complement without(demands_ms, delay_ms);
-  const size_t stations = k + (cpu.present() ? 1 : 0);
-  MvaResult r;
-  r.residence_ms.assign(stations, 0);
-  r.queue_length.assign(stations, 0);
+  Recursion<Complement> net(demands_ms, delay_ms, multi);
+  MvaResult& r = net.r;
+  const size_t k = net.queues;
   for (int n = 1; n <= clients; ++n) {
-    double total = delay_ms;
-    for (size_t i = 0; i < k; ++i) {
-      r.residence_ms[i] = demands_ms[i] * (1 + r.queue_length[i]);
-      total += r.residence_ms[i];
-    }
-    if (cpu.present()) total += r.residence_ms[k] = cpu.Residence();
+    const double total =
+        net.CycleMs([&](size_t i) { return demands_ms[i] * (1 + r.queue_length[i]); });
     r.throughput_per_ms = total > 0 ? n / total : 0;
     r.cycle_ms = total;
-    for (size_t i = 0; i < stations; ++i)
+    for (size_t i = 0; i < r.queue_length.size(); ++i)
       r.queue_length[i] = r.throughput_per_ms * r.residence_ms[i];
-    if (cpu.present()) cpu.Update(r.throughput_per_ms, r.residence_ms[k], without.Next(n));
+    if (net.cpu.present())
+      net.cpu.Update(r.throughput_per_ms, r.residence_ms[k], net.without.Next(n));
   }
-  r.utilization.resize(stations);
   for (size_t i = 0; i < k; ++i) r.utilization[i] = r.throughput_per_ms * demands_ms[i];
-  if (cpu.present()) r.utilization[k] = cpu.utilization(r.throughput_per_ms);
+  if (net.cpu.present()) r.utilization[k] = net.cpu.utilization(r.throughput_per_ms);
   return r;
 }
 
 MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, double delay_ms,
                         const MultiServerStation& multi) {
-  const size_t k = demands_ms.size();
-  MultiServerRecursion cpu(multi);
-  PacedComplement without(demands_ms, delay_ms);
-  const size_t stations = k + (cpu.present() ? 1 : 0);
-  MvaResult r;
-  r.residence_ms.assign(stations, 0);
-  r.queue_length.assign(stations, 0);
-  r.utilization.assign(stations, 0);
+  Recursion<PacedComplement> net(demands_ms, delay_ms, multi);
+  MvaResult& r = net.r;
+  const size_t k = net.queues;
   double max_demand = 0;
   for (double d : demands_ms) max_demand = std::max(max_demand, d);
-  if (cpu.present())
+  if (net.cpu.present())
     max_demand = std::max(max_demand, multi.demand_ms / std::max(1, multi.servers));
   for (int n = 1; n <= clients; ++n) {
-    double total = delay_ms;
-    for (size_t i = 0; i < k; ++i) {
-      r.residence_ms[i] = demands_ms[i] * (r.queue_length[i] + r.utilization[i] / 2);
-      total += r.residence_ms[i];
-    }
-    if (cpu.present()) total += r.residence_ms[k] = cpu.Residence();
+    const double total = net.CycleMs(
+        [&](size_t i) { return demands_ms[i] * (r.queue_length[i] + r.utilization[i] / 2); });
     double x = total > 0 ? n / total : 0;
     if (max_demand > 0) x = std::min(x, 1 / max_demand);
     r.throughput_per_ms = x;
@@ -143,10 +158,10 @@ MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, doub
       r.queue_length[i] = x * r.residence_ms[i];
       r.utilization[i] = x * demands_ms[i];
     }
-    if (cpu.present()) {
+    if (net.cpu.present()) {
       r.queue_length[k] = x * r.residence_ms[k];
-      r.utilization[k] = cpu.utilization(x);
-      cpu.Update(x, r.residence_ms[k], without.Next(n));
+      r.utilization[k] = net.cpu.utilization(x);
+      net.cpu.Update(x, r.residence_ms[k], net.without.Next(n));
     }
   }
   return r;

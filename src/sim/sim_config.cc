@@ -163,6 +163,10 @@ int64_t WalRegionBytes(const SimConfig& c) {
                                  c.checkpoint_completion_target);
 }
 
+int64_t OsCacheBytes(const SimConfig& c) {
+  return std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes);
+}
+
 pgmodel::OsDirtyLimits OsDirtyLimitsOf(const SimConfig& c) {
   pgmodel::OsDirtyLimits limits =
       pgmodel::OsDirtyLimitsFor(HostConfigFor(c).cache.os_cache_pages * kPageBytes,
@@ -176,8 +180,7 @@ pgmodel::HostConfig HostConfigFor(const SimConfig& c) {
   h.workload = c.workload;
   h.scale = c.scale;
   h.cache.shared_buffers_pages = c.shared_buffers_bytes / kPageBytes;
-  h.cache.os_cache_pages =
-      std::max<int64_t>(0, (c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes) / kPageBytes);
+  h.cache.os_cache_pages = OsCacheBytes(c) / kPageBytes;
   h.cache.readahead_max_pages = c.os_readahead_bytes / kPageBytes;
   // Linux's active and inactive lists (docs/lab.md, "What a warm run caches").
   h.cache.os_active_ratio = OsActiveRatio(h.cache.os_cache_pages, c.linux_page_cache);
@@ -273,8 +276,7 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
           {"checkpoint_wal_bytes", CheckpointWalBytes(c)},
           {"data_writes", c.direct_data_writes ? "direct" : "buffered"},
-          {"os_cache_bytes",
-           std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes)},
+          {"os_cache_bytes", OsCacheBytes(c)},
           {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},
           {"seek_scale", c.disk.seek_scale},
           {"destage_position_ms",

@@ -90,6 +90,10 @@ int64_t CheckpointWalBytes(const SimConfig& config);
 // The WAL files' size on disk (the circular region of the volume).
 int64_t WalRegionBytes(const SimConfig& config);
 
+// The OS page cache for the database's files: RAM - shared_buffers - os_reserved_bytes,
+// at least 0 (bytes; SimConfigFromScenario sets os_reserved_bytes so that this is
+// pgmodel::OsCacheBytes of the scenario).
+int64_t OsCacheBytes(const SimConfig& config);
 // The PostgreSQL host model (pgmodel/host.h) of this configuration.
 pgmodel::HostConfig HostConfigFor(const SimConfig& config);
 // The OS page cache's dirty thresholds (over HostConfigFor's OS cache), with the

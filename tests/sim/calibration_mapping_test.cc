@@ -43,8 +43,7 @@ TEST(CalibrationMappingTest, ModelKeysGetTheirPhysicalMeaning) {
   EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kUpdateAccounts)], 0);
   EXPECT_EQ(c.client_rtt_ns, 0);
   EXPECT_EQ(c.controller.write_ack_ns, 250'000 - c.controller.command_overhead_ns);
-  const int64_t os_cache = c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes;
-  EXPECT_EQ(os_cache, 12LL << 30);  // Half of 24 GiB: distinct pages, inclusive cache.
+  EXPECT_EQ(OsCacheBytes(c), 12LL << 30);  // Half of 24 GiB: distinct pages, inclusive cache.
 }
 
 TEST(CalibrationMappingTest, CpuMsSplitsByTheModelsStatementShares) {
@@ -118,7 +117,7 @@ TEST(CalibrationMappingTest, ExplicitOsCacheIsThePageCacheWhateverTheRamFraction
   const SimConfig c =
       ConfigFor({"host.ram=256MiB", "host.os_cache=196MiB", "postgres.shared_buffers=32MiB",
                  "calibration.cache_fraction=0.5"});
-  EXPECT_EQ(c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes, 196LL << 20);
+  EXPECT_EQ(OsCacheBytes(c), 196LL << 20);
   EXPECT_FALSE(LoadScenario(kBase, {"host.ram=256MiB", "host.os_cache=240MiB",
                                     "postgres.shared_buffers=32MiB"})
                    .ok());  // Does not fit host.ram with shared_buffers.
