@@ -12,7 +12,7 @@ SCENARIO=results/validation/m5110e-calibrated.toml
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 printf 'overrides\tduration\tsim_p95_ms\tpredict_p95_ms\n'
-grep -v '^#' "$DATA" | tail -n +2 | while IFS=$'\t' read -r overrides duration _ _ _; do
+grep -v -e '^#' -e '^$' "$DATA" | tail -n +2 | while IFS=$'\t' read -r overrides duration _ _ _; do
   args=()
   IFS=';' read -ra kvs <<< "$overrides"
   for kv in "${kvs[@]}"; do args+=(--set "$kv"); done

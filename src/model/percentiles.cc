@@ -17,22 +17,35 @@ constexpr int kBins = 1024;
 constexpr int kMaxReads = 8;         // Reads per statement beyond this are folded in.
 constexpr double kMinBusy = 0.05;    // A station's share of time busy, floored.
 constexpr double kTailMass = 1e-5;   // The grid reaches each part's 1 - kTailMass quantile.
+constexpr double kMaxCommands = 64;  // A wait's gamma shape is capped here (near-fixed).
 
 // The random part of a statement: n visits, each present with probability q, each a
-// fixed service plus a wait that occurs with probability `busy`, exponential of mean
-// wait_ms / busy (so the wait's mean is wait_ms).
+// fixed service plus a wait that occurs with probability `busy`, gamma-distributed of
+// mean wait_ms / busy (so the wait's mean is wait_ms) and squared coefficient of
+// variation `scv` (1: exponential).
 struct Part {
   int n = 0;
   double q = 0;
   double service_ms = 0;
   double wait_ms = 0;
   double busy = 1;
+  double scv = 1;
   bool stall = false;  // A rare stall (probability busy, exponential of mean wait / busy).
 };
 
-// A statement's random parts: its reads (M/M/1-like waits, as much of the excess as
-// r reads at S / (1 - U) explain), the rest a wait: rare stalls of `stall_ms` where
-// the shape has them, else an exponential wait.
+// A read's wait given that it waits, of mean `wait_ms`: exponential behind an open
+// destage stream; in the saturated share, the destage commands queued ahead of it
+// (wait_ms / command_ms of them, a gamma of that shape).
+double ReadWaitScv(const StatementShape& s, double wait_ms) {
+  const double saturated = std::clamp(s.saturated, 0.0, 1.0);
+  if (!(saturated > 0) || !(s.command_ms > 0)) return 1;
+  const double commands = std::clamp(wait_ms / s.command_ms, 1.0, kMaxCommands);
+  return (1 - saturated) + saturated / commands;
+}
+
+// A statement's random parts: its reads (waits as above, as much of the excess as r
+// reads at S / (1 - U) explain), its wait for cache room, the rest a wait: rare stalls
+// of `stall_ms` where the shape has them, else an exponential wait.
 std::vector<Part> PartsOf(const StatementShape& s) {
   std::vector<Part> parts;
   double excess = std::max(0.0, s.mean_ms - s.fixed_ms);
@@ -46,8 +59,19 @@ std::vector<Part> PartsOf(const StatementShape& s) {
     reads.q = std::min(1.0, s.reads / reads.n);
     reads.service_ms = std::min(s.read_service_ms, per_read);
     reads.wait_ms = per_read - reads.service_ms;
+    reads.scv = ReadWaitScv(s, reads.wait_ms / reads.busy);
     parts.push_back(reads);
     excess -= per_read * s.reads;
+  }
+  if (s.room_ms > 0 && s.room_busy > 0 && excess > 1e-9) {
+    Part room;
+    room.n = 1;
+    room.q = 1;
+    room.busy = std::min(1.0, s.room_busy);
+    room.wait_ms = std::min(excess, s.room_ms);
+    room.scv = 1 / std::clamp(s.room_commands, 1.0, kMaxCommands);
+    parts.push_back(room);
+    excess -= room.wait_ms;
   }
   if (excess > 1e-9) {
     Part wait;
@@ -68,8 +92,30 @@ std::vector<Part> PartsOf(const StatementShape& s) {
 // A value the part exceeds with probability below kTailMass (a bound, not a quantile).
 double PartReach(const Part& p) {
   if (p.n == 0) return 0;
-  const double tail = p.wait_ms > 0 ? p.wait_ms / p.busy * std::log(std::max(1.0, p.busy * p.n / kTailMass)) : 0;
+  const double tail =
+      p.wait_ms > 0 ? p.wait_ms / p.busy * std::log(std::max(1.0, p.busy * p.n / kTailMass)) : 0;
   return p.n * (p.service_ms + tail);
+}
+
+// P(a, x): the regularised lower incomplete gamma function, by its power series
+// e^-x x^a sum_n x^n / Gamma(a + n + 1) (terms summed until they stop counting).
+double LowerGammaP(double a, double x) {
+  if (!(x > 0)) return 0;
+  if (x > a + 40 * std::sqrt(a) + 40) return 1;  // Far beyond the mean (a): all mass below.
+  double term = std::exp(a * std::log(x) - x - std::lgamma(a + 1));
+  double sum = term;
+  for (int n = 1; n < 100000 && term > 1e-17 * sum; ++n) {
+    term *= x / (a + n);
+    sum += term;
+  }
+  return std::min(1.0, sum);
+}
+
+// P(wait <= w) given that the part waits: a gamma of mean `mean_ms`, shape 1 / scv.
+double WaitCdf(const Part& p, double mean_ms, double w) {
+  if (p.scv >= 1) return 1 - std::exp(-w / mean_ms);
+  const double shape = 1 / p.scv;
+  return LowerGammaP(shape, w * shape / mean_ms);
 }
 
 using Pmf = std::vector<double>;  // Mass at bin i stands for i x step.
@@ -99,7 +145,7 @@ Pmf VisitPmf(const Part& p, double step) {
     const double w = t - p.service_ms;
     if (w < 0) return 0.0;
     if (!(p.wait_ms > 0)) return 1.0;
-    return 1 - p.busy * std::exp(-w * p.busy / p.wait_ms);
+    return 1 - p.busy * (1 - WaitCdf(p, p.wait_ms / p.busy, w));
   };
   Pmf pmf(kBins, 0.0);
   double below = 0;
@@ -118,9 +164,9 @@ Pmf PartPmf(const Part& p, double step) {
   Pmf out(kBins, 0.0), power = Delta();
   for (int k = 0; k <= p.n; ++k) {
     if (k > 0) power = Convolve(power, visit);
-    const double weight = std::exp(std::lgamma(p.n + 1.0) - std::lgamma(k + 1.0) -
-                                   std::lgamma(p.n - k + 1.0)) *
-                          std::pow(p.q, k) * std::pow(1 - p.q, p.n - k);
+    const double weight =
+        std::exp(std::lgamma(p.n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(p.n - k + 1.0)) *
+        std::pow(p.q, k) * std::pow(1 - p.q, p.n - k);
     for (int i = 0; i < kBins; ++i) out[i] += weight * power[i];
   }
   return out;
@@ -180,6 +226,23 @@ LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) 
   return out;
 }
 
+// Destage busy time per transaction (ms) at the busiest member and summed over members.
+struct DestagePerTransaction {
+  double busiest_ms = 0, total_ms = 0;
+};
+
+DestagePerTransaction DestageOf(const Prediction& p) {
+  DestagePerTransaction out;
+  if (!(p.tps > 0)) return out;
+  for (const DeviceLoad& d : p.devices) {
+    if (d.name == "cpu") continue;
+    const double ms = d.destage_utilization * 1000 / p.tps;
+    out.busiest_ms = std::max(out.busiest_ms, ms);
+    out.total_ms += ms;
+  }
+  return out;
+}
+
 }  // namespace
 
 LatencyPercentiles StatementPercentiles(const StatementShape& shape) {
@@ -206,23 +269,37 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
   }
   busy = disks > 0 ? busy / disks : 0;
   const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
+  const bool write_back = writes && s.controller.EffectiveWriteBack();
   // A full write-back cache makes the commits wait in stalls while the disks drain
   // the cache's room (checkpoint_burst.h) at the rate the transactions write.
   double stall_ms = 0;
   const double write_bytes_per_ms = p->tps / 1000 * p->writes_per_transaction *
                                     static_cast<double>(s.filesystem.block_size_bytes);
-  if (writes && s.controller.EffectiveWriteBack() && write_bytes_per_ms > 0) {
+  if (write_back && write_bytes_per_ms > 0) {
     auto cycle = MakeCheckpointCycle(s, p->writes_per_transaction, /*wal_bytes_per_txn=*/0);
     if (cycle.ok()) stall_ms = cycle->room_bytes / write_bytes_per_ms;
   }
+  // With the cache full, a commit that finds other commits ahead of it waits until the
+  // destages have freed its lines: its transaction's destage time at the busiest
+  // member, spanning the destage commands of its writes on all members. It sees the
+  // other N - 1 clients (arrival theorem): alone, its room was freed while it ran.
+  const int clients = std::max(1, s.workload.clients);
+  const double others = (clients - 1.0) / clients;
+  const double saturated = write_back ? p->cache_full_probability : 0;
+  const DestagePerTransaction destage = DestageOf(*p);
   std::map<std::string, StatementShape> shapes;
   for (const auto& [name, ms] : p->statement_latency_ms) {
     StatementShape shape;
     shape.mean_ms = ms;
     shape.fixed_ms = StatementCpuShare(name) * params.cpu_ms;
     shape.stall_ms = stall_ms;
-    if (name == "END" && writes && s.controller.EffectiveWriteBack()) {
+    shape.saturated = saturated;
+    shape.command_ms = p->destage_service_ms;
+    if (name == "END" && write_back) {
       shape.fixed_ms += params.commit_ms;
+      shape.room_busy = saturated * others;
+      shape.room_ms = shape.room_busy * destage.busiest_ms;
+      if (p->destage_service_ms > 0) shape.room_commands = destage.total_ms / p->destage_service_ms;
     }
     if (name == (writes ? "UPDATE accounts" : "SELECT accounts")) {
       shape.reads = p->reads_per_transaction;

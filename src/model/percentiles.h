@@ -4,19 +4,24 @@
 // the statements of a transaction by convolution:
 //   - a statement's fixed part: its CPU share (and END's commit acknowledgement);
 //   - UPDATE accounts: K block reads, K ~ Binomial(ceil(r), r / ceil(r)) with r the
-//     reads per transaction; each read is its service time (deterministic) plus an
-//     M/M/1-like wait: with probability U (the members' mean utilisation) an
-//     exponential wait of mean w / U, so that the read's mean residence is the one the
-//     network gives (UPDATE's time over r);
-//   - every other wait (END beyond the commit, the row-lock waits, UPDATE's residence
-//     when nothing is read) an M/M/1-like wait of the statement's mean excess;
+//     reads per transaction; each read is its service time (deterministic) plus a
+//     wait that occurs with probability U (the members' mean utilisation), of mean
+//     w / U so that the read's mean residence is the one the network gives (UPDATE's
+//     time over r). The wait is gamma-distributed: exponential (squared coefficient
+//     of variation 1, M/M/1) where destage is an open background stream, and, in the
+//     share of time the destage stream saturates the disks (the cache-full weight),
+//     the sum of the k destage commands queued ahead of the read (the controller
+//     keeps a bounded number in flight), squared coefficient of variation 1 / k;
+//   - END with a full write-back cache: a frequent wait for room (with probability
+//     the cache-full weight x (N - 1) / N: the other clients' commits ahead of it),
+//     one transaction's destage time at the busiest member, spanning the destage
+//     commands that free its lines (a gamma of that many commands);
+//   - every other wait (END's rest, the row-lock waits, UPDATE's residence when
+//     nothing is read): rare stalls where a write-back cache fills in a checkpoint's
+//     burst, else an exponential wait of the statement's mean excess;
 //   - statements independent: the transaction is their sum.
 // Where it is wrong (measured against the simulator's histograms in
-// tests/model/percentiles_test.cc): destage-bound runs wait in rare long stalls (a
-// checkpoint's fsync burst fills the controller cache for seconds) that a
-// per-transaction exponential spreads over every commit, so p95 comes out high and
-// p99 low there; a read that queues behind a saturated disk's destages waits an almost
-// fixed time, not an exponential one.
+// tests/model/percentiles_test.cc): docs/model.md, "Percentiles".
 // Units: ms. Thread safety: pure functions.
 #ifndef PGSTORSIM_MODEL_PERCENTILES_H_
 #define PGSTORSIM_MODEL_PERCENTILES_H_
@@ -31,13 +36,18 @@ namespace pgstorsim {
 
 // What a statement's distribution is built from (all >= 0).
 struct StatementShape {
-  double mean_ms = 0;     // The model's mean latency.
-  double fixed_ms = 0;    // Always spent (CPU share, commit acknowledgement).
-  double reads = 0;       // Block reads per execution (UPDATE accounts), else 0.
+  double mean_ms = 0;          // The model's mean latency.
+  double fixed_ms = 0;         // Always spent (CPU share, commit acknowledgement).
+  double reads = 0;            // Block reads per execution (UPDATE accounts), else 0.
   double read_service_ms = 0;  // A read's service time without queueing.
-  double busy = 0;        // Utilisation of the stations it waits at (0..1).
-  double stall_ms = 0;    // > 0: its other waits come as stalls this long (a full
-                          // write-back cache draining its room), else exponential.
+  double busy = 0;             // Utilisation of the stations it waits at (0..1).
+  double stall_ms = 0;         // > 0: its other waits come as stalls this long (a full
+                               // write-back cache draining its room), else exponential.
+  double saturated = 0;        // Share of time the destage stream saturates the disks (0..1).
+  double command_ms = 0;       // A destage command's service (what a saturated wait counts).
+  double room_ms = 0;          // Mean wait for write-back cache room per execution.
+  double room_busy = 0;        // Probability that an execution waits for room (0..1).
+  double room_commands = 1;    // Destage commands (>= 1) a wait for room spans.
 };
 
 // One statement's percentiles, and the transaction's (the sum of independent

@@ -62,6 +62,38 @@ TEST(Percentiles, RareStallsOnlyMoveTheTail) {
   EXPECT_GT(StatementPercentiles({0.2 + 30, 0.2, 0, 0, 0, 1000}).p99_ms, 100);
 }
 
+// Every execution waits for cache room, a wait spanning 10 destage commands: a gamma of
+// shape 10 and mean 3 ms (p95 = 3 / 10 x chi-square(20) p95 / 2 = 0.3 x 15.705).
+TEST(Percentiles, RoomWaitIsAGammaOfItsCommands) {
+  StatementShape s;
+  s.fixed_ms = 0.2;
+  s.mean_ms = 0.2 + 3;
+  s.room_ms = 3;
+  s.room_busy = 1;
+  s.room_commands = 10;
+  EXPECT_NEAR(StatementPercentiles(s).p95_ms, 0.2 + 0.3 * 15.705, 0.05);
+  s.room_commands = 1;  // One command: exponential.
+  EXPECT_NEAR(StatementPercentiles(s).p95_ms, 0.2 + 3 * std::log(20.0), 0.1);
+}
+
+// A read behind a saturated destage stream waits for the commands queued ahead of it
+// (15 ms given that it waits, of 1 ms commands: a gamma of shape 15), narrower than
+// behind an open stream.
+TEST(Percentiles, SaturatedReadWaitIsNarrower) {
+  StatementShape s;
+  s.reads = 1;
+  s.read_service_ms = 3;
+  s.busy = 0.8;
+  s.mean_ms = 3 / 0.2;  // Residence S / (1 - U): a wait of 12 ms, 15 given it waits.
+  s.command_ms = 1;
+  const double open_p99 = StatementPercentiles(s).p99_ms;
+  s.saturated = 1;
+  const LatencyPercentiles q = StatementPercentiles(s);
+  EXPECT_LT(q.p99_ms, open_p99);
+  // p99: the wait's 1 - 0.01 / 0.8 quantile, of a gamma of shape 15 and mean 15: 24.98.
+  EXPECT_NEAR(q.p99_ms, 3 + 24.98, 0.3);
+}
+
 // Two independent exponentials of mean 5: the sum is Erlang-2 (p95 = 5 x 4.744).
 TEST(Percentiles, TransactionConvolvesStatements) {
   StatementShape a;
@@ -110,7 +142,7 @@ TEST(Percentiles, TransactionP95AgainstSimulator) {
     EXPECT_LE(p->transaction_percentiles.p50_ms, p->transaction_percentiles.p95_ms);
     EXPECT_LE(p->transaction_percentiles.p95_ms, p->transaction_percentiles.p99_ms);
   }
-  EXPECT_GE(within_target, 6);  // The points the file holds at 0.25.
+  EXPECT_GE(within_target, 12);  // The points the file holds at 0.25.
 }
 
 }  // namespace
