@@ -226,20 +226,27 @@ LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) 
   return out;
 }
 
-// Destage busy time per transaction (ms) at the busiest member and summed over members.
-struct DestagePerTransaction {
-  double busiest_ms = 0, total_ms = 0;
+// The disks' load from the prediction's devices (the CPU's entry left out): their mean
+// utilisation, and the destage busy time per transaction (ms) at the busiest member and
+// summed over members.
+struct DiskLoad {
+  double mean_utilization = 0;
+  double destage_busiest_ms = 0, destage_total_ms = 0;
 };
 
-DestagePerTransaction DestageOf(const Prediction& p) {
-  DestagePerTransaction out;
-  if (!(p.tps > 0)) return out;
+DiskLoad DiskLoadOf(const Prediction& p) {
+  DiskLoad out;
+  int disks = 0;
   for (const DeviceLoad& d : p.devices) {
     if (d.name == "cpu") continue;
+    out.mean_utilization += d.utilization;
+    ++disks;
+    if (!(p.tps > 0)) continue;
     const double ms = d.destage_utilization * 1000 / p.tps;
-    out.busiest_ms = std::max(out.busiest_ms, ms);
-    out.total_ms += ms;
+    out.destage_busiest_ms = std::max(out.destage_busiest_ms, ms);
+    out.destage_total_ms += ms;
   }
+  if (disks > 0) out.mean_utilization /= disks;
   return out;
 }
 
@@ -260,14 +267,7 @@ LatencyPercentiles TransactionPercentiles(const std::map<std::string, StatementS
 }
 
 void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p) {
-  double busy = 0;
-  int disks = 0;
-  for (const DeviceLoad& d : p->devices) {
-    if (d.name == "cpu") continue;
-    busy += d.utilization;
-    ++disks;
-  }
-  busy = disks > 0 ? busy / disks : 0;
+  const DiskLoad disks = DiskLoadOf(*p);
   const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
   const bool write_back = writes && s.controller.EffectiveWriteBack();
   // A full write-back cache makes the commits wait in stalls while the disks drain
@@ -286,7 +286,6 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
   const int clients = std::max(1, s.workload.clients);
   const double others = (clients - 1.0) / clients;
   const double saturated = write_back ? p->cache_full_probability : 0;
-  const DestagePerTransaction destage = DestageOf(*p);
   std::map<std::string, StatementShape> shapes;
   for (const auto& [name, ms] : p->statement_latency_ms) {
     StatementShape shape;
@@ -298,13 +297,15 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
     if (name == "END" && write_back) {
       shape.fixed_ms += params.commit_ms;
       shape.room_busy = saturated * others;
-      shape.room_ms = shape.room_busy * destage.busiest_ms;
-      if (p->destage_service_ms > 0) shape.room_commands = destage.total_ms / p->destage_service_ms;
+      shape.room_ms = shape.room_busy * disks.destage_busiest_ms;
+      if (p->destage_service_ms > 0) {
+        shape.room_commands = disks.destage_total_ms / p->destage_service_ms;
+      }
     }
     if (name == (writes ? "UPDATE accounts" : "SELECT accounts")) {
       shape.reads = p->reads_per_transaction;
       shape.read_service_ms = p->read_service_ms;
-      shape.busy = busy;
+      shape.busy = disks.mean_utilization;
     }
     shape.fixed_ms = std::min(shape.fixed_ms, shape.mean_ms);
     p->statement_percentiles[name] = StatementPercentiles(shape);
