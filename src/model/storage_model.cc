@@ -302,9 +302,8 @@ StatusOr<Prediction> Predict(const Scenario& s) {
     const double rel = (shifted->tps - out.tps) / out.tps;
     var += rel * rel;
   }
-  const StatusOr<std::string> disk_type = GetScenarioKey(s, "disks.type");  // Always set.
   const ModelError model =
-      ModelErrorFor(ModelErrorClass(disk_type.ok() ? *disk_type : "hdd", out.regime));
+      ModelErrorFor(ModelErrorClass(GetScenarioKey(s, "disks.type").value(), out.regime));
   out.parameter_error_fraction = std::sqrt(var);
   out.model_error_fraction = model.band_fraction;
   out.model_error_class = model.error_class;
