@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unsupported/Eigen/SpecialFunctions>
 #include <vector>
 
 #include "model/checkpoint_burst.h"
@@ -97,25 +98,11 @@ double PartReach(const Part& p) {
   return p.n * (p.service_ms + tail);
 }
 
-// P(a, x): the regularised lower incomplete gamma function, by its power series
-// e^-x x^a sum_n x^n / Gamma(a + n + 1) (terms summed until they stop counting).
-double LowerGammaP(double a, double x) {
-  if (!(x > 0)) return 0;
-  if (x > a + 40 * std::sqrt(a) + 40) return 1;  // Far beyond the mean (a): all mass below.
-  double term = std::exp(a * std::log(x) - x - std::lgamma(a + 1));
-  double sum = term;
-  for (int n = 1; n < 100000 && term > 1e-17 * sum; ++n) {
-    term *= x / (a + n);
-    sum += term;
-  }
-  return std::min(1.0, sum);
-}
-
 // P(wait <= w) given that the part waits: a gamma of mean `mean_ms`, shape 1 / scv.
 double WaitCdf(const Part& p, double mean_ms, double w) {
   if (p.scv >= 1) return 1 - std::exp(-w / mean_ms);
   const double shape = 1 / p.scv;
-  return LowerGammaP(shape, w * shape / mean_ms);
+  return Eigen::numext::igamma(shape, w * shape / mean_ms);  // Regularised P(a, x).
 }
 
 using Pmf = std::vector<double>;  // Mass at bin i stands for i x step.
