@@ -49,16 +49,21 @@ int64_t OsCacheBytes(const Scenario& s) {
   return std::max<int64_t>(0, beside_shared - kOsReservedBytes);
 }
 
+void SizeCaches(int64_t shared_buffers_bytes, int64_t os_cache_bytes, bool linux_page_cache,
+                CacheConfig* cache) {
+  cache->shared_buffers_pages = shared_buffers_bytes / kPageBytes;
+  cache->os_cache_pages = os_cache_bytes / kPageBytes;
+  // Linux's active and inactive lists (docs/lab.md, "What a warm run caches").
+  cache->os_active_ratio = OsActiveRatio(cache->os_cache_pages, linux_page_cache);
+}
+
 HostConfig HostConfigFromScenario(const Scenario& s) {
   HostConfig h;
   h.workload = s.workload.type;
   h.scale = s.workload.scale;
-  h.cache.shared_buffers_pages = s.postgres.shared_buffers_bytes / kPageBytes;
-  h.cache.os_cache_pages = OsCacheBytes(s) / kPageBytes;
+  SizeCaches(s.postgres.shared_buffers_bytes, OsCacheBytes(s), UsesLinuxPageCache(s.filesystem),
+             &h.cache);
   h.cache.readahead_max_pages = s.filesystem.os_readahead_bytes / kPageBytes;
-  // Linux's active and inactive lists (docs/lab.md, "What a warm run caches").
-  h.cache.os_active_ratio =
-      OsActiveRatio(h.cache.os_cache_pages, UsesLinuxPageCache(s.filesystem));
   h.start = s.workload.cache == CacheState::kWarm ? CacheStart::kWarm : CacheStart::kCold;
   h.full_page_writes = s.postgres.full_page_writes;
   h.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;

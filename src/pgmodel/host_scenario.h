@@ -37,6 +37,12 @@ int64_t OsCacheBytes(const Scenario& s);
 // The OS's dirty thresholds over that cache (host.dirty_background, host.dirty_limit).
 OsDirtyLimits OsDirtyLimitsOf(const Scenario& s);
 
+// Sizes `cache` for shared buffers and an OS page cache of these bytes (in whole 8 KiB
+// pages) and sets the OS cache's lists for that size: Linux's active and inactive lists
+// when `linux_page_cache` (scenario UsesLinuxPageCache), else one list.
+void SizeCaches(int64_t shared_buffers_bytes, int64_t os_cache_bytes, bool linux_page_cache,
+                CacheConfig* cache);
+
 // Every HostConfig field from the scenario (workload, caches, checkpoints, WAL).
 HostConfig HostConfigFromScenario(const Scenario& s);
 

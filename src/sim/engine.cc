@@ -29,7 +29,7 @@ Engine::~Engine() = default;
 Status Engine::Init() {
   Status valid = ValidateSimConfig(config_);
   if (!valid.ok()) return valid;
-  StatusOr<std::unique_ptr<pgmodel::Host>> host = pgmodel::Host::Create(HostConfigFor(config_));
+  StatusOr<std::unique_ptr<pgmodel::Host>> host = pgmodel::Host::Create(config_.host);
   if (!host.ok()) return host.status();
   host_ = std::move(host).value();
 
@@ -46,11 +46,12 @@ Status Engine::Init() {
       1 + 2'000'000 / layout.history_tuples_per_page();
   reserve_pages[static_cast<int>(Relation::kAccounts)] =
       layout.pages(Relation::kAccounts) +
-      (config_.heap_churn
+      (config_.host.heap_churn
            ? 1 + 2'000'000 / layout.relation(Relation::kAccounts).tuples_per_page
            : 0);
-  StatusOr<VolumeMap> map = VolumeMap::Create(layout, reserve_pages, WalRegionBytes(config_),
-                                              config_.fs, controller_->capacity_bytes());
+  StatusOr<VolumeMap> map =
+      VolumeMap::Create(layout, reserve_pages, config_.host.wal_cache_region_bytes, config_.fs,
+                        controller_->capacity_bytes());
   if (!map.ok()) return map.status();
   map_.emplace(std::move(map).value());
 
@@ -58,15 +59,14 @@ Status Engine::Init() {
   wal_ = std::make_unique<WalLog>(sim_, config_.wal_on_data_volume ? controller_.get() : nullptr,
                                   &*map_, this,
                                   config_.synchronous_commit ? 0 : config_.wal_writer_delay_ns);
-  writer_ = std::make_unique<BackgroundWriter>(sim_, controller_.get(), &*map_,
-                                               config_.background_writes_outstanding,
-                                               OsDirtyLimitsOf(config_));
+  writer_ = std::make_unique<BackgroundWriter>(
+      sim_, controller_.get(), &*map_, config_.background_writes_outstanding, config_.os_dirty);
   row_locks_ = std::make_unique<RowLockWaits>(config_.row_locks, config_.clients,
                                               host_->workload().statements());
   cpu_ = std::make_unique<HostCpu>(sim_, config_.cpu_cores);
   parts_ = {controller_.get(), wal_.get(), writer_.get(), row_locks_.get(), cpu_.get()};
   for (int i = 0; i < config_.clients; ++i) {
-    clients_.emplace_back(ClientKeys(config_.scale, config_.seed, static_cast<uint32_t>(i)),
+    clients_.emplace_back(ClientKeys(config_.host.scale, config_.seed, static_cast<uint32_t>(i)),
                           sim_.ForkRandom(kArrivalStream + i));
   }
   return Status::Ok();

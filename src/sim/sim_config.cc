@@ -5,7 +5,6 @@
 #include <string>
 
 #include "common/units.h"
-#include "cache/buffer_cache.h"
 #include "model/cpu_demand.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/calibration_keys.h"
@@ -124,7 +123,7 @@ Apply ApplyFor(const std::string& key) {
       {"cpu_ms_end", SetStatementCpu<Statement::kEnd>},
       {"client_rtt_ms", [](double v, SimConfig* c) { c->client_rtt_ns = MsToNs(v); }},
       {"os_dirty_expire_s",
-       [](double v, SimConfig* c) { c->os_dirty_expire_ns = static_cast<int64_t>(v * 1e9); }},
+       [](double v, SimConfig* c) { c->os_dirty.expire_ns = static_cast<int64_t>(v * 1e9); }},
       {"os_writes_outstanding",
        [](double v, SimConfig* c) { c->background_writes_outstanding = RoundToInt(v); }},
       {"controller_write_ack_ms",
@@ -141,6 +140,18 @@ Apply ApplyFor(const std::string& key) {
   return it == kApply.end() ? nullptr : it->second;
 }
 
+const char* CacheStateName(pgmodel::CacheStart start) {
+  switch (start) {
+    case pgmodel::CacheStart::kCold:
+      return "cold";
+    case pgmodel::CacheStart::kWarm:
+      return "warm";
+    case pgmodel::CacheStart::kPgPrewarm:
+    default:
+      return "pg-prewarm";
+  }
+}
+
 void ApplyCalibration(const std::map<std::string, double>& values, SimConfig* c) {
   for (const CalibrationKey& key : CalibrationKeys()) {
     auto value = values.find(key.name);
@@ -153,45 +164,15 @@ void ApplyCalibration(const std::map<std::string, double>& values, SimConfig* c)
 
 bool SimulatorReadsCalibrationKey(const std::string& key) { return ApplyFor(key) != nullptr; }
 
-int64_t CheckpointWalBytes(const SimConfig& c) {
-  return pgmodel::CheckpointWalBytes(c.checkpoint_segments, c.max_wal_size_bytes,
-                                     c.checkpoint_completion_target);
-}
+pgmodel::HostConfig DefaultHost() { return pgmodel::HostConfigFromScenario(Scenario()); }
 
-int64_t WalRegionBytes(const SimConfig& c) {
-  return pgmodel::WalRegionBytes(c.checkpoint_segments, c.max_wal_size_bytes,
-                                 c.checkpoint_completion_target);
-}
+pgmodel::OsDirtyLimits DefaultOsDirtyLimits() { return pgmodel::OsDirtyLimitsOf(Scenario()); }
 
-int64_t OsCacheBytes(const SimConfig& c) {
-  return std::max<int64_t>(0, c.ram_bytes - c.shared_buffers_bytes - c.os_reserved_bytes);
-}
-
-pgmodel::OsDirtyLimits OsDirtyLimitsOf(const SimConfig& c) {
-  pgmodel::OsDirtyLimits limits =
-      pgmodel::OsDirtyLimitsFor(HostConfigFor(c).cache.os_cache_pages * kPageBytes,
-                                c.os_dirty_background_bytes, c.os_dirty_limit_bytes);
-  limits.expire_ns = c.os_dirty_expire_ns;
-  return limits;
-}
-
-pgmodel::HostConfig HostConfigFor(const SimConfig& c) {
-  pgmodel::HostConfig h;
-  h.workload = c.workload;
-  h.scale = c.scale;
-  h.cache.shared_buffers_pages = c.shared_buffers_bytes / kPageBytes;
-  h.cache.os_cache_pages = OsCacheBytes(c) / kPageBytes;
-  h.cache.readahead_max_pages = c.os_readahead_bytes / kPageBytes;
-  // Linux's active and inactive lists (docs/lab.md, "What a warm run caches").
-  h.cache.os_active_ratio = OsActiveRatio(h.cache.os_cache_pages, c.linux_page_cache);
-  h.start = c.warm ? pgmodel::CacheStart::kWarm : pgmodel::CacheStart::kCold;
-  h.heap_churn = c.heap_churn;
-  h.full_page_writes = c.full_page_writes;
-  h.checkpoint_timeout_ns = c.checkpoint_timeout_ns;
-  h.checkpoint_wal_bytes = CheckpointWalBytes(c);
-  h.checkpoint_completion_target = c.checkpoint_completion_target;
-  h.wal_cache_region_bytes = WalRegionBytes(c);
-  return h;
+void SetCacheSizes(int64_t shared_buffers_bytes, int64_t os_cache_bytes, SimConfig* c) {
+  pgmodel::SizeCaches(shared_buffers_bytes, os_cache_bytes, true, &c->host.cache);
+  const int64_t expire_ns = c->os_dirty.expire_ns;
+  c->os_dirty = pgmodel::OsDirtyLimitsFor(os_cache_bytes);
+  c->os_dirty.expire_ns = expire_ns;
 }
 
 Status ValidateSimConfig(const SimConfig& c) {
@@ -199,16 +180,16 @@ Status ValidateSimConfig(const SimConfig& c) {
       std::any_of(c.cpu_ns.begin(), c.cpu_ns.end(), [](int64_t ns) { return ns < 0; });
   // {violated, message naming the key}, checked in order.
   const std::pair<bool, const char*> checks[] = {
-      {c.scale < 1, "workload.scale: must be >= 1"},
+      {c.host.scale < 1, "workload.scale: must be >= 1"},
       {c.clients < 1, "workload.clients: must be >= 1"},
       {c.duration_ns <= 0 && c.transactions_per_client <= 0,
        "workload.duration: must be positive (or set workload.transactions)"},
       {c.rate_tps < 0, "workload.rate: must be >= 0"},
       {c.cpu_cores < 1, "host.cpu_cores: must be >= 1"},
-      {c.shared_buffers_bytes < 16 * kPageBytes,
-       "postgres.shared_buffers: must be at least 128 KiB"},
-      {c.checkpoint_timeout_ns <= 0, "postgres.checkpoint_timeout: must be positive"},
-      {c.max_wal_size_bytes < 2 * kPageBytes, "postgres.max_wal_size: too small"},
+      {c.host.cache.shared_buffers_pages < 16, "postgres.shared_buffers: must be at least 128 KiB"},
+      {c.host.checkpoint_timeout_ns <= 0, "postgres.checkpoint_timeout: must be positive"},
+      // The WAL files (2 x max_wal_size) hold at least 4 pages.
+      {c.host.wal_cache_region_bytes < 4 * kPageBytes, "postgres.max_wal_size: too small"},
       {negative_cpu, "calibration.cpu_ms_*: must be >= 0"},
       {c.client_rtt_ns < 0, "calibration.client_rtt_ms: must be >= 0"},
       {c.background_writes_outstanding < 1, "calibration.os_writes_outstanding: must be >= 1"},
@@ -222,34 +203,24 @@ Status ValidateSimConfig(const SimConfig& c) {
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   SimConfig c;
   c.seed = s.workload.seed;
-  c.workload = s.workload.type;
-  c.scale = s.workload.scale;
+  c.host = pgmodel::HostConfigFromScenario(s);
   c.clients = s.workload.clients;
   c.duration_ns = s.workload.duration_ns;
   c.transactions_per_client = s.workload.transactions;
   c.rate_tps = s.workload.rate_tps;
-  c.warm = s.workload.cache == CacheState::kWarm;
   c.cpu_cores = s.host.cpu_cores;
   c.ram_bytes = s.host.ram_bytes;
-  c.os_dirty_background_bytes = s.host.dirty_background_bytes;
-  c.os_dirty_limit_bytes = s.host.dirty_limit_bytes;
-  c.shared_buffers_bytes = s.postgres.shared_buffers_bytes;
+  // The OS's dirty thresholds over the host's whole pages of OS cache.
+  c.os_dirty = pgmodel::OsDirtyLimitsFor(c.host.cache.os_cache_pages * kPageBytes,
+                                         s.host.dirty_background_bytes, s.host.dirty_limit_bytes);
   c.synchronous_commit = s.postgres.synchronous_commit;
-  c.full_page_writes = s.postgres.full_page_writes;
-  c.checkpoint_timeout_ns = s.postgres.checkpoint_timeout_ns;
-  c.max_wal_size_bytes = pgmodel::MaxWalSizeBytes(s.postgres);
-  c.checkpoint_segments = pgmodel::CheckpointSegments(s.postgres);
-  c.checkpoint_completion_target = CheckpointCompletionTarget(s.postgres);
   c.wal_writer_delay_ns = s.postgres.wal_writer_delay_ns;
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
   c.fs = FsGeometryFor(s);
-  c.linux_page_cache = UsesLinuxPageCache(s.filesystem);
-  c.os_readahead_bytes = s.filesystem.os_readahead_bytes;
   FillStorage(s, &c);
   ApplyCalibration(s.calibration.values, &c);
   c.direct_data_writes = s.io.data_writes == DataWrites::kDirect;
-  if (c.direct_data_writes) c.os_dirty_expire_ns = 0;  // Checkpoint writes at once.
-  c.os_reserved_bytes = c.ram_bytes - c.shared_buffers_bytes - pgmodel::OsCacheBytes(s);
+  if (c.direct_data_writes) c.os_dirty.expire_ns = 0;  // Checkpoint writes at once.
   Status ok = ValidateSimConfig(c);
   if (!ok.ok()) return ok;
   return c;
@@ -260,23 +231,23 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
   for (int i = 0; i < kStatementCount; ++i)
     cpu[StatementName(static_cast<Statement>(i))] = NsToMs(c.cpu_ns[i]);
   return {{"seed", c.seed},
-          {"workload", WorkloadKindName(c.workload)},
-          {"scale", c.scale},
+          {"workload", WorkloadKindName(c.host.workload)},
+          {"scale", c.host.scale},
           {"clients", c.clients},
           {"duration_s", NsToSec(c.duration_ns)},
           {"transactions_per_client", c.transactions_per_client},
           {"rate_tps", c.rate_tps},
-          {"cache_state", c.warm ? "warm" : "cold"},
+          {"cache_state", CacheStateName(c.host.start)},
           {"cpu_cores", c.cpu_cores},
           {"ram_bytes", c.ram_bytes},
-          {"shared_buffers_bytes", c.shared_buffers_bytes},
+          {"shared_buffers_bytes", c.host.cache.shared_buffers_pages * kPageBytes},
           {"synchronous_commit", c.synchronous_commit},
           {"row_locks", c.row_locks},
-          {"full_page_writes", c.full_page_writes},
-          {"checkpoint_timeout_s", NsToSec(c.checkpoint_timeout_ns)},
-          {"checkpoint_wal_bytes", CheckpointWalBytes(c)},
+          {"full_page_writes", c.host.full_page_writes},
+          {"checkpoint_timeout_s", NsToSec(c.host.checkpoint_timeout_ns)},
+          {"checkpoint_wal_bytes", c.host.checkpoint_wal_bytes},
           {"data_writes", c.direct_data_writes ? "direct" : "buffered"},
-          {"os_cache_bytes", OsCacheBytes(c)},
+          {"os_cache_bytes", c.host.cache.os_cache_pages * kPageBytes},
           {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},
           {"seek_scale", c.disk.seek_scale},
           {"destage_position_ms",

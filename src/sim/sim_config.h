@@ -26,49 +26,41 @@ namespace pgstorsim {
 struct Scenario;
 namespace sim {
 
+// The built-in scenario's (a default Scenario's) host model and OS dirty thresholds, by
+// pgmodel::HostConfigFromScenario and pgmodel::OsDirtyLimitsOf: SimConfig's defaults.
+pgmodel::HostConfig DefaultHost();
+pgmodel::OsDirtyLimits DefaultOsDirtyLimits();
+
 struct SimConfig {
   uint64_t seed = 1;
+  // PostgreSQL on the host (pgmodel/host.h): the workload's kind and scale, the caches,
+  // how they start, heap churn, full-page writes, checkpoints and the WAL files' size
+  // (wal_cache_region_bytes, also the WAL's region of the volume).
+  pgmodel::HostConfig host = DefaultHost();
   // Workload.
-  WorkloadKind workload = WorkloadKind::kTpcbLike;
-  int64_t scale = 100;
   int clients = 10;
   int64_t duration_ns = 60LL * 1000 * 1000 * 1000;
   int64_t transactions_per_client = 0;  // 0 = run for duration_ns.
   double rate_tps = 0;                  // 0 = closed loop (think time 0).
-  bool warm = true;                     // Caches pre-filled hottest first.
   // Host.
   int cpu_cores = 8;
-  int64_t ram_bytes = 16LL << 30;
-  int64_t os_reserved_bytes = 1LL << 30;  // RAM not available to the OS page cache.
-  bool linux_page_cache = true;           // OS cache as Linux's two lists (UsesLinuxPageCache).
+  int64_t ram_bytes = 16LL << 30;  // host.ram, reported (the caches' sizes are in `host`).
   std::array<int64_t, kStatementCount> cpu_ns = {20'000, 60'000, 50'000, 60'000,
                                                  60'000, 40'000, 20'000};
   int64_t client_rtt_ns = 30'000;
   // PostgreSQL.
-  int64_t shared_buffers_bytes = 128LL << 20;
   bool synchronous_commit = true;
   // UPDATEs wait for row locks held by other open transactions (sim/row_locks.h).
   bool row_locks = true;
-  bool full_page_writes = true;
-  // Non-HOT updates and pruning (workload/heap_churn.h); false = every update HOT.
-  bool heap_churn = true;
-  int64_t checkpoint_timeout_ns = 300LL * 1000 * 1000 * 1000;
-  int64_t max_wal_size_bytes = 1LL << 30;
-  // > 0: PostgreSQL before 9.5 (postgres.version): a checkpoint every this many
-  // 16 MiB WAL segments (checkpoint_segments, default 3); max_wal_size is not used.
-  int checkpoint_segments = 0;
-  double checkpoint_completion_target = 0.9;  // Set from the version by SimConfigFromScenario.
   bool wal_on_data_volume = true;
   int64_t wal_writer_delay_ns = 200'000'000;
   // Filesystem and OS.
   FsGeometry fs;
-  int64_t os_readahead_bytes = 128 << 10;
   // OS writes in flight to the device (the syncer and fsync issue every expired or
   // synced buffer; the device queue, not the OS, bounds them).
   int background_writes_outstanding = 256;
-  int64_t os_dirty_expire_ns = pgmodel::kDirtyExpireNs;  // OS write-back age.
-  int64_t os_dirty_background_bytes = 0;  // host.dirty_background (0 = the default).
-  int64_t os_dirty_limit_bytes = 0;       // host.dirty_limit (0 = the default).
+  // The OS page cache's dirty thresholds and write-back age.
+  pgmodel::OsDirtyLimits os_dirty = DefaultOsDirtyLimits();
   // io.data_writes = direct: a backend writes its dirty victim synchronously before
   // reading into the buffer, and the checkpointer's writes go to the disks at once
   // (no OS page cache between); false: PostgreSQL's buffered path.
@@ -85,22 +77,14 @@ struct SimConfig {
 // Controller::Create); messages name the scenario key.
 Status ValidateSimConfig(const SimConfig& config);
 
-// WAL written since the last checkpoint that starts the next one.
-int64_t CheckpointWalBytes(const SimConfig& config);
-// The WAL files' size on disk (the circular region of the volume).
-int64_t WalRegionBytes(const SimConfig& config);
+// Sizes shared buffers and the OS page cache (bytes) of a configuration built directly
+// as a scenario on Linux with these sizes does: the host model's caches
+// (pgmodel::SizeCaches) and the OS's default dirty thresholds over that cache (the
+// write-back age stays).
+void SetCacheSizes(int64_t shared_buffers_bytes, int64_t os_cache_bytes, SimConfig* config);
 
-// The OS page cache for the database's files: RAM - shared_buffers - os_reserved_bytes,
-// at least 0 (bytes; SimConfigFromScenario sets os_reserved_bytes so that this is
-// pgmodel::OsCacheBytes of the scenario).
-int64_t OsCacheBytes(const SimConfig& config);
-// The PostgreSQL host model (pgmodel/host.h) of this configuration.
-pgmodel::HostConfig HostConfigFor(const SimConfig& config);
-// The OS page cache's dirty thresholds (over HostConfigFor's OS cache), with the
-// configured expiry.
-pgmodel::OsDirtyLimits OsDirtyLimitsOf(const SimConfig& config);
-
-// Maps a validated Scenario (plus its [calibration] values) to a SimConfig.
+// Maps a validated Scenario (plus its [calibration] values) to a SimConfig; its host is
+// pgmodel::HostConfigFromScenario's, its dirty thresholds pgmodel::OsDirtyLimitsOf's.
 StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);
 
 // Whether the simulator binds calibration key `key` to a SimConfig field (every

@@ -79,10 +79,10 @@ TEST(CheckpointSettings, SimulatorTakesTheSameSettings) {
   ASSERT_TRUE(s.ok()) << s.status().message();
   auto c = sim::SimConfigFromScenario(*s);
   ASSERT_TRUE(c.ok()) << c.status().message();
-  EXPECT_EQ(c->checkpoint_segments, 10);
-  EXPECT_DOUBLE_EQ(c->checkpoint_completion_target, 0.7);
+  EXPECT_EQ(c->host.checkpoint_wal_bytes, 10 * (16LL << 20));
+  EXPECT_DOUBLE_EQ(c->host.checkpoint_completion_target, 0.7);
   EXPECT_EQ(c->wal_writer_delay_ns, 50'000'000);
-  EXPECT_EQ(sim::CheckpointWalBytes(*c), pgmodel::HostConfigFromScenario(*s).checkpoint_wal_bytes);
+  EXPECT_EQ(c->host.checkpoint_wal_bytes, pgmodel::HostConfigFromScenario(*s).checkpoint_wal_bytes);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/units.h"
 #include "pgmodel/host_scenario.h"
 #include "sim/sim_config.h"
 
@@ -22,7 +23,7 @@ void ExpectSimulatorsHost(const std::vector<std::string>& overrides) {
   ASSERT_TRUE(ApplyScenarioWritePath(*scenario, &options).ok());
   auto sim = sim::SimConfigFromScenario(*scenario);
   ASSERT_TRUE(sim.ok()) << sim.status().message();
-  EXPECT_EQ(options.os_cache_bytes, sim::OsCacheBytes(*sim));
+  EXPECT_EQ(options.os_cache_bytes / kPageBytes, sim->host.cache.os_cache_pages);
   EXPECT_GT(options.os_cache_bytes, 0);
   const pgmodel::OsDirtyLimits limits = pgmodel::OsDirtyLimitsFor(
       options.os_cache_bytes, options.os_dirty_background_bytes, options.os_dirty_limit_bytes);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/units.h"
+#include "pgmodel/host_scenario.h"
 #include "sim/run_simulation.h"
 #include "sim/sim_config.h"
 #include "sim_test_util.h"
@@ -16,11 +17,10 @@ constexpr int64_t kSeconds = 40;
 
 SimConfig ThrottledRaid10(int64_t os_cache_bytes) {
   SimConfig c;
-  c.scale = 20;  // 300 MiB: every transaction evicts a dirty page.
+  c.host.scale = 20;  // 300 MiB: every transaction evicts a dirty page.
   c.clients = 4;
-  c.shared_buffers_bytes = 16LL << 20;
-  c.ram_bytes = c.shared_buffers_bytes + os_cache_bytes + c.os_reserved_bytes;
-  c.warm = true;
+  SetCacheSizes(16LL << 20, os_cache_bytes, &c);
+  c.host.start = pgmodel::CacheStart::kWarm;
   c.duration_ns = kSeconds * kNsPerSec;
   c.wal_on_data_volume = false;  // The members see data pages only.
   c.array.level = RaidLevel::kRaid10;
@@ -61,7 +61,8 @@ TEST(BackgroundWriterTest, LargePageCacheHoldsAShortRunsWrites) {
   auto short_run = [](int64_t os_cache_bytes) {
     SimConfig c = ThrottledRaid10(os_cache_bytes);
     c.duration_ns = 25 * kNsPerSec;
-    c.max_wal_size_bytes = 16LL << 30;
+    c.host.checkpoint_wal_bytes = pgmodel::CheckpointWalBytes(0, 16LL << 30, 0.9);
+    c.host.wal_cache_region_bytes = pgmodel::WalRegionBytes(0, 16LL << 30, 0.9);
     return c;
   };
   const Results small = MustSimulate(short_run(16LL << 20));
@@ -72,8 +73,8 @@ TEST(BackgroundWriterTest, LargePageCacheHoldsAShortRunsWrites) {
   for (const auto& d : large.sections["devices"]) EXPECT_EQ(d["writes"], 0) << d["name"];
   EXPECT_GT(large.tps, 1.2 * small.tps);
   // The same cache with the thresholds given small: the writes reach the members again.
-  c.os_dirty_background_bytes = 1LL << 20;
-  c.os_dirty_limit_bytes = 2LL << 20;
+  c.os_dirty.background_bytes = 1LL << 20;
+  c.os_dirty.limit_bytes = 2LL << 20;
   const Results given = MustSimulate(c);
   EXPECT_GT(given.sections["background_writes"]["throttled_backend_writes"].get<uint64_t>(), 0u);
   EXPECT_LT(given.tps, 0.9 * large.tps);

@@ -43,7 +43,8 @@ TEST(CalibrationMappingTest, ModelKeysGetTheirPhysicalMeaning) {
   EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kUpdateAccounts)], 0);
   EXPECT_EQ(c.client_rtt_ns, 0);
   EXPECT_EQ(c.controller.write_ack_ns, 250'000 - c.controller.command_overhead_ns);
-  EXPECT_EQ(OsCacheBytes(c), 12LL << 30);  // Half of 24 GiB: distinct pages, inclusive cache.
+  // Half of 24 GiB: distinct pages, inclusive cache.
+  EXPECT_EQ(c.host.cache.os_cache_pages, (12LL << 30) / kPageBytes);
 }
 
 TEST(CalibrationMappingTest, CpuMsSplitsByTheModelsStatementShares) {
@@ -73,12 +74,10 @@ TEST(CalibrationMappingTest, WithoutCalibrationTheMechanicsStay) {
 
 TEST(CalibrationMappingTest, PostgreSql91CheckpointsEveryThreeSegments) {
   const SimConfig old = ConfigFor({"postgres.version=9.1"});  // max_wal_size is refused.
-  EXPECT_EQ(old.checkpoint_segments, 3);
-  EXPECT_EQ(CheckpointWalBytes(old), 48LL << 20);
-  EXPECT_GE(WalRegionBytes(old), CheckpointWalBytes(old));
+  EXPECT_EQ(old.host.checkpoint_wal_bytes, 48LL << 20);
+  EXPECT_GE(old.host.wal_cache_region_bytes, old.host.checkpoint_wal_bytes);
   const SimConfig modern = ConfigFor({"postgres.version=15", "postgres.max_wal_size=1GiB"});
-  EXPECT_EQ(modern.checkpoint_segments, 0);
-  EXPECT_EQ(CheckpointWalBytes(modern), static_cast<int64_t>((1LL << 30) / 1.9));
+  EXPECT_EQ(modern.host.checkpoint_wal_bytes, static_cast<int64_t>((1LL << 30) / 1.9));
 }
 
 class Recorder : public IoListener {
@@ -117,7 +116,7 @@ TEST(CalibrationMappingTest, ExplicitOsCacheIsThePageCacheWhateverTheRamFraction
   const SimConfig c =
       ConfigFor({"host.ram=256MiB", "host.os_cache=196MiB", "postgres.shared_buffers=32MiB",
                  "calibration.cache_fraction=0.5"});
-  EXPECT_EQ(OsCacheBytes(c), 196LL << 20);
+  EXPECT_EQ(c.host.cache.os_cache_pages, (196LL << 20) / kPageBytes);
   EXPECT_FALSE(LoadScenario(kBase, {"host.ram=256MiB", "host.os_cache=240MiB",
                                     "postgres.shared_buffers=32MiB"})
                    .ok());  // Does not fit host.ram with shared_buffers.

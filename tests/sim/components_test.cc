@@ -94,7 +94,7 @@ TEST(ComponentsTest, WalWriterStartsItsRoundsOnlyWhenConfigured) {
 
 TEST(ComponentsTest, ARunHoldsTheSectionsOfTheEngineAndEachPart) {
   SimConfig c;
-  c.scale = 1;
+  c.host.scale = 1;
   c.clients = 2;
   c.transactions_per_client = 200;
   c.array.level = RaidLevel::kRaid10;

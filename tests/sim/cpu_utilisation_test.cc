@@ -11,10 +11,9 @@ namespace {
 
 TEST(SimCpu, UtilisationNeverExceedsOneWhenWorkRunsPastTheEnd) {
   SimConfig c;
-  c.workload = WorkloadKind::kSelectOnly;
-  c.scale = 1;
-  c.ram_bytes = 4LL << 30;
-  c.shared_buffers_bytes = 256LL << 20;
+  c.host.workload = WorkloadKind::kSelectOnly;
+  c.host.scale = 1;
+  SetCacheSizes(256LL << 20, 2816LL << 20, &c);  // 4 GiB of RAM, 1 GiB kept by the OS.
   c.clients = 64;
   c.cpu_cores = 2;
   c.duration_ns = 1 * kNsPerSec;

@@ -10,11 +10,10 @@ namespace {
 // A small, fully cached database: no data I/O, no checkpoints during the run.
 SimConfig CachedConfig() {
   SimConfig c;
-  c.scale = 1;
+  c.host.scale = 1;
   c.clients = 1;
-  c.ram_bytes = 4LL << 30;
-  c.shared_buffers_bytes = 256LL << 20;
-  c.warm = true;
+  SetCacheSizes(256LL << 20, 2816LL << 20, &c);  // 4 GiB of RAM, 1 GiB kept by the OS.
+  c.host.start = pgmodel::CacheStart::kWarm;
   c.transactions_per_client = 2000;
   c.array.level = RaidLevel::kRaid10;
   c.array.members = 4;
@@ -65,9 +64,9 @@ TEST(EngineTest, WriteBackCommitIsFastWriteThroughIsRotationBound) {
 
 TEST(EngineTest, SameSeedSameResultsDifferentSeedDifferentResults) {
   SimConfig c = CachedConfig();
-  c.scale = 20;
+  c.host.scale = 20;
   c.clients = 4;
-  c.warm = false;
+  c.host.start = pgmodel::CacheStart::kCold;
   c.transactions_per_client = 300;
   auto json = [](SimConfig cfg) {
     nlohmann::json j = MustRun(cfg).results.ToJson();
@@ -82,10 +81,10 @@ TEST(EngineTest, SameSeedSameResultsDifferentSeedDifferentResults) {
 
 TEST(EngineTest, ColdStartRampsUp) {
   SimConfig c = CachedConfig();
-  c.scale = 10;  // ~150 MB, read from disk on first touch.
+  c.host.scale = 10;  // ~150 MB, read from disk on first touch.
   c.clients = 8;
   c.cpu_cores = 1;  // Caps the warm rate: a short run.
-  c.warm = false;
+  c.host.start = pgmodel::CacheStart::kCold;
   c.transactions_per_client = 0;
   c.duration_ns = 30 * kNsPerSec;
   c.series_interval_ns = 3 * kNsPerSec;
@@ -95,7 +94,7 @@ TEST(EngineTest, ColdStartRampsUp) {
   EXPECT_GT(series[series.size() - 1].tps, 2 * series[0].tps);
   EXPECT_GT(out.results.sections["cache"]["misses"].get<double>(), 1000);
   // The warm run starts fast.
-  c.warm = true;
+  c.host.start = pgmodel::CacheStart::kWarm;
   SimulationOutput warm = MustRun(c);
   EXPECT_GT(warm.results.series[0].tps, 2 * series[0].tps);
 }
@@ -125,7 +124,7 @@ TEST(EngineTest, ReportsDevicesAndStatementsInPgbenchOrder) {
 
 TEST(EngineTest, DatabaseLargerThanArrayIsAnError) {
   SimConfig c = CachedConfig();
-  c.scale = 100000;  // 1.5 TB on 4 x 300 GB RAID 10.
+  c.host.scale = 100000;  // 1.5 TB on 4 x 300 GB RAID 10.
   StatusOr<SimulationOutput> out = RunSimulation(c);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("do not fit"), std::string::npos);
@@ -145,7 +144,7 @@ TEST(EngineTest, OpenLoopRunsAtTheGivenRate) {
 
 TEST(EngineTest, CheckpointsInflateWalWithFullPageImages) {
   SimConfig c = CachedConfig();
-  c.scale = 5;
+  c.host.scale = 5;
   c.clients = 4;
   c.transactions_per_client = 0;
   c.duration_ns = 8 * kNsPerSec;
@@ -155,11 +154,11 @@ TEST(EngineTest, CheckpointsInflateWalWithFullPageImages) {
     return out.results.sections["wal"]["bytes_inserted"].get<double>() / out.results.transactions;
   };
   double fpis_rare = 0, fpis_often = 0, fpis_off = 0;
-  c.checkpoint_timeout_ns = 300 * kNsPerSec;  // No checkpoint in the run.
+  c.host.checkpoint_timeout_ns = 300 * kNsPerSec;  // No checkpoint in the run.
   const double rare = wal_per_txn(c, &fpis_rare);
-  c.checkpoint_timeout_ns = 1 * kNsPerSec;
+  c.host.checkpoint_timeout_ns = 1 * kNsPerSec;
   const double often = wal_per_txn(c, &fpis_often);
-  c.full_page_writes = false;
+  c.host.full_page_writes = false;
   const double off = wal_per_txn(c, &fpis_off);
   EXPECT_GT(fpis_often, 1.5 * fpis_rare);
   EXPECT_GT(often, rare * 1.2);

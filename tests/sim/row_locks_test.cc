@@ -46,10 +46,9 @@ TEST(RowLocks, ReleaseHandsEveryRowToItsOwnFirstWaiter) {
 // platter, so flushes are the bottleneck and commits would group.
 SimConfig FlushBoundConfig(int64_t scale) {
   SimConfig c;
-  c.scale = scale;
+  c.host.scale = scale;
   c.clients = 4;
-  c.ram_bytes = 4LL << 30;
-  c.shared_buffers_bytes = 256LL << 20;
+  SetCacheSizes(256LL << 20, 2816LL << 20, &c);  // 4 GiB of RAM, 1 GiB kept by the OS.
   c.transactions_per_client = 300;
   c.array.level = RaidLevel::kRaid10;
   c.array.members = 4;
@@ -99,10 +98,10 @@ TEST(RowLockContention, OneBranchSerialisesCommitsToOnePerFlush) {
 
 TEST(RowLockContention, LargeScaleHasAlmostNoWaits) {
   SimConfig c = FlushBoundConfig(1000);
-  c.ram_bytes = 1LL << 30;  // Not cached: the pages are read, the rows rarely meet.
-  c.shared_buffers_bytes = 128LL << 20;
+  // Not cached (1 GiB of RAM, all kept by the OS): the pages are read, the rows rarely meet.
+  SetCacheSizes(128LL << 20, 0, &c);
   c.transactions_per_client = 100;
-  c.warm = false;
+  c.host.start = pgmodel::CacheStart::kCold;
   c.row_locks = false;
   const Results free = MustSimulate(c);
   c.row_locks = true;
