@@ -210,9 +210,7 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.rate_tps = s.workload.rate_tps;
   c.cpu_cores = s.host.cpu_cores;
   c.ram_bytes = s.host.ram_bytes;
-  // The OS's dirty thresholds over the host's whole pages of OS cache.
-  c.os_dirty = pgmodel::OsDirtyLimitsFor(c.host.cache.os_cache_pages * kPageBytes,
-                                         s.host.dirty_background_bytes, s.host.dirty_limit_bytes);
+  c.os_dirty = pgmodel::OsDirtyLimitsOf(s);
   c.synchronous_commit = s.postgres.synchronous_commit;
   c.wal_writer_delay_ns = s.postgres.wal_writer_delay_ns;
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;

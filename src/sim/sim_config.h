@@ -59,7 +59,8 @@ struct SimConfig {
   // OS writes in flight to the device (the syncer and fsync issue every expired or
   // synced buffer; the device queue, not the OS, bounds them).
   int background_writes_outstanding = 256;
-  // The OS page cache's dirty thresholds and write-back age.
+  // The OS page cache's dirty thresholds (over the cache's bytes, as predict's) and
+  // write-back age.
   pgmodel::OsDirtyLimits os_dirty = DefaultOsDirtyLimits();
   // io.data_writes = direct: a backend writes its dirty victim synchronously before
   // reading into the buffer, and the checkpointer's writes go to the disks at once

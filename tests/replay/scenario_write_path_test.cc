@@ -29,6 +29,8 @@ void ExpectSimulatorsHost(const std::vector<std::string>& overrides) {
       options.os_cache_bytes, options.os_dirty_background_bytes, options.os_dirty_limit_bytes);
   EXPECT_EQ(limits.background_bytes, pgmodel::OsDirtyLimitsOf(*scenario).background_bytes);
   EXPECT_EQ(limits.limit_bytes, pgmodel::OsDirtyLimitsOf(*scenario).limit_bytes);
+  EXPECT_EQ(limits.background_bytes, sim->os_dirty.background_bytes);
+  EXPECT_EQ(limits.limit_bytes, sim->os_dirty.limit_bytes);
 }
 
 TEST(ScenarioWritePathTest, RamLessSharedBuffersAndTheOsReserve) {

@@ -1,7 +1,7 @@
 // One scenario, one host model: simulate (SimConfigFromScenario), predict's demands and
 // replay (pgmodel::HostConfigFromScenario, pgmodel::OsDirtyLimitsOf) and trace --scenario
 // (GeneratorOptionsFromScenario, then the generator's HostConfigFor) get the same
-// pgmodel::HostConfig.
+// pgmodel::HostConfig and OS dirty thresholds.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -52,6 +52,11 @@ void ExpectOneHost(const std::vector<std::string>& overrides) {
   StatusOr<GeneratorOptions> trace = GeneratorOptionsFromScenario(*s);
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   EXPECT_EQ(Fields(HostConfigFor(*trace)), model);
+  // The OS's dirty thresholds in bytes of the same cache (the expiry is the simulator's
+  // calibration).
+  const pgmodel::OsDirtyLimits limits = pgmodel::OsDirtyLimitsOf(*s);
+  EXPECT_EQ(sim->os_dirty.background_bytes, limits.background_bytes);
+  EXPECT_EQ(sim->os_dirty.limit_bytes, limits.limit_bytes);
 }
 
 TEST(HostConfigAgreement, BuiltInScenario) { ExpectOneHost({}); }
@@ -70,10 +75,17 @@ TEST(HostConfigAgreement, MaxWalSizeAndCompletionTarget) {
   ExpectOneHost({"postgres.max_wal_size=3GiB", "postgres.checkpoint_completion_target=0.5"});
 }
 
-// An OS cache that is not a whole number of pages: the host counts whole pages.
+// An OS cache that is not a whole number of pages: the host counts whole pages, the
+// dirty thresholds take the bytes.
 TEST(HostConfigAgreement, OsCacheOfOddBytesAndGivenThresholds) {
   ExpectOneHost(
       {"host.os_cache=1000000001", "postgres.shared_buffers=1GiB", "host.dirty_background=64MiB"});
+  StatusOr<Scenario> s = DefaultScenario({"host.os_cache=1000000001"});
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  StatusOr<sim::SimConfig> sim = sim::SimConfigFromScenario(*s);
+  ASSERT_TRUE(sim.ok()) << sim.status().message();
+  EXPECT_EQ(sim->host.cache.os_cache_pages, 1000000001 / 8192);
+  EXPECT_EQ(sim->os_dirty.background_bytes, 100000000);  // 10 % of the bytes.
 }
 
 TEST(HostConfigAgreement, CalibratedCacheFractionOnUfs2) {
