@@ -27,9 +27,11 @@ class BufferCacheImpl : public BufferCache {
                  config.bgwriter_delay_ms) {
     // Dense entries up to kDenseBlocksPerCachedPage x the pages both caches hold, per
     // file; beyond, a hash map: the table grows with the caches, not the database.
-    table_.SetDenseLimit(std::max<int64_t>(
-        kMinDenseBlocks,
-        kDenseBlocksPerCachedPage * (config.shared_buffers_pages + config.os_cache_pages)));
+    // Without dense_page_index, every entry is in the hash map.
+    const int64_t cached = config.shared_buffers_pages + config.os_cache_pages;
+    table_.SetDenseLimit(config.dense_page_index
+                             ? std::max(kMinDenseBlocks, kDenseBlocksPerCachedPage * cached)
+                             : 0);
   }
 
   CacheOutcome Touch(const PageId& page, bool dirty, std::vector<CacheIo>* ios) override {

@@ -73,6 +73,11 @@ struct CacheConfig {
   // with active <= r x inactive under pressure (LinuxActiveRatio below; the class
   // comment of LruImpl in policies.h).
   int os_active_ratio = 0;
+  // The page index: an array entry per block up to a per-file limit (twice the pages
+  // the caches hold, 1 Mi blocks at least), a hash map beyond; false: a hash map for
+  // every page, whose memory follows the pages cached only (for a short-lived cache
+  // that touches few pages of large relations). Results do not depend on it.
+  bool dense_page_index = true;
 };
 
 // Linux's inactive_ratio for a page cache of `os_cache_pages` 8 KiB pages

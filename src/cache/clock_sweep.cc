@@ -10,9 +10,10 @@ namespace pgstorsim {
 ClockSweepImpl::ClockSweepImpl(int64_t buffers, int max_usage_count, CacheTable* table)
     : own_table_(table == nullptr ? std::make_unique<CacheTable>() : nullptr),
       table_(table == nullptr ? own_table_.get() : table),
-      pages_(ClampSlots(buffers)),
       states_(ClampSlots(buffers), 0),
-      max_usage_(static_cast<uint8_t>(max_usage_count)) {}
+      max_usage_(static_cast<uint8_t>(max_usage_count)) {
+  pages_.reserve(states_.size());  // Memory is touched as frames are first used.
+}
 
 std::vector<PageId> ClockSweepImpl::TakeDirty() {
   std::vector<PageId> out;

@@ -68,7 +68,11 @@ class ClockSweepImpl final : public ClockSweep {
       ForgetIfUnused(table_, pages_[victim], *old);
       --size_;
     }
-    pages_[victim] = page;
+    if (victim == pages_.size()) {
+      pages_.push_back(page);
+    } else {
+      pages_[victim] = page;
+    }
     state = kValid | 1;
     MarkDirty(&state, dirty);
     table_->Get(page)->frame = static_cast<int32_t>(victim);
@@ -122,7 +126,7 @@ class ClockSweepImpl final : public ClockSweep {
 
   std::unique_ptr<CacheTable> own_table_;
   CacheTable* table_;
-  std::vector<PageId> pages_;
+  std::vector<PageId> pages_;  // Of the frames used so far (the free list's order).
   std::vector<uint8_t> states_;
   uint8_t max_usage_;
   size_t next_free_ = 0;

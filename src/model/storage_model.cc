@@ -142,7 +142,8 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
 // (RunWrites::InBackground) the throughput is solved without them and they are
 // reported at the share that throughput gives.
 StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
-  auto fresh = pgmodel::SampleDemands(s, 0);
+  pgmodel::DemandSampler sampler(s);  // Both lengths share the first cycle's host.
+  auto fresh = sampler.Sample(0);
   if (!fresh.ok()) return fresh.status();
   load.writes_per_op = fresh->page_writes;
   load.wal_bytes_per_op = fresh->wal_lsn_bytes;
@@ -151,7 +152,7 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
   const double tps0 = first->out.tps;
   load.background_wal_writes_per_op =
       WalWriterWritesPerTransaction(s, tps0, first->out.destage_service_ms);
-  auto host = pgmodel::SampleDemands(s, tps0 * load.duration_s);
+  auto host = sampler.Sample(tps0 * load.duration_s);
   if (!host.ok()) return host.status();
   load.wal_bytes_per_op = host->wal_lsn_bytes;
   const RunWrites run(s, *host, load.duration_s);

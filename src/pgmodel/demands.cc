@@ -31,6 +31,7 @@ StatusOr<std::unique_ptr<Host>> CycleHost(HostConfig c) {
   c.cache.os_cache_pages = 0;
   c.cache.readahead_max_pages = 0;
   c.cache.bgwriter_lru_maxpages = 0;
+  c.cache.dense_page_index = false;  // A cycle touches few of the pages it could hold.
   c.wal_cache_region_bytes = 0;
   c.checkpoint_timeout_ns = INT64_MAX / 4;
   c.checkpoint_wal_bytes = INT64_MAX / 4;
@@ -86,57 +87,109 @@ HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemand
   return d;
 }
 
-// One pass over one host: the first cycle from `pgbench -i`; then, for a run longer
-// than it, skip to T/2, a cycle, skip on to T, a cycle.
-StatusOr<HostDemands> Sample(const HostConfig& config, int64_t run) {
-  StatusOr<std::unique_ptr<Host>> made = CycleHost(config);
-  if (!made.ok()) return made.status();
-  Host* host = made->get();
-  KeyGenerator keys = ClientKeys(config.scale, kSeed, 0);
-  const HostDemands first = RunCycle(host, &keys, 0, config.checkpoint_wal_bytes);
-  const int64_t cycle = first.cycle_transactions;
-  if (run <= 2 * cycle) return first;
-  for (int64_t i = cycle; i < run / 2; ++i) host->SkipTransaction(keys.Next());
-  const HostDemands mid = RunCycle(host, &keys, cycle, 0);
-  for (int64_t i = run / 2 + cycle; i < run; ++i) host->SkipTransaction(keys.Next());
-  const HostDemands last = RunCycle(host, &keys, cycle, 0);
-  return Simpson(first, mid, last);
-}
-
 // T rounded to a bucket of about 10 % (powers of 2^(1/8)); 0 stays 0.
 int64_t Bucket(double run) {
   if (!(run >= 1)) return 0;
   return std::llround(std::pow(2.0, std::round(std::log2(run) * 8) / 8));
 }
 
-}  // namespace
-
-StatusOr<HostDemands> SampleDemands(const HostConfig& c, double run_transactions) {
-  const int64_t run = Bucket(run_transactions);
+// The memo of every result in the process: key = the settings that matter and the
+// bucketed T; lifetime = the process (a few doubles per distinct key); threads = any,
+// under its lock (the sampling itself runs outside it).
+class Memo {
+ public:
   using Key = std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t>;
-  static std::mutex mu;
-  static std::map<Key, HostDemands> memo;
-  const Key key{static_cast<int>(c.workload), c.scale,  c.fillfactor,          c.measured_relations.dump(),
-                c.heap_churn,                 c.full_page_writes, c.checkpoint_wal_bytes, run,
-                std::min(c.cache.shared_buffers_pages, kCyclePages)};
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = memo.find(key);
-    if (it != memo.end()) return it->second;
+  static Key KeyOf(const HostConfig& c, int64_t run) {
+    return {static_cast<int>(c.workload),
+            c.scale,
+            c.fillfactor,
+            c.measured_relations.dump(),
+            c.heap_churn,
+            c.full_page_writes,
+            c.checkpoint_wal_bytes,
+            run,
+            std::min(c.cache.shared_buffers_pages, kCyclePages)};
   }
-  StatusOr<HostDemands> d = Sample(c, run);
-  if (!d.ok()) return d;
-  std::lock_guard<std::mutex> lock(mu);
-  memo[key] = *d;
-  return d;
-}
+  static bool Find(const Key& key, HostDemands* out) {
+    std::lock_guard<std::mutex> lock(mu());
+    auto it = map().find(key);
+    if (it == map().end()) return false;
+    *out = it->second;
+    return true;
+  }
+  static void Store(const Key& key, const HostDemands& d) {
+    std::lock_guard<std::mutex> lock(mu());
+    map()[key] = d;
+  }
 
-StatusOr<HostDemands> SampleDemands(const Scenario& s, double run_transactions) {
+ private:
+  static std::mutex& mu() {
+    static std::mutex m;
+    return m;
+  }
+  static std::map<Key, HostDemands>& map() {
+    static std::map<Key, HostDemands> m;
+    return m;
+  }
+};
+
+HostConfig ScenarioHostConfig(const Scenario& s) {
   HostConfig c = HostConfigFromScenario(s);
   // A page evicted dirty waits in the OS page cache, up to its background threshold;
   // dirtied again there it is written once: the cycle's buffers hold those pages too.
   c.cache.shared_buffers_pages += OsDirtyLimitsOf(s).background_bytes / kPageBytes;
-  return SampleDemands(c, run_transactions);
+  return c;
+}
+
+}  // namespace
+
+// The host after the first cycle from `pgbench -i` and the key stream where it stopped.
+struct DemandSampler::Paused {
+  std::unique_ptr<Host> host;
+  KeyGenerator keys;
+  HostDemands first;
+};
+
+DemandSampler::DemandSampler(const HostConfig& config) : config_(config) {}
+DemandSampler::DemandSampler(const Scenario& scenario) : config_(ScenarioHostConfig(scenario)) {}
+DemandSampler::~DemandSampler() = default;
+
+// The first cycle (run once per sampler); then, for a run longer than twice the cycle,
+// skip to T/2, a cycle, skip on to T, a cycle, which uses up the paused host.
+StatusOr<HostDemands> DemandSampler::Sample(double run_transactions) {
+  const int64_t run = Bucket(run_transactions);
+  const Memo::Key key = Memo::KeyOf(config_, run);
+  HostDemands d;
+  if (Memo::Find(key, &d)) return d;
+  if (paused_ == nullptr) {
+    StatusOr<std::unique_ptr<Host>> made = CycleHost(config_);
+    if (!made.ok()) return made.status();
+    paused_.reset(new Paused{std::move(made).value(), ClientKeys(config_.scale, kSeed, 0), {}});
+    paused_->first = RunCycle(paused_->host.get(), &paused_->keys, 0, config_.checkpoint_wal_bytes);
+  }
+  d = paused_->first;
+  const int64_t cycle = d.cycle_transactions;
+  if (run > 2 * cycle) {
+    Host* host = paused_->host.get();
+    KeyGenerator* keys = &paused_->keys;
+    host->Reserve(run - cycle);
+    for (int64_t i = cycle; i < run / 2; ++i) host->SkipTransaction(keys->Next());
+    const HostDemands mid = RunCycle(host, keys, cycle, 0);
+    for (int64_t i = run / 2 + cycle; i < run; ++i) host->SkipTransaction(keys->Next());
+    const HostDemands last = RunCycle(host, keys, cycle, 0);
+    d = Simpson(paused_->first, mid, last);
+    paused_.reset();
+  }
+  Memo::Store(key, d);
+  return d;
+}
+
+StatusOr<HostDemands> SampleDemands(const HostConfig& c, double run_transactions) {
+  return DemandSampler(c).Sample(run_transactions);
+}
+
+StatusOr<HostDemands> SampleDemands(const Scenario& s, double run_transactions) {
+  return DemandSampler(s).Sample(run_transactions);
 }
 
 }  // namespace pgstorsim::pgmodel

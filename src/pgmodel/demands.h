@@ -21,11 +21,12 @@
 // the WAL cycle is not seen here. Reads are not measured here (they depend on the
 // cache state: model/cache_misses.h).
 // Units: per transaction, bytes. Thread safety: SampleDemands is safe to call from
-// several threads (memoised under a lock).
+// several threads (memoised under a lock); a DemandSampler is one thread's.
 #ifndef PGSTORSIM_PGMODEL_DEMANDS_H_
 #define PGSTORSIM_PGMODEL_DEMANDS_H_
 
 #include <cstdint>
+#include <memory>
 
 #include "common/status.h"
 #include "pgmodel/host.h"
@@ -40,6 +41,27 @@ struct HostDemands {
   double full_page_images = 0;
   double non_hot_updates = 0;
   int64_t cycle_transactions = 0;  // The checkpoint cycle the figures hold for.
+};
+
+// The demands of one host at several run lengths, sharing the work they have in common:
+// every length starts with the same first cycle from `pgbench -i`, so a sampler whose
+// host ran it for one length goes on with that host for a longer one instead of running
+// it again. Each result equals SampleDemands' for the same arguments and is memoised
+// with them. Owns at most one host (the scenario's shared buffers, up to 400 K pages of
+// cache state) for its lifetime. Thread safety: none (the memo it shares is locked).
+class DemandSampler {
+ public:
+  explicit DemandSampler(const HostConfig& config);
+  // The scenario's host (pgmodel/host_scenario.h) with the OS cache's dirty pages.
+  explicit DemandSampler(const Scenario& scenario);
+  ~DemandSampler();
+  // As SampleDemands(config, run_transactions).
+  StatusOr<HostDemands> Sample(double run_transactions);
+
+ private:
+  struct Paused;
+  const HostConfig config_;
+  std::unique_ptr<Paused> paused_;  // The host after its first cycle, or null.
 };
 
 // The demands of `config`'s workload and checkpoint settings (its cache and start

@@ -140,6 +140,12 @@ void Host::SkipTransaction(const TxnKeys& keys) {
   }
 }
 
+void Host::Reserve(int64_t transactions) {
+  if (!config_.heap_churn) return;
+  const double updates = model_->ExpectedTouches(Statement::kUpdateAccounts, Relation::kAccounts);
+  churn_->Reserve(static_cast<int64_t>(updates * static_cast<double>(transactions)));
+}
+
 void Host::CountIos(const std::vector<CacheIo>& ios, size_t from) {
   for (size_t i = from; i < ios.size(); ++i) {
     if (ios[i].kind == CacheIo::kRead) {

@@ -144,6 +144,10 @@ class Host {
   // Runs a transaction's heap churn and relation growth only (no buffer access, WAL or
   // counts): a database that has been updated `n` transactions long, cheaply.
   void SkipTransaction(const TxnKeys& keys);
+  // Makes room at once for the state `transactions` more transactions add (the heap
+  // churn's pages) instead of growing it as they come. A capacity hint: results do not
+  // depend on it.
+  void Reserve(int64_t transactions);
   // A transaction committed (counted in HostCounts::transactions).
   void EndTransaction() { ++counts_.transactions; }
 

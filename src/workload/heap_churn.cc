@@ -1,6 +1,7 @@
 #include "workload/heap_churn.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/units.h"
 
@@ -23,15 +24,29 @@ int64_t MaxAlign(int64_t n) { return (n + 7) & ~int64_t{7}; }
 HeapChurn::HeapChurn(const DatabaseLayout* layout)
     : layout_(layout), accounts_pages_(layout->pages(Relation::kAccounts)) {}
 
+void HeapChurn::Reserve(int64_t updates) {
+  if (updates <= 0 || accounts_pages_ <= 0) return;
+  const double pages = static_cast<double>(accounts_pages_);
+  const double distinct = -pages * std::expm1(-static_cast<double>(updates) / pages);
+  pages_.Reserve(pages_.size() + static_cast<size_t>(distinct));
+  const RelationLayout& r = layout_->relation(Relation::kAccounts);
+  if (LoadedFreeBytes(0) < r.tuple_bytes + kLinePointerBytes) {
+    moved_.Reserve(moved_.size() + static_cast<size_t>(distinct));
+  }
+}
+
+// Loaded pages hold rows_per_page rows; the last loaded page may hold fewer.
+int64_t HeapChurn::LoadedFreeBytes(int64_t block) const {
+  const RelationLayout& r = layout_->relation(Relation::kAccounts);
+  const int64_t rows = std::min(r.tuples_per_page, r.rows - block * r.tuples_per_page);
+  return kPageBytes - 24 - std::max<int64_t>(rows, 0) * (r.tuple_bytes + kLinePointerBytes) -
+         kLinePointerBytes;
+}
+
 HeapChurn::PageState& HeapChurn::Page(int64_t block) {
   if (PageState* known = pages_.Find(block)) return *known;
   PageState state;
-  // Loaded pages hold rows_per_page rows; the last loaded page may hold fewer.
-  const RelationLayout& r = layout_->relation(Relation::kAccounts);
-  const int64_t rows = std::min(r.tuples_per_page, r.rows - block * r.tuples_per_page);
-  state.free_bytes = kPageBytes - 24 -
-                     std::max<int64_t>(rows, 0) * (r.tuple_bytes + kLinePointerBytes) -
-                     kLinePointerBytes;
+  state.free_bytes = static_cast<int32_t>(LoadedFreeBytes(block));
   PageState* added = pages_.Get(block);
   *added = state;
   return *added;
@@ -65,7 +80,7 @@ int64_t HeapChurn::InsertTarget() {
     insert_block_ = accounts_pages_++;
     ++stats_.pages_added;
     PageState fresh;
-    fresh.free_bytes = kPageBytes - 24 - kLinePointerBytes;
+    fresh.free_bytes = static_cast<int32_t>(kPageBytes - 24 - kLinePointerBytes);
     *pages_.Get(insert_block_) = fresh;
   }
   return insert_block_;

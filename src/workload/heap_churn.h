@@ -43,6 +43,13 @@ class HeapChurn {
   // add WAL bytes. Call once per transaction, in commit order.
   void Apply(const TxnKeys& keys, std::vector<StatementEffects>* effects);
 
+  // Makes room at once for the pages `updates` more UPDATE accounts are expected to
+  // change (uniform keys over the heap) and, where a loaded page has no room for a new
+  // version (its first update is not HOT), for a moved row per such page, instead of
+  // growing the maps by doubling as they come. A capacity hint: results do not depend
+  // on it.
+  void Reserve(int64_t updates);
+
   // Current accounts heap size in pages (initial + appended).
   int64_t accounts_pages() const { return accounts_pages_; }
   // The block holding `aid` now.
@@ -50,12 +57,13 @@ class HeapChurn {
   const HeapChurnStats& stats() const { return stats_; }
 
  private:
-  struct PageState {
-    int64_t free_bytes = 0;
-    int64_t dead_bytes = 0;
+  struct PageState {  // Byte counts are within one page: 32 bits hold them.
+    int32_t free_bytes = 0;
+    int32_t dead_bytes = 0;
     uint64_t dead_since_txn = 0;  // Transaction that created the newest dead row.
   };
 
+  int64_t LoadedFreeBytes(int64_t block) const;  // After `pgbench -i`.
   PageState& Page(int64_t block);
   int64_t MaybePrune(int64_t block);  // Returns WAL bytes.
   void UpdateAccounts(int64_t aid, StatementEffects* update);

@@ -3,6 +3,7 @@
 // first span's first page (most recent) to the last prewarmed page.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -12,12 +13,25 @@
 namespace pgstorsim {
 namespace {
 
+std::unique_ptr<BufferCache> NewCache(const CacheConfig& config) {
+  return std::move(BufferCache::Create(config).value());
+}
+
 std::unique_ptr<BufferCache> NewCache(int64_t shared, int64_t os, int ratio) {
   CacheConfig config;
   config.shared_buffers_pages = shared;
   config.os_cache_pages = os;
   config.os_active_ratio = ratio;
-  return std::move(BufferCache::Create(config).value());
+  return NewCache(config);
+}
+
+// Shared buffers of 16-200 pages, an OS cache of 0-400, 0-3 as its active ratio.
+CacheConfig RandomSizes(Random* rng) {
+  CacheConfig config;
+  config.shared_buffers_pages = rng->UniformInt(16, 200);
+  config.os_cache_pages = rng->UniformInt(0, 400);
+  config.os_active_ratio = static_cast<int>(rng->UniformInt(0, 3));
+  return config;
 }
 
 // Pages in runs over a few files, some repeated.
@@ -49,32 +63,51 @@ std::vector<PageSpan> RandomCuts(const std::vector<PageId>& pages, Random* rng) 
   return spans;
 }
 
+// A page of files 0-4, blocks 0-700 (where RandomPages prewarms).
+PageId NearPage(Random* rng) {
+  const uint32_t file = static_cast<uint32_t>(rng->UniformInt(0, 4));
+  return {file, rng->UniformInt(0, 700)};
+}
+
+// The same 2000 accesses on both caches, each page drawn by `page`; with
+// `extend_one_in` > 0, about one in that many extends the page's file instead. Every
+// outcome, every I/O and the checkpoint's pages must agree.
+void ExpectSameAccesses(BufferCache* a, BufferCache* b, Random* rng,
+                        const std::function<PageId()>& page, int extend_one_in = 0) {
+  std::vector<CacheIo> ios_a, ios_b;
+  for (int i = 0; i < 2000; ++i) {
+    const PageId p = page();
+    ASSERT_EQ(a->InSharedBuffers(p), b->InSharedBuffers(p));
+    ASSERT_EQ(a->InOsCache(p), b->InOsCache(p));
+    const bool dirty = rng->UniformInt(0, 3) == 0;
+    if (extend_one_in > 0 && rng->UniformInt(1, extend_one_in) == 1) {
+      a->Extend({p.file, 700 + i}, dirty, &ios_a);
+      b->Extend({p.file, 700 + i}, dirty, &ios_b);
+      continue;
+    }
+    ASSERT_EQ(a->Touch(p, dirty, &ios_a), b->Touch(p, dirty, &ios_b));
+  }
+  ASSERT_EQ(ios_a.size(), ios_b.size());
+  for (size_t i = 0; i < ios_a.size(); ++i) {
+    ASSERT_EQ(ios_a[i].first, ios_b[i].first);
+    ASSERT_EQ(ios_a[i].kind, ios_b[i].kind);
+  }
+  ASSERT_EQ(a->Checkpoint(), b->Checkpoint());
+  ASSERT_EQ(a->stats().buffers_dirtied, b->stats().buffers_dirtied);
+}
+
 TEST(PrewarmSpansTest, SameCacheAsPrewarmingEachPage) {
   Random rng(3);
   for (int trial = 0; trial < 300; ++trial) {
-    const int64_t shared = rng.UniformInt(16, 200);
-    const int64_t os = rng.UniformInt(0, 400);
-    const int ratio = static_cast<int>(rng.UniformInt(0, 3));
+    const CacheConfig config = RandomSizes(&rng);
     const std::vector<PageId> pages = RandomPages(&rng);
-    auto by_page = NewCache(shared, os, ratio);
-    auto by_span = NewCache(shared, os, ratio);
+    auto by_page = NewCache(config);
+    auto by_span = NewCache(config);
     by_page->Prewarm(pages);
     by_span->Prewarm(RandomCuts(pages, &rng));
-    // Then the same accesses: every outcome and every I/O must agree.
-    std::vector<CacheIo> ios_page, ios_span;
-    for (int i = 0; i < 2000; ++i) {
-      const PageId p{static_cast<uint32_t>(rng.UniformInt(0, 4)), rng.UniformInt(0, 700)};
-      ASSERT_EQ(by_page->InSharedBuffers(p), by_span->InSharedBuffers(p)) << trial;
-      ASSERT_EQ(by_page->InOsCache(p), by_span->InOsCache(p)) << trial;
-      const bool dirty = rng.UniformInt(0, 3) == 0;
-      ASSERT_EQ(by_page->Touch(p, dirty, &ios_page), by_span->Touch(p, dirty, &ios_span));
-    }
-    ASSERT_EQ(ios_page.size(), ios_span.size());
-    for (size_t i = 0; i < ios_page.size(); ++i) {
-      ASSERT_EQ(ios_page[i].first, ios_span[i].first);
-      ASSERT_EQ(ios_page[i].kind, ios_span[i].kind);
-    }
-    ASSERT_EQ(by_page->Checkpoint(), by_span->Checkpoint());
+    SCOPED_TRACE(trial);
+    ASSERT_NO_FATAL_FAILURE(
+        ExpectSameAccesses(by_page.get(), by_span.get(), &rng, [&rng] { return NearPage(&rng); }));
   }
 }
 
@@ -96,22 +129,31 @@ TEST(PrewarmSpansTest, FileLargerThanTheDenseLimitCachesTheSame) {
     spans.push_back({0, 0, 1000});
     spans.push_back({0, int64_t{1} << 32, 8});
     far->Prewarm(spans);
-    std::vector<CacheIo> ios_near, ios_far;
-    for (int i = 0; i < 2000; ++i) {
-      const PageId p{static_cast<uint32_t>(rng.UniformInt(0, 4)),
-                     rng.UniformInt(0, 3) == 0 ? (int64_t{1} << 32) + rng.UniformInt(0, 700)
-                                               : rng.UniformInt(0, 700)};
-      ASSERT_EQ(near->InSharedBuffers(p), far->InSharedBuffers(p)) << trial;
-      ASSERT_EQ(near->InOsCache(p), far->InOsCache(p)) << trial;
-      const bool dirty = rng.UniformInt(0, 3) == 0;
-      ASSERT_EQ(near->Touch(p, dirty, &ios_near), far->Touch(p, dirty, &ios_far));
-    }
-    ASSERT_EQ(ios_near.size(), ios_far.size());
-    for (size_t i = 0; i < ios_near.size(); ++i) {
-      ASSERT_EQ(ios_near[i].first, ios_far[i].first);
-      ASSERT_EQ(ios_near[i].kind, ios_far[i].kind);
-    }
-    ASSERT_EQ(near->Checkpoint(), far->Checkpoint());
+    SCOPED_TRACE(trial);
+    ASSERT_NO_FATAL_FAILURE(ExpectSameAccesses(near.get(), far.get(), &rng, [&rng] {
+      const uint32_t file = static_cast<uint32_t>(rng.UniformInt(0, 4));
+      return PageId{file, rng.UniformInt(0, 3) == 0 ? (int64_t{1} << 32) + rng.UniformInt(0, 700)
+                                                    : rng.UniformInt(0, 700)};
+    }));
+  }
+}
+
+// A page index kept wholly in the hash map (CacheConfig::dense_page_index false)
+// changes where entries live, never what the cache does.
+TEST(PrewarmSpansTest, HashMapPageIndexCachesTheSame) {
+  Random rng(5);
+  for (int trial = 0; trial < 100; ++trial) {
+    CacheConfig config = RandomSizes(&rng);
+    const std::vector<PageId> pages = RandomPages(&rng);
+    auto dense = NewCache(config);
+    config.dense_page_index = false;
+    auto hashed = NewCache(config);
+    const std::vector<PageSpan> spans = RandomCuts(pages, &rng);
+    dense->Prewarm(spans);
+    hashed->Prewarm(spans);
+    SCOPED_TRACE(trial);
+    ASSERT_NO_FATAL_FAILURE(ExpectSameAccesses(
+        dense.get(), hashed.get(), &rng, [&rng] { return NearPage(&rng); }, /*extend_one_in=*/10));
   }
 }
 

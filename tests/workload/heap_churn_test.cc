@@ -78,5 +78,27 @@ TEST_F(HeapChurnTest, FillfactorLeavesRoomForHot) {
   EXPECT_EQ(churn.stats().hot_updates, 500u);
 }
 
+// Reserve is a capacity hint: the same updates give the same effects with or without.
+TEST_F(HeapChurnTest, ReserveChangesNoEffect) {
+  HeapChurn plain(&layout_);
+  HeapChurn reserved(&layout_);
+  reserved.Reserve(5000);
+  for (int64_t i = 0; i < 5000; ++i) {
+    const int64_t aid = 1 + (i * 7919) % 100000;
+    const std::vector<StatementEffects> a = Txn(&plain, aid);
+    const std::vector<StatementEffects> b = Txn(&reserved, aid);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+      ASSERT_EQ(a[k].touches, b[k].touches) << i;
+      ASSERT_EQ(a[k].wal_bytes, b[k].wal_bytes) << i;
+    }
+    if (i == 2500) reserved.Reserve(2500);
+  }
+  EXPECT_EQ(plain.stats().non_hot_updates, reserved.stats().non_hot_updates);
+  EXPECT_EQ(plain.stats().prunes, reserved.stats().prunes);
+  EXPECT_GT(plain.stats().prunes, 0u);
+  EXPECT_EQ(plain.accounts_pages(), reserved.accounts_pages());
+}
+
 }  // namespace
 }  // namespace pgstorsim
