@@ -6,9 +6,14 @@
 #include "pgmodel/host_scenario.h"
 
 namespace pgstorsim {
+double CheckpointCycle::Transactions(double x_per_ms) const {
+  if (!(wal_bytes_per_txn > 0) || !(x_per_ms > 0)) return 0;
+  return std::min(wal_trigger_bytes / wal_bytes_per_txn, timeout_ms * x_per_ms);
+}
+
 double CheckpointCycle::UnabsorbedShare(double x_per_ms) const {
   if (!(data_bytes_per_txn > 0) || !(wal_bytes_per_txn > 0) || !(x_per_ms > 0)) return 0;
-  const double txns = std::min(wal_trigger_bytes / wal_bytes_per_txn, timeout_ms * x_per_ms);
+  const double txns = Transactions(x_per_ms);
   const double spread_ms = completion_target * txns / x_per_ms;
   // Pages written by the checkpointer more than the OS expiry before the fsync are
   // already on their way; the younger ones come in the burst.

@@ -34,6 +34,9 @@ struct CheckpointCycle {
   double data_bytes_per_txn = 0;  // Filesystem-block writes x block size.
   double room_bytes = 0;          // Write-back cache room below the destage start.
 
+  // Transactions in one checkpoint cycle at throughput `x_per_ms` (the WAL trigger or
+  // the timeout, whichever comes first); 0 without WAL or throughput.
+  double Transactions(double x_per_ms) const;
   // Share (0..1) of a transaction's data writes written while the commits wait, at
   // throughput `x_per_ms` (it sets the length of a timed cycle).
   double UnabsorbedShare(double x_per_ms) const;

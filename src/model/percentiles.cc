@@ -45,7 +45,8 @@ double ReadWaitScv(const StatementShape& s, double wait_ms) {
 }
 
 // A statement's random parts: its reads (waits as above, as much of the excess as r
-// reads at S / (1 - U) explain), its wait for cache room, the rest a wait: rare stalls
+// reads at S / (1 - U) explain), its wait for cache room, its checkpoint-burst stalls,
+// the rest a wait: rare stalls
 // of `stall_ms` where the shape has them, else an exponential wait.
 std::vector<Part> PartsOf(const StatementShape& s) {
   std::vector<Part> parts;
@@ -73,6 +74,16 @@ std::vector<Part> PartsOf(const StatementShape& s) {
     room.scv = 1 / std::clamp(s.room_commands, 1.0, kMaxCommands);
     parts.push_back(room);
     excess -= room.wait_ms;
+  }
+  if (s.burst_ms > 0 && s.burst_mean_ms > 0 && excess > 1e-9) {
+    Part burst;  // A share burst_mean / burst of the executions wait a whole burst.
+    burst.n = 1;
+    burst.q = 1;
+    burst.wait_ms = std::min(excess, s.burst_mean_ms);
+    burst.busy = std::min(1.0, burst.wait_ms / s.burst_ms);
+    burst.stall = true;
+    parts.push_back(burst);
+    excess -= burst.wait_ms;
   }
   if (excess > 1e-9) {
     Part wait;
@@ -288,6 +299,12 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
       if (p->destage_service_ms > 0) {
         shape.room_commands = disks.destage_total_ms / p->destage_service_ms;
       }
+    }
+    if (name == "END" && !write_back && p->wal_flush_ms > 0) {
+      // The commit's own flush, and the bursts its flush queues behind.
+      shape.fixed_ms += p->wal_flush_ms;
+      shape.burst_mean_ms = p->checkpoint_stall_ms;
+      shape.burst_ms = p->checkpoint_burst_ms;
     }
     if (name == (writes ? "UPDATE accounts" : "SELECT accounts")) {
       shape.reads = p->reads_per_transaction;

@@ -2,7 +2,8 @@
 // (docs/model.md, "Percentiles"). The model solves for means; this derives a
 // distribution per statement from what the solved network already gives and combines
 // the statements of a transaction by convolution:
-//   - a statement's fixed part: its CPU share (and END's commit acknowledgement);
+//   - a statement's fixed part: its CPU share (and END's commit acknowledgement, or
+//     without a write-back cache its own WAL flush);
 //   - UPDATE accounts: K block reads, K ~ Binomial(ceil(r), r / ceil(r)) with r the
 //     reads per transaction; each read is its service time (deterministic) plus a
 //     wait that occurs with probability U (the members' mean utilisation), of mean
@@ -16,6 +17,9 @@
 //     the cache-full weight x (N - 1) / N: the other clients' commits ahead of it),
 //     one transaction's destage time at the busiest member, spanning the destage
 //     commands that free its lines (a gamma of that many commands);
+//   - END without a write-back cache, when commits flush the WAL: its wait in
+//     checkpoint bursts (its flush queued behind the burst), rare stalls of the
+//     burst's length (each client waits one burst per checkpoint cycle);
 //   - every other wait (END's rest, the row-lock waits, UPDATE's residence when
 //     nothing is read): rare stalls where a write-back cache fills in a checkpoint's
 //     burst, else an exponential wait of the statement's mean excess;
@@ -48,6 +52,8 @@ struct StatementShape {
   double room_ms = 0;          // Mean wait for write-back cache room per execution.
   double room_busy = 0;        // Probability that an execution waits for room (0..1).
   double room_commands = 1;    // Destage commands (>= 1) a wait for room spans.
+  double burst_mean_ms = 0;    // Mean wait in checkpoint bursts per execution (END).
+  double burst_ms = 0;         // One burst's length: that wait comes as stalls this long.
 };
 
 // One statement's percentiles, and the transaction's (the sum of independent

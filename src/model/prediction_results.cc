@@ -43,6 +43,9 @@ nlohmann::json PredictionToJson(const Prediction& p) {
           {"writes_per_transaction", p.writes_per_transaction},
           {"read_service_ms", p.read_service_ms},
           {"destage_service_ms", p.destage_service_ms},
+          {"end_wal_flush_ms", p.wal_flush_ms},
+          {"end_checkpoint_stall_ms", p.checkpoint_stall_ms},
+          {"checkpoint_burst_ms", p.checkpoint_burst_ms},
           {"io_bytes_per_s", p.bytes_per_s},
           {"file_lock_utilization", p.file_lock_utilization},
           {"devices", devices}};

@@ -44,6 +44,11 @@ struct RegimeSolution {
   double end_ms = 0;     // Disk residence attributed to the commit (WAL, wait for room).
   double rho = 0;        // Destage load / capacity left by reads (read-bound only).
   double cpu_ms = 0;     // Residence at the CPU (queueing for a core + service).
+  // The part of end_ms spent in checkpoint bursts (storage_point.cc), per transaction,
+  // and one burst's length: the commits wait the whole burst, once per cycle each.
+  double stall_ms = 0;
+  double burst_ms = 0;
+  double flush_ms = 0;  // No write-back cache: a commit's own WAL flush (in end_ms).
 };
 
 // REQUIRES: clients >= 1, demands >= 0 of equal sizes, delay_ms >= 0.

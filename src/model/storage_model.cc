@@ -44,6 +44,8 @@ struct Solved {
 struct RunTotals {
   double ops = 0, time_ms = 0;  // Operations done, and the time they took.
   double weight = 0, reads = 0, update_ms = 0, end_ms = 0, cpu_ms = 0;
+  double stall_ms = 0, stall_burst_ms2 = 0;  // Checkpoint stalls, and x burst length.
+  double flush_ms = 0;                       // Commits' own WAL flushes.
   double tellers_wait_ms = 0, branches_wait_ms = 0;
   std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
 };
@@ -58,6 +60,10 @@ void Accumulate(const Point& pt, double reads, double done, double time_ms, RunT
   t->update_ms += done * ((1 - pt.weight) * pt.a.update_ms + pt.weight * pt.b.update_ms);
   t->end_ms += done * ((1 - pt.weight) * pt.a.end_ms + pt.weight * pt.b.end_ms);
   t->cpu_ms += done * ((1 - pt.weight) * pt.a.cpu_ms + pt.weight * pt.b.cpu_ms);
+  const double stall_ms = done * (1 - pt.weight) * pt.a.stall_ms;
+  t->stall_ms += stall_ms;
+  t->stall_burst_ms2 += stall_ms * pt.a.burst_ms;
+  t->flush_ms += done * pt.a.flush_ms;
   t->read_busy_ms.resize(pt.d.read_ms.size());
   t->write_busy_ms.resize(pt.d.read_ms.size());
   for (size_t m = 0; m < pt.d.read_ms.size(); ++m) {
@@ -130,6 +136,9 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.regime = out.cache_full_probability >= 0.5 ? "destage-bound" : "read-bound";
   out.reads_per_transaction = t.reads / t.ops;
   out.writes_per_transaction = load.writes_per_op;
+  out.checkpoint_stall_ms = t.stall_ms / t.ops;
+  if (t.stall_ms > 0) out.checkpoint_burst_ms = t.stall_burst_ms2 / t.stall_ms;
+  out.wal_flush_ms = t.flush_ms / t.ops;
   AddDevices(net, t, &out);
   return r;
 }

@@ -84,6 +84,13 @@ struct Prediction {
   double writes_per_transaction = 0;  // Filesystem-block writes destaged.
   double read_service_ms = 0;         // Mean member read command, no queueing.
   double destage_service_ms = 0;      // Mean member destage command.
+  // END's wait in checkpoint bursts (model/checkpoint_burst.h): its mean per
+  // transaction (part of END's latency) and one burst's length, which each client
+  // waits once per checkpoint cycle.
+  double checkpoint_stall_ms = 0;
+  double checkpoint_burst_ms = 0;
+  // No write-back cache: a commit's own WAL flush, the fixed part of END.
+  double wal_flush_ms = 0;
   std::vector<DeviceLoad> devices;
   // workload.type = io (model/io_workload.h): tps is requests per second, and
   // statements are "read" and "write" requests.

@@ -35,6 +35,8 @@ RegimeSolution WithCheckpointStall(const Network& net, int clients, const Regime
   const double stall_ms = u * busiest_ms;
   r.x_per_ms = 1 / (1 / r.x_per_ms + stall_ms);
   r.end_ms += clients * stall_ms;
+  r.stall_ms = clients * stall_ms;
+  r.burst_ms = stall_ms * net.checkpoint->Transactions(free.x_per_ms);
   return r;
 }
 
@@ -76,6 +78,7 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
     const double wait_ms = period_ms - flush_ms / group + busy * period_ms / 2;
     r = SolveReadBound(clients, *d, delay_ms + wait_ms);
     r.end_ms += wait_ms;
+    r.flush_ms = period_ms;
     x_per_ms = r.x_per_ms;
     const double next = std::clamp(x_per_ms * period_ms, 1.0, static_cast<double>(clients));
     if (std::fabs(next - group) <= 1e-6 * group) break;
