@@ -62,8 +62,6 @@ TEST(Percentiles, RareStallsOnlyMoveTheTail) {
   EXPECT_GT(StatementPercentiles({0.2 + 30, 0.2, 0, 0, 0, 1000}).p99_ms, 100);
 }
 
-// Every execution waits for cache room, a wait spanning 10 destage commands: a gamma of
-// shape 10 and mean 3 ms (p95 = 3 / 10 x chi-square(20) p95 / 2 = 0.3 x 15.705).
 // Checkpoint bursts: 2 ms of a 3 ms excess comes as 100 ms stalls (2 % of the
 // executions), the other 1 ms as an exponential wait: p50 and p95 see only that wait,
 // p99 falls in the stalls.
@@ -101,6 +99,8 @@ TEST(Percentiles, HbaCommitFlushAndBursts) {
   EXPECT_GE(p->statement_percentiles.at("END").p50_ms, p->wal_flush_ms);
 }
 
+// Every execution waits for cache room, a wait spanning 10 destage commands: a gamma of
+// shape 10 and mean 3 ms (p95 = 3 / 10 x chi-square(20) p95 / 2 = 0.3 x 15.705).
 TEST(Percentiles, RoomWaitIsAGammaOfItsCommands) {
   StatementShape s;
   s.fixed_ms = 0.2;
