@@ -83,11 +83,11 @@ TEST(Percentiles, CheckpointBurstsAreStallsOfTheirLength) {
 // Without a write-back cache a commit's own WAL flush is a fixed part of END, and
 // predict says how much of END the checkpoint bursts are (an SSD pair behind an HBA).
 TEST(Percentiles, HbaCommitFlushAndBursts) {
-  auto s = LoadScenario(
-      std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml",
-      {"controller.kind=hba", "array.level=raid0", "array.disks=2", "disks.type=ssd",
-       "disks.capacity=400GiB", "workload.scale=200", "workload.clients=10",
-       "workload.duration=30s"});
+  auto s =
+      LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml",
+                   {"controller.kind=hba", "array.level=raid0", "array.disks=2", "disks.type=ssd",
+                    "disks.capacity=400GiB", "workload.scale=200", "workload.clients=10",
+                    "workload.duration=30s"});
   ASSERT_TRUE(s.ok()) << s.status().message();
   auto p = Predict(*s);
   ASSERT_TRUE(p.ok()) << p.status().message();
