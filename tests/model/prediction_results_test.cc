@@ -34,5 +34,30 @@ TEST(PredictionResults, SweepRowsInReportShapeWithBaseAndHeadlineTps) {
   EXPECT_FALSE(rows[2].contains("tps"));
 }
 
+// END's parts are in the results: an SSD pair behind an HBA has a WAL flush on the
+// commit path and checkpoint bursts; the write-back M5110e acknowledges from its cache.
+TEST(PredictionResults, EndPartsWithoutWriteBackCache) {
+  const std::string path = std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml";
+  auto hba = LoadScenario(
+      path, {"controller.kind=hba", "array.level=raid0", "array.disks=2", "disks.type=ssd",
+             "disks.capacity=400GiB", "workload.scale=200", "workload.duration=30s"});
+  ASSERT_TRUE(hba.ok()) << hba.status().message();
+  auto p = Predict(*hba);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const nlohmann::json j = PredictionToJson(*p);
+  EXPECT_GT(j.at("end_wal_flush_ms").get<double>(), 0);
+  EXPECT_GT(j.at("end_checkpoint_stall_ms").get<double>(), 0);
+  EXPECT_GT(j.at("checkpoint_burst_ms").get<double>(),
+            j.at("end_checkpoint_stall_ms").get<double>());
+  EXPECT_LT(j.at("end_wal_flush_ms").get<double>() + j.at("end_checkpoint_stall_ms").get<double>(),
+            j.at("statement_latency_ms").at("END").get<double>());
+  auto base = LoadScenario(path);
+  ASSERT_TRUE(base.ok());
+  auto wb = Predict(*base);
+  ASSERT_TRUE(wb.ok());
+  const nlohmann::json k = PredictionToJson(*wb);
+  EXPECT_EQ(k.at("end_wal_flush_ms").get<double>(), 0);
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -64,6 +64,11 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
               p.model_error_class.c_str(), 100 * p.parameter_error_fraction);
   std::printf("reads/txn %.3f, read command %.2f ms, destage command %.2f ms\n",
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
+  if (p.wal_flush_ms > 0 || p.checkpoint_stall_ms > 0) {
+    std::printf("END: WAL flush %.2f ms, checkpoint bursts %.2f ms per transaction (bursts of "
+                "%.0f ms, each client waits one per checkpoint)\n",
+                p.wal_flush_ms, p.checkpoint_stall_ms, p.checkpoint_burst_ms);
+  }
   PrintLatencies(p, "statement");
 }
 
