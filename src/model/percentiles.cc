@@ -44,10 +44,22 @@ double ReadWaitScv(const StatementShape& s, double wait_ms) {
   return (1 - saturated) + saturated / commands;
 }
 
+// A wait of mean `mean_ms` per execution that comes as stalls `length_ms` long: a share
+// mean / length of the executions (at most all) waits. REQUIRES: both > 0.
+Part Stall(double mean_ms, double length_ms) {
+  Part p;
+  p.n = 1;
+  p.q = 1;
+  p.wait_ms = mean_ms;
+  p.busy = std::min(1.0, mean_ms / length_ms);
+  p.stall = true;
+  return p;
+}
+
 // A statement's random parts: its reads (waits as above, as much of the excess as r
 // reads at S / (1 - U) explain), its wait for cache room, its checkpoint-burst stalls,
-// the rest a wait: rare stalls
-// of `stall_ms` where the shape has them, else an exponential wait.
+// the rest a wait: rare stalls of `stall_ms` where the shape has them, else an
+// exponential wait.
 std::vector<Part> PartsOf(const StatementShape& s) {
   std::vector<Part> parts;
   double excess = std::max(0.0, s.mean_ms - s.fixed_ms);
@@ -76,26 +88,16 @@ std::vector<Part> PartsOf(const StatementShape& s) {
     excess -= room.wait_ms;
   }
   if (s.burst_ms > 0 && s.burst_mean_ms > 0 && excess > 1e-9) {
-    Part burst;  // A share burst_mean / burst of the executions wait a whole burst.
-    burst.n = 1;
-    burst.q = 1;
-    burst.wait_ms = std::min(excess, s.burst_mean_ms);
-    burst.busy = std::min(1.0, burst.wait_ms / s.burst_ms);
-    burst.stall = true;
-    parts.push_back(burst);
-    excess -= burst.wait_ms;
+    parts.push_back(Stall(std::min(excess, s.burst_mean_ms), s.burst_ms));
+    excess -= parts.back().wait_ms;
   }
-  if (excess > 1e-9) {
+  if (excess > 1e-9 && s.stall_ms > excess) {
+    parts.push_back(Stall(excess, s.stall_ms));
+  } else if (excess > 1e-9) {
     Part wait;
     wait.n = 1;
     wait.q = 1;
-    if (s.stall_ms > excess) {  // Rare stalls: a share excess / stall of the executions.
-      wait.busy = excess / s.stall_ms;
-      wait.wait_ms = excess;
-      wait.stall = true;
-    } else {
-      wait.wait_ms = excess;
-    }
+    wait.wait_ms = excess;
     parts.push_back(wait);
   }
   return parts;
@@ -199,7 +201,8 @@ double Quantile(const Pmf& pmf, double step, double stall_p, double stall_ms, do
 }
 
 LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) {
-  // Stalls share one duration (the cache's drain): their probabilities add.
+  // Stalls share one duration (a write-back cache's drain, or without one the
+  // checkpoint burst; a shape has one or the other): their probabilities add.
   double reach = 0, stall_p = 0, stall_ms = 0;
   for (const Part& p : parts) {
     if (p.stall) {
