@@ -31,7 +31,8 @@ struct Part {
   double wait_ms = 0;
   double busy = 1;
   double scv = 1;
-  bool stall = false;  // A rare stall (probability busy, exponential of mean wait / busy).
+  bool stall = false;  // A rare stall (probability busy, of mean wait / busy):
+  bool fixed = false;  // of exactly that length, else exponential.
 };
 
 // A read's wait given that it waits, of mean `wait_ms`: exponential behind an open
@@ -44,22 +45,24 @@ double ReadWaitScv(const StatementShape& s, double wait_ms) {
   return (1 - saturated) + saturated / commands;
 }
 
-// A wait of mean `mean_ms` per execution that comes as stalls `length_ms` long: a share
-// mean / length of the executions (at most all) waits. REQUIRES: both > 0.
-Part Stall(double mean_ms, double length_ms) {
+// A wait of mean `mean_ms` per execution that comes as stalls of mean `length_ms`
+// (exactly that long when `fixed`, else exponential): a share mean / length of the
+// executions (at most all) waits. REQUIRES: both > 0.
+Part Stall(double mean_ms, double length_ms, bool fixed) {
   Part p;
   p.n = 1;
   p.q = 1;
   p.wait_ms = mean_ms;
   p.busy = std::min(1.0, mean_ms / length_ms);
   p.stall = true;
+  p.fixed = fixed;
   return p;
 }
 
 // A statement's random parts: its reads (waits as above, as much of the excess as r
 // reads at S / (1 - U) explain), its wait for cache room, its checkpoint-burst stalls,
-// the rest a wait: rare stalls of `stall_ms` where the shape has them, else an
-// exponential wait.
+// its wait for the WAL flush in progress, the rest a wait: rare stalls of `stall_ms` where the
+// shape has them, else an exponential wait.
 std::vector<Part> PartsOf(const StatementShape& s) {
   std::vector<Part> parts;
   double excess = std::max(0.0, s.mean_ms - s.fixed_ms);
@@ -88,11 +91,21 @@ std::vector<Part> PartsOf(const StatementShape& s) {
     excess -= room.wait_ms;
   }
   if (s.burst_ms > 0 && s.burst_mean_ms > 0 && excess > 1e-9) {
-    parts.push_back(Stall(std::min(excess, s.burst_mean_ms), s.burst_ms));
+    parts.push_back(Stall(std::min(excess, s.burst_mean_ms), s.burst_ms, /*fixed=*/true));
     excess -= parts.back().wait_ms;
   }
+  if (s.flush_wait_ms > 0 && s.flush_ms > 0 && excess > 1e-9) {
+    Part flush;
+    flush.n = 1;
+    flush.q = 1;
+    flush.wait_ms = std::min(excess, s.flush_wait_ms);
+    flush.busy = std::min(1.0, 2 * s.flush_wait_ms / s.flush_ms);
+    flush.scv = 1.0 / 3;  // What is left of a flush: uniform over it.
+    parts.push_back(flush);
+    excess -= flush.wait_ms;
+  }
   if (excess > 1e-9 && s.stall_ms > excess) {
-    parts.push_back(Stall(excess, s.stall_ms));
+    parts.push_back(Stall(excess, s.stall_ms, /*fixed=*/false));
   } else if (excess > 1e-9) {
     Part wait;
     wait.n = 1;
@@ -172,10 +185,19 @@ Pmf PartPmf(const Part& p, double step) {
   return out;
 }
 
+// With probability p, a stall of mean `ms` is added: exactly that long when `fixed`,
+// else exponential.
+struct StallMix {
+  double p = 0, ms = 0;
+  bool fixed = false;
+
+  // P(stall <= w) given that it occurs. REQUIRES: ms > 0.
+  double Cdf(double w) const { return fixed ? (w >= ms ? 1.0 : 0.0) : 1 - std::exp(-w / ms); }
+};
+
 // P(value <= t) of a grid mass (bin i spread evenly over [(i - 1/2) step, (i + 1/2) step],
-// bin 0 over [0, step / 2]) plus, with probability `stall_p`, an exponential stall of
-// mean `stall_ms` added.
-double Cdf(const Pmf& pmf, double step, double stall_p, double stall_ms, double t) {
+// bin 0 over [0, step / 2]) plus the stall.
+double Cdf(const Pmf& pmf, double step, const StallMix& stall, double t) {
   double cdf = 0;
   for (int i = 0; i < kBins; ++i) {
     if (pmf[i] <= 0) continue;
@@ -183,47 +205,50 @@ double Cdf(const Pmf& pmf, double step, double stall_p, double stall_ms, double 
     if (lo > t) break;
     const double within = hi > lo ? std::min(1.0, (t - lo) / (hi - lo)) : 1.0;
     const double x = std::min(t, (lo + hi) / 2);
-    const double stalled = stall_p > 0 ? 1 - std::exp(-(t - x) / stall_ms) : 0;
-    cdf += pmf[i] * ((1 - stall_p) * within + stall_p * stalled);
+    const double stalled = stall.p > 0 ? stall.Cdf(t - x) : 0;
+    cdf += pmf[i] * ((1 - stall.p) * within + stall.p * stalled);
   }
   return cdf;
 }
 
 // The t with Cdf(t) = fraction, by bisection between 0 and `reach`.
-double Quantile(const Pmf& pmf, double step, double stall_p, double stall_ms, double reach,
-                double fraction) {
+double Quantile(const Pmf& pmf, double step, const StallMix& stall, double reach, double fraction) {
   double lo = 0, hi = reach;
   for (int it = 0; it < 60 && hi - lo > 1e-6 * reach; ++it) {
     const double mid = (lo + hi) / 2;
-    (Cdf(pmf, step, stall_p, stall_ms, mid) < fraction ? lo : hi) = mid;
+    (Cdf(pmf, step, stall, mid) < fraction ? lo : hi) = mid;
   }
   return (lo + hi) / 2;
 }
 
 LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) {
-  // Stalls share one duration (a write-back cache's drain, or without one the
-  // checkpoint burst; a shape has one or the other): their probabilities add.
-  double reach = 0, stall_p = 0, stall_ms = 0;
+  // Stalls share one duration (a write-back cache's drain, or without one a commit's
+  // wait in checkpoint bursts; a shape has one or the other): their probabilities add.
+  double reach = 0;
+  StallMix stall;
   for (const Part& p : parts) {
     if (p.stall) {
-      stall_p += p.busy;
-      stall_ms = p.wait_ms / p.busy;
+      stall.p += p.busy;
+      stall.ms = p.wait_ms / p.busy;
+      stall.fixed = p.fixed;
     } else {
       reach += PartReach(p);
     }
   }
-  stall_p = std::min(1.0, stall_p);
+  stall.p = std::min(1.0, stall.p);
   LatencyPercentiles out{fixed_ms, fixed_ms, fixed_ms};
-  if (!(reach > 0) && !(stall_p > 0)) return out;
+  if (!(reach > 0) && !(stall.p > 0)) return out;
   const double step = reach > 0 ? reach / (kBins - 1) : 1e-12;  // Else one atom at 0.
   Pmf total = Delta();
   for (const Part& p : parts) {
     if (p.n > 0 && !p.stall) total = Convolve(total, PartPmf(p, step));
   }
-  const double span = reach + (stall_p > 0 ? stall_ms * std::log(1 + stall_p / kTailMass) : 0);
-  out.p50_ms += Quantile(total, step, stall_p, stall_ms, span, 0.50);
-  out.p95_ms += Quantile(total, step, stall_p, stall_ms, span, 0.95);
-  out.p99_ms += Quantile(total, step, stall_p, stall_ms, span, 0.99);
+  double span = reach;
+  if (stall.p > 0)
+    span += stall.fixed ? 2 * stall.ms : stall.ms * std::log(1 + stall.p / kTailMass);
+  out.p50_ms += Quantile(total, step, stall, span, 0.50);
+  out.p95_ms += Quantile(total, step, stall, span, 0.95);
+  out.p99_ms += Quantile(total, step, stall, span, 0.99);
   return out;
 }
 
@@ -304,10 +329,12 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
       }
     }
     if (name == "END" && !write_back && p->wal_flush_ms > 0) {
-      // The commit's own flush, and the bursts its flush queues behind.
+      // The commit's own flush, and its waits behind the OS's writes in checkpoint bursts.
       shape.fixed_ms += p->wal_flush_ms;
       shape.burst_mean_ms = p->checkpoint_stall_ms;
-      shape.burst_ms = p->checkpoint_burst_ms;
+      shape.burst_ms = p->burst_flush_wait_ms;
+      shape.flush_wait_ms = p->wal_flush_wait_ms;
+      shape.flush_ms = p->wal_flush_ms;
     }
     if (name == (writes ? "UPDATE accounts" : "SELECT accounts")) {
       shape.reads = p->reads_per_transaction;

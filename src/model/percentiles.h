@@ -17,9 +17,13 @@
 //     the cache-full weight x (N - 1) / N: the other clients' commits ahead of it),
 //     one transaction's destage time at the busiest member, spanning the destage
 //     commands that free its lines (a gamma of that many commands);
-//   - END without a write-back cache, when commits flush the WAL: its wait in
-//     checkpoint bursts (its flush queued behind the burst), rare stalls of the
-//     burst's length (each client waits one burst per checkpoint cycle);
+//   - END without a write-back cache, when commits flush the WAL: its wait for the
+//     flush in progress (the share of commits that find one waits what is left of
+//     it, uniform over a flush: a gamma of squared coefficient of variation 1/3); its
+//     wait in
+//     checkpoint bursts, as rare stalls of what a commit in a burst waits (the flush
+//     in progress and its own, each behind the OS's writes in flight; at most the
+//     burst);
 //   - every other wait (END's rest, the row-lock waits, UPDATE's residence when
 //     nothing is read): rare stalls where a write-back cache fills in a checkpoint's
 //     burst, else an exponential wait of the statement's mean excess;
@@ -53,7 +57,9 @@ struct StatementShape {
   double room_busy = 0;        // Probability that an execution waits for room (0..1).
   double room_commands = 1;    // Destage commands (>= 1) a wait for room spans.
   double burst_mean_ms = 0;    // Mean wait in checkpoint bursts per execution (END).
-  double burst_ms = 0;         // One burst's length: that wait comes as stalls this long.
+  double burst_ms = 0;         // A commit's wait in a burst: that wait comes as stalls this long.
+  double flush_wait_ms = 0;    // Mean wait for the WAL flush in progress per execution (END),
+  double flush_ms = 0;         // a wait within one flush this long.
 };
 
 // One statement's percentiles, and the transaction's (the sum of independent

@@ -44,8 +44,10 @@ nlohmann::json PredictionToJson(const Prediction& p) {
           {"read_service_ms", p.read_service_ms},
           {"destage_service_ms", p.destage_service_ms},
           {"end_wal_flush_ms", p.wal_flush_ms},
+          {"end_wal_flush_wait_ms", p.wal_flush_wait_ms},
           {"end_checkpoint_stall_ms", p.checkpoint_stall_ms},
           {"checkpoint_burst_ms", p.checkpoint_burst_ms},
+          {"checkpoint_burst_flush_wait_ms", p.burst_flush_wait_ms},
           {"io_bytes_per_s", p.bytes_per_s},
           {"file_lock_utilization", p.file_lock_utilization},
           {"devices", devices}};
@@ -132,9 +134,12 @@ nlohmann::json HeadroomToJson(const std::map<std::string, std::string>& settings
 nlohmann::json SloSectionJson(const Slo& slo, const nlohmann::json& configurations) {
   int met = 0;
   for (const auto& c : configurations) met += c.value("meets", false) ? 1 : 0;
-  return {{"objective", slo.text},       {"metric", slo.metric},
-          {"limit", slo.limit},          {"at_most", slo.at_most},
-          {"configurations", configurations}, {"met_by", met}};
+  return {{"objective", slo.text},
+          {"metric", slo.metric},
+          {"limit", slo.limit},
+          {"at_most", slo.at_most},
+          {"configurations", configurations},
+          {"met_by", met}};
 }
 
 }  // namespace pgstorsim

@@ -48,7 +48,8 @@ struct RegimeSolution {
   // and one burst's length: the commits wait the whole burst, once per cycle each.
   double stall_ms = 0;
   double burst_ms = 0;
-  double flush_ms = 0;  // No write-back cache: a commit's own WAL flush (in end_ms).
+  double flush_ms = 0;       // No write-back cache: a commit's own WAL flush (in end_ms),
+  double flush_wait_ms = 0;  // and its mean wait for the flush in progress (in end_ms).
 };
 
 // REQUIRES: clients >= 1, demands >= 0 of equal sizes, delay_ms >= 0.

@@ -15,6 +15,7 @@
 #include "model/run_writes.h"
 #include "model/storage_network.h"
 #include "pgmodel/demands.h"
+#include "pgmodel/host_scenario.h"
 #include "workload/tpcb.h"
 
 namespace pgstorsim {
@@ -45,7 +46,7 @@ struct RunTotals {
   double ops = 0, time_ms = 0;  // Operations done, and the time they took.
   double weight = 0, reads = 0, update_ms = 0, end_ms = 0, cpu_ms = 0;
   double stall_ms = 0, stall_burst_ms2 = 0;  // Checkpoint stalls, and x burst length.
-  double flush_ms = 0;                       // Commits' own WAL flushes.
+  double flush_ms = 0, flush_wait_ms = 0;    // Commits' own WAL flushes, waits for one.
   double tellers_wait_ms = 0, branches_wait_ms = 0;
   std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
 };
@@ -64,6 +65,7 @@ void Accumulate(const Point& pt, double reads, double done, double time_ms, RunT
   t->stall_ms += stall_ms;
   t->stall_burst_ms2 += stall_ms * pt.a.burst_ms;
   t->flush_ms += done * pt.a.flush_ms;
+  t->flush_wait_ms += done * pt.a.flush_wait_ms;
   t->read_busy_ms.resize(pt.d.read_ms.size());
   t->write_busy_ms.resize(pt.d.read_ms.size());
   for (size_t m = 0; m < pt.d.read_ms.size(); ++m) {
@@ -119,6 +121,17 @@ void AddDevices(const Network& net, const RunTotals& t, Prediction* out) {
   out->destage_service_ms = write_total / std::max(1e-12, net.geometry.write_commands);
 }
 
+// A commit's WAL flush during a checkpoint's burst waits for the flush in progress, then
+// its own, each queued behind the OS's writes in flight (pgmodel::OsWritesInFlight) at
+// the member slowest to write a filesystem block.
+double BurstFlushWaitMs(const Network& net) {
+  double block_ms = 0;
+  for (size_t m = 0; m < net.geometry.members.size(); ++m) {
+    block_ms = std::max(block_ms, net.geometry.WriteMs(m, net.costs));
+  }
+  return 2 * pgmodel::OsWritesInFlight(*net.s) * block_ms;
+}
+
 StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
   auto made = MakeNetwork(s, p, load);
   if (!made.ok()) return made.status();
@@ -137,8 +150,12 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.reads_per_transaction = t.reads / t.ops;
   out.writes_per_transaction = load.writes_per_op;
   out.checkpoint_stall_ms = t.stall_ms / t.ops;
-  if (t.stall_ms > 0) out.checkpoint_burst_ms = t.stall_burst_ms2 / t.stall_ms;
+  if (t.stall_ms > 0) {
+    out.checkpoint_burst_ms = t.stall_burst_ms2 / t.stall_ms;
+    out.burst_flush_wait_ms = std::min(out.checkpoint_burst_ms, BurstFlushWaitMs(net));
+  }
   out.wal_flush_ms = t.flush_ms / t.ops;
+  out.wal_flush_wait_ms = t.flush_wait_ms / t.ops;
   AddDevices(net, t, &out);
   return r;
 }

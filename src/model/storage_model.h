@@ -85,12 +85,16 @@ struct Prediction {
   double read_service_ms = 0;         // Mean member read command, no queueing.
   double destage_service_ms = 0;      // Mean member destage command.
   // END's wait in checkpoint bursts (model/checkpoint_burst.h): its mean per
-  // transaction (part of END's latency) and one burst's length, which each client
-  // waits once per checkpoint cycle.
+  // transaction (part of END's latency), one burst's length, and what a commit in a
+  // burst waits (its flush and the one in progress queued behind the OS's writes in
+  // flight; at most the burst): the mean comes as waits this long.
   double checkpoint_stall_ms = 0;
   double checkpoint_burst_ms = 0;
-  // No write-back cache: a commit's own WAL flush, the fixed part of END.
+  double burst_flush_wait_ms = 0;
+  // No write-back cache: a commit's own WAL flush, the fixed part of END, and its mean
+  // wait for the flush in progress (a share of the commits waits, up to one flush).
   double wal_flush_ms = 0;
+  double wal_flush_wait_ms = 0;
   std::vector<DeviceLoad> devices;
   // workload.type = io (model/io_workload.h): tps is requests per second, and
   // statements are "read" and "write" requests.

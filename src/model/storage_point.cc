@@ -79,6 +79,7 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
     r = SolveReadBound(clients, *d, delay_ms + wait_ms);
     r.end_ms += wait_ms;
     r.flush_ms = period_ms;
+    r.flush_wait_ms = busy * period_ms / 2;
     x_per_ms = r.x_per_ms;
     const double next = std::clamp(x_per_ms * period_ms, 1.0, static_cast<double>(clients));
     if (std::fabs(next - group) <= 1e-6 * group) break;
@@ -106,9 +107,9 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
   pt.d.update_residence_share = net.p->update_residence_share;
   pt.d.cpu = load.cpu;
   const int n = net.s->workload.clients;
-  const double delay_ms = load.delay_ms + reads * net.latency_per_read_ms +
-                          (net.throttled ? ThrottledWrites(load) : load.writes_per_op) *
-                              net.latency_per_write_ms;
+  const double delay_ms =
+      load.delay_ms + reads * net.latency_per_read_ms +
+      (net.throttled ? ThrottledWrites(load) : load.writes_per_op) * net.latency_per_write_ms;
   if (net.write_back) {
     // Commits absorbed until the destage stream fills the cache; then they wait for
     // room and the disks' capacity bounds the throughput (docs/model.md).

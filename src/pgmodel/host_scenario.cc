@@ -1,6 +1,7 @@
 #include "pgmodel/host_scenario.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/units.h"
 
@@ -34,8 +35,13 @@ int64_t WalRegionBytes(int segments, int64_t max_wal_size_bytes, double target) 
 }
 
 OsDirtyLimits OsDirtyLimitsOf(const Scenario& s) {
-  return OsDirtyLimitsFor(OsCacheBytes(s), s.host.dirty_background_bytes,
-                          s.host.dirty_limit_bytes);
+  return OsDirtyLimitsFor(OsCacheBytes(s), s.host.dirty_background_bytes, s.host.dirty_limit_bytes);
+}
+
+int OsWritesInFlight(const Scenario& s) {
+  auto given = s.calibration.values.find("os_writes_outstanding");
+  if (given == s.calibration.values.end()) return kOsWritesInFlight;
+  return std::max(1, static_cast<int>(std::lround(given->second)));
 }
 
 int64_t OsCacheBytes(const Scenario& s) {
@@ -43,7 +49,8 @@ int64_t OsCacheBytes(const Scenario& s) {
   if (s.host.os_cache_bytes > 0) return s.host.os_cache_bytes;
   auto fraction = s.calibration.values.find("cache_fraction");
   if (fraction != s.calibration.values.end()) {
-    const auto bytes = static_cast<int64_t>(fraction->second * static_cast<double>(s.host.ram_bytes));
+    const auto bytes =
+        static_cast<int64_t>(fraction->second * static_cast<double>(s.host.ram_bytes));
     return std::max<int64_t>(0, std::min(beside_shared, bytes));
   }
   return std::max<int64_t>(0, beside_shared - kOsReservedBytes);

@@ -36,6 +36,9 @@ int64_t WalRegionBytes(int checkpoint_segments, int64_t max_wal_size_bytes,
 int64_t OsCacheBytes(const Scenario& s);
 // The OS's dirty thresholds over that cache (host.dirty_background, host.dirty_limit).
 OsDirtyLimits OsDirtyLimitsOf(const Scenario& s);
+// The OS's writes in flight during write-back: calibration os_writes_outstanding, else
+// kOsWritesInFlight.
+int OsWritesInFlight(const Scenario& s);
 
 // Sizes `cache` for shared buffers and an OS page cache of these bytes (in whole 8 KiB
 // pages) and sets the OS cache's lists for that size: Linux's active and inactive lists

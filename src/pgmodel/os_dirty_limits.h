@@ -18,6 +18,10 @@ namespace pgstorsim::pgmodel {
 inline constexpr double kDirtyBackgroundRatio = 0.10;
 inline constexpr double kDirtyRatio = 0.20;
 inline constexpr int64_t kDirtyExpireNs = 30LL * 1000 * 1000 * 1000;
+// Writes the OS keeps in flight to the device while it writes back (the syncer and
+// fsync issue every expired or synced buffer; the device queue, not the OS, bounds
+// them), unless calibration os_writes_outstanding says otherwise.
+inline constexpr int kOsWritesInFlight = 256;
 
 struct OsDirtyLimits {
   int64_t background_bytes = 0;

@@ -56,9 +56,8 @@ struct SimConfig {
   int64_t wal_writer_delay_ns = 200'000'000;
   // Filesystem and OS.
   FsGeometry fs;
-  // OS writes in flight to the device (the syncer and fsync issue every expired or
-  // synced buffer; the device queue, not the OS, bounds them).
-  int background_writes_outstanding = 256;
+  // OS writes in flight to the device (pgmodel::OsWritesInFlight).
+  int background_writes_outstanding = pgmodel::kOsWritesInFlight;
   // The OS page cache's dirty thresholds (over the cache's bytes, as predict's) and
   // write-back age.
   pgmodel::OsDirtyLimits os_dirty = DefaultOsDirtyLimits();

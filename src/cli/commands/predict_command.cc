@@ -9,10 +9,10 @@
 #include "cli/command.h"
 #include "cli/key_warnings.h"
 #include "common/output_path.h"
+#include "model/model_error.h"
 #include "model/prediction_results.h"
 #include "model/slo.h"
 #include "model/storage_model.h"
-#include "model/model_error.h"
 #include "model/sweep.h"
 #include "scenario/key_coverage.h"
 #include "scenario/key_roles.h"
@@ -30,7 +30,8 @@ void PrintLatencies(const Prediction& p, const char* what) {
   std::printf("%s latencies in milliseconds (mean, p50, p95, p99):\n", what);
   for (const auto& [name, ms] : p.statement_latency_ms) {
     const auto it = p.statement_percentiles.find(name);
-    const LatencyPercentiles q = it == p.statement_percentiles.end() ? LatencyPercentiles{} : it->second;
+    const LatencyPercentiles q =
+        it == p.statement_percentiles.end() ? LatencyPercentiles{} : it->second;
     std::printf("  %10.3f %10.3f %10.3f %10.3f  %s\n", ms, q.p50_ms, q.p95_ms, q.p99_ms,
                 name.c_str());
   }
@@ -44,10 +45,11 @@ void PrintLatencies(const Prediction& p, const char* what) {
 void PrintIoPrediction(const Scenario& s, const Prediction& p) {
   std::printf("scenario: %s (io workload: requests per second; latencies per request)\n",
               s.name.c_str());
-  std::printf("iops = %.1f (band %.1f .. %.1f), %.2f MB/s, regime %s (file lock busy %.2f, "
-              "cache-full weight %.2f)\n",
-              p.tps, p.tps_low, p.tps_high, p.bytes_per_s / 1e6, p.regime.c_str(),
-              p.file_lock_utilization, p.cache_full_probability);
+  std::printf(
+      "iops = %.1f (band %.1f .. %.1f), %.2f MB/s, regime %s (file lock busy %.2f, "
+      "cache-full weight %.2f)\n",
+      p.tps, p.tps_low, p.tps_high, p.bytes_per_s / 1e6, p.regime.c_str(), p.file_lock_utilization,
+      p.cache_full_probability);
   std::printf("device reads/request %.3f, read command %.2f ms, destage command %.2f ms\n",
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
   PrintLatencies(p, "request");
@@ -58,16 +60,18 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
   std::printf("scenario: %s\n", s.name.c_str());
   std::printf("tps = %.1f (band %.1f .. %.1f), regime %s (cache-full weight %.2f)\n", p.tps,
               p.tps_low, p.tps_high, p.regime.c_str(), p.cache_full_probability);
-  std::printf("band: model error +-%.1f %% (covers %.0f %% of %d leave-one-out validation rows, "
-              "class %s), parameters +-%.1f %%, in quadrature\n",
-              100 * p.model_error_fraction, 100 * kBandCoverage, p.model_error_rows,
-              p.model_error_class.c_str(), 100 * p.parameter_error_fraction);
+  std::printf(
+      "band: model error +-%.1f %% (covers %.0f %% of %d leave-one-out validation rows, "
+      "class %s), parameters +-%.1f %%, in quadrature\n",
+      100 * p.model_error_fraction, 100 * kBandCoverage, p.model_error_rows,
+      p.model_error_class.c_str(), 100 * p.parameter_error_fraction);
   std::printf("reads/txn %.3f, read command %.2f ms, destage command %.2f ms\n",
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
   if (p.wal_flush_ms > 0 || p.checkpoint_stall_ms > 0) {
-    std::printf("END: WAL flush %.2f ms, checkpoint bursts %.2f ms per transaction (bursts of "
-                "%.0f ms, each client waits one per checkpoint)\n",
-                p.wal_flush_ms, p.checkpoint_stall_ms, p.checkpoint_burst_ms);
+    std::printf(
+        "END: WAL flush %.2f ms, checkpoint bursts %.2f ms per transaction (bursts of "
+        "%.0f ms; a commit in one waits %.1f ms behind the OS's writes)\n",
+        p.wal_flush_ms, p.checkpoint_stall_ms, p.checkpoint_burst_ms, p.burst_flush_wait_ms);
   }
   PrintLatencies(p, "statement");
 }
@@ -78,8 +82,7 @@ void PrintHeadroom(const std::map<std::string, std::string>& settings, const Slo
   for (const auto& [k, v] : settings) name += (name.empty() ? "" : " ") + k + "=" + v;
   if (name.empty()) name = s.name;
   std::printf("%s: %s %s (%.1f tps, p95 %.2f ms", name.c_str(), slo.text.c_str(),
-              h.meets ? "met" : "missed", h.at_base.tps,
-              h.at_base.transaction_percentiles.p95_ms);
+              h.meets ? "met" : "missed", h.at_base.tps, h.at_base.transaction_percentiles.p95_ms);
   std::printf(", margin %+.0f %%)\n", 100 * h.margin);
   const char* clients_what = slo.metric == "tps" ? "fewest clients reaching it" : "most clients";
   if (h.clients > 0) {
