@@ -19,6 +19,18 @@ bool InsertsHistory(WorkloadKind kind) { return kind != WorkloadKind::kSelectOnl
 
 }  // namespace
 
+const char* CacheStartName(CacheStart start) {
+  switch (start) {
+    case CacheStart::kCold:
+      return "cold";
+    case CacheStart::kWarm:
+      return "warm";
+    case CacheStart::kPgPrewarm:
+      break;
+  }
+  return "pg-prewarm";
+}
+
 Status ValidateHostConfig(const HostConfig& c) {
   if (c.scale < 1) return Status::Error("workload.scale: must be >= 1");
   if (c.checkpoint_timeout_ns <= 0)

@@ -49,6 +49,8 @@ namespace pgstorsim::pgmodel {
 // relation, whole, in the driver's order: each block read once through the OS cache
 // into shared buffers, so what stays is what the clock sweep kept of that pass).
 enum class CacheStart { kCold, kWarm, kPgPrewarm };
+// "cold", "warm" or "pg-prewarm" (`trace --cache`, results' cache state).
+const char* CacheStartName(CacheStart start);
 
 struct HostConfig {
   WorkloadKind workload = WorkloadKind::kTpcbLike;

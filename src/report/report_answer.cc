@@ -54,12 +54,6 @@ double Margin(double value, const Objective& o) {
   return o.at_most ? 1 - value / o.limit : value / o.limit - 1;
 }
 
-// "p95_ms" -> "ms": the unit is the schema's key suffix.
-std::string UnitOf(const std::string& field) {
-  const size_t us = field.rfind('_');
-  return us == std::string::npos ? "" : field.substr(us + 1);
-}
-
 std::string Subset(const std::map<std::string, std::string>& settings,
                    const std::vector<std::string>& keys) {
   std::map<std::string, std::string> sub;
@@ -341,7 +335,7 @@ std::optional<Section> GrowthSection(const Inputs& inputs) {
       ChartSpec tps = MakeChart(q.input->label + ": tps vs " + ShortKey(axis), x_label,
                                 "throughput (tps)");
       ChartSpec p95 = MakeChart(q.input->label + ": p95 vs " + ShortKey(axis), x_label,
-                                "transaction p95 (" + UnitOf("p95_ms") + ")");
+                                "transaction p95 (ms)");  // SweepRow::p95_ms.
       double x_min = 1e300, x_max = -1e300;
       for (const auto& [config, rows] : by_config) {
         ChartSeries t = MakeSeries(config.empty() ? "current" : config);

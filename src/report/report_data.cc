@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/units.h"
+#include "scenario/key_roles.h"
 
 namespace pgstorsim {
 namespace report {
@@ -39,6 +40,13 @@ void Flatten(const json& j, const std::string& prefix, FlatConfig* out) {
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A size in bytes, by the schema: a results name carries its unit in its name
+// (scenario/scenario_results.h: "array.stripe_bytes"), a scenario key has its unit
+// column (ScenarioKeyUnit("array.stripe") == "bytes").
+bool IsSizeKey(const std::string& key) {
+  return EndsWith(key, "_bytes") || ScenarioKeyUnit(key) == "bytes";
 }
 
 }  // namespace
@@ -120,7 +128,7 @@ bool IsLongText(const std::string& value) {
 
 bool SameValue(const std::string& key, const std::string& a, const std::string& b) {
   if (a == b) return true;
-  if (!EndsWith(key, "_bytes") && key.find("stripe") == std::string::npos) return false;
+  if (!IsSizeKey(key)) return false;
   auto x = ParseBytes(a), y = ParseBytes(b);
   return x.ok() && y.ok() && *x == *y;
 }
@@ -270,8 +278,7 @@ std::string FormatNumber(double value, int decimals) {
 }
 
 std::string DisplayValue(const std::string& key, const std::string& value) {
-  bool sizeish = EndsWith(key, "_bytes") || key.find("stripe") != std::string::npos;
-  if (!sizeish) return value;
+  if (!IsSizeKey(key)) return value;
   char* end = nullptr;
   double x = std::strtod(value.c_str(), &end);
   if (end == value.c_str() || *end != '\0' || x < 0 || x != std::floor(x)) return value;

@@ -72,7 +72,8 @@ bool Comparable(const Results& a, const Results& b);
 // Long multi-line values (an embedded scenario file): left out of comparisons.
 bool IsLongText(const std::string& value);
 
-// Same value for `key`; sizes compare by bytes for size-like keys ("1MiB" == "1048576").
+// Same value for `key`; sizes compare by bytes ("1MiB" == "1048576") for the keys the
+// schema gives in bytes: results names "*_bytes", scenario keys whose unit is bytes.
 bool SameValue(const std::string& key, const std::string& a, const std::string& b);
 // Every key present in both agrees (run-control keys ignored), and at least one
 // key is shared.
@@ -130,7 +131,8 @@ ChartSeries MakeSeries(std::string name);
 
 // ---- Formatting ----
 std::string FormatNumber(double value, int decimals);
-// Config value for people: "*_bytes"/"*stripe*" numbers as sizes ("1 MiB").
+// Config value for people: numbers of the keys the schema gives in bytes (results names
+// "*_bytes", scenario keys whose unit is bytes: ScenarioKeyUnit) as sizes ("1 MiB").
 std::string DisplayValue(const std::string& key, const std::string& value);
 // "array.stripe_bytes" -> "stripe"; used in headlines.
 std::string ShortKey(const std::string& key);

@@ -140,18 +140,6 @@ Apply ApplyFor(const std::string& key) {
   return it == kApply.end() ? nullptr : it->second;
 }
 
-const char* CacheStateName(pgmodel::CacheStart start) {
-  switch (start) {
-    case pgmodel::CacheStart::kCold:
-      return "cold";
-    case pgmodel::CacheStart::kWarm:
-      return "warm";
-    case pgmodel::CacheStart::kPgPrewarm:
-    default:
-      return "pg-prewarm";
-  }
-}
-
 void ApplyCalibration(const std::map<std::string, double>& values, SimConfig* c) {
   for (const CalibrationKey& key : CalibrationKeys()) {
     auto value = values.find(key.name);
@@ -235,7 +223,7 @@ nlohmann::json SimConfigToJson(const SimConfig& c) {
           {"duration_s", NsToSec(c.duration_ns)},
           {"transactions_per_client", c.transactions_per_client},
           {"rate_tps", c.rate_tps},
-          {"cache_state", CacheStateName(c.host.start)},
+          {"cache_state", pgmodel::CacheStartName(c.host.start)},
           {"cpu_cores", c.cpu_cores},
           {"ram_bytes", c.ram_bytes},
           {"shared_buffers_bytes", c.host.cache.shared_buffers_pages * kPageBytes},

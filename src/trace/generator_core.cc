@@ -38,10 +38,10 @@ class Core {
 
   Status Run(const std::vector<GeneratorTxn>& txns) {
     ResetCounts();
-    StatusOr<std::unique_ptr<pgmodel::Host>> host = pgmodel::Host::Create(HostConfigFor(o_));
+    StatusOr<std::unique_ptr<pgmodel::Host>> host = pgmodel::Host::Create(o_.host);
     if (!host.ok()) return host.status();
     host_ = std::move(host).value();
-    next_bgwriter_ns_ = o_.bgwriter_delay_ns;
+    next_bgwriter_ns_ = BgwriterDelayNs();
     std::vector<StatementEffects> effects;
     const size_t warmup = static_cast<size_t>(std::max<int64_t>(0, o_.warmup_transactions));
     recording_ = warmup == 0;
@@ -72,6 +72,8 @@ class Core {
   }
 
  private:
+  int64_t BgwriterDelayNs() const { return o_.host.cache.bgwriter_delay_ms * 1000000; }
+
   struct Stamp {
     int64_t time_ns;
     uint32_t client;
@@ -210,8 +212,9 @@ class Core {
     while (true) {
       const int64_t write_t = pending_.empty() ? INT64_MAX : pending_.front().time_ns;
       const int64_t group_t = group_.open ? group_.deadline_ns : INT64_MAX;
+      const bool bgwriter_on = o_.host.cache.bgwriter_lru_maxpages > 0;
       const int64_t round_t =
-          o_.bgwriter_lru_maxpages > 0 && next_bgwriter_ns_ <= std::min(time_ns, bgwriter_until_ns_)
+          bgwriter_on && next_bgwriter_ns_ <= std::min(time_ns, bgwriter_until_ns_)
               ? next_bgwriter_ns_
               : INT64_MAX;
       const int64_t next_t = std::min({write_t, group_t, round_t});
@@ -230,7 +233,7 @@ class Core {
   }
 
   Status BackgroundWriterRound(int64_t time_ns) {
-    next_bgwriter_ns_ += o_.bgwriter_delay_ns;
+    next_bgwriter_ns_ += BgwriterDelayNs();
     ios_.clear();
     host_->BackgroundWriterRound(&ios_);
     for (const CacheIo& io : ios_) {

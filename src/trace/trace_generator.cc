@@ -14,45 +14,48 @@
 namespace pgstorsim {
 namespace {
 
-constexpr int64_t kWalSegmentBytes = 16 << 20;
+using pgmodel::kWalSegmentBytes;
 constexpr uint8_t kNoStatement = 255;
 
 using Txn = GeneratorTxn;
 
 int64_t RoundUp(int64_t n, int64_t unit) { return (n + unit - 1) / unit * unit; }
 
-StatusOr<DatabaseLayout> MakeLayout(const GeneratorOptions& o) {
-  StatusOr<DatabaseLayout> layout = DatabaseLayout::Create({o.scale, o.fillfactor});
+StatusOr<DatabaseLayout> MakeLayout(const pgmodel::HostConfig& h) {
+  StatusOr<DatabaseLayout> layout = DatabaseLayout::Create({h.scale, h.fillfactor});
   if (!layout.ok()) return layout;
-  if (!o.measured_relations.is_null()) {
-    Status s = layout.value().ApplyMeasured(o.measured_relations);
+  if (!h.measured_relations.is_null()) {
+    Status s = layout.value().ApplyMeasured(h.measured_relations);
     if (!s.ok()) return s.WithContext("--relations");
   }
   return layout;
 }
 
 Status ValidateOptions(const GeneratorOptions& o) {
+  const pgmodel::HostConfig& h = o.host;
+  const CacheConfig& c = h.cache;
   if (o.transactions < 0) return Status::Error("--transactions must be at least 0");
   if (o.warmup_transactions < 0) return Status::Error("--warmup-transactions must be at least 0");
   if (o.clients < 1) return Status::Error("--clients must be at least 1");
   if (o.rate_tps <= 0) return Status::Error("--rate must be more than 0 tps");
-  if (o.checkpoint_interval_ns <= 0)
+  if (h.checkpoint_timeout_ns <= 0)
     return Status::Error("--checkpoint-interval must be more than 0 s");
-  if (o.checkpoint_wal_bytes <= 0)
+  if (h.checkpoint_wal_bytes <= 0)
     return Status::Error("--checkpoint-wal must be more than 0 bytes");
   if (o.group_commit_window_ns < 0) return Status::Error("--group-commit must be at least 0 s");
-  if (o.bgwriter_lru_maxpages < 0)
+  if (c.bgwriter_lru_maxpages < 0)
     return Status::Error("--bgwriter-lru-maxpages must be at least 0");
-  if (!(o.bgwriter_lru_multiplier >= 0 && o.bgwriter_lru_multiplier <= 10)) {
+  if (!(c.bgwriter_lru_multiplier >= 0 && c.bgwriter_lru_multiplier <= 10)) {
     return Status::Error("--bgwriter-lru-multiplier must be between 0 and 10");
   }
-  if (o.bgwriter_delay_ns < 1000000) return Status::Error("--bgwriter-delay must be at least 1ms");
-  if (o.wal_file_bytes < kWalSegmentBytes)
+  if (c.bgwriter_delay_ms < 1) return Status::Error("--bgwriter-delay must be at least 1ms");
+  if (h.wal_cache_region_bytes < kWalSegmentBytes)
     return Status::Error("--wal-size must be at least 16MiB");
-  if (o.os_cache_bytes < 0 || o.readahead_max_bytes < 0) {
+  if (c.os_cache_pages < 0 || c.readahead_max_pages < 0) {
     return Status::Error("--os-cache and --readahead must be at least 0 bytes");
   }
-  StatusOr<WorkloadKind> kind = ParseWorkloadKind(o.workload);
+  // The pgbench workloads only (not io).
+  StatusOr<WorkloadKind> kind = ParseWorkloadKind(WorkloadKindName(h.workload));
   return kind.ok() ? Status::Ok() : kind.status().WithContext("--workload");
 }
 
@@ -63,7 +66,7 @@ StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t*
     // Round robin over the clients, each drawing from its own stream (ClientKeys).
     std::vector<KeyGenerator> keys;
     for (int c = 0; c < o.clients; ++c) {
-      keys.push_back(ClientKeys(o.scale, o.seed, static_cast<uint32_t>(c)));
+      keys.push_back(ClientKeys(o.host.scale, o.seed, static_cast<uint32_t>(c)));
     }
     for (int64_t i = 0; i < o.warmup_transactions + o.transactions; ++i) {
       const auto client = static_cast<uint32_t>(i % o.clients);
@@ -77,16 +80,17 @@ StatusOr<std::vector<Txn>> LoadTransactions(const GeneratorOptions& o, uint64_t*
   std::stable_sort(
       records.begin(), records.end(),
       [](const KeysLogRecord& a, const KeysLogRecord& b) { return a.end_ns < b.end_ns; });
+  const int64_t scale = o.host.scale;
   for (const KeysLogRecord& e : records) {
     if (!e.committed) {
       ++*skipped;
       continue;
     }
-    if (e.aid < 1 || e.aid > o.scale * kAccountsPerScale || e.tid > o.scale * kTellersPerScale ||
-        e.bid > o.scale * kBranchesPerScale) {
+    if (e.aid < 1 || e.aid > scale * kAccountsPerScale || e.tid > scale * kTellersPerScale ||
+        e.bid > scale * kBranchesPerScale) {
       return Status::Error(o.keys_log_path + ": client " + std::to_string(e.client) + " txn " +
                            std::to_string(e.txn_seq) + ": keys out of range for scale " +
-                           std::to_string(o.scale));
+                           std::to_string(scale));
     }
     TxnKeys keys{e.aid, std::max<int64_t>(e.tid, 1), std::max<int64_t>(e.bid, 1), e.delta};
     out.push_back({static_cast<uint32_t>(e.client), keys, std::max<int64_t>(e.start_ns, 0),
@@ -175,29 +179,9 @@ nlohmann::json GeneratorSummary::ToJson() const {
           {"host", host.ToJson()}};
 }
 
-pgmodel::HostConfig HostConfigFor(const GeneratorOptions& o) {
+pgmodel::HostConfig DefaultGeneratorHost() {
   pgmodel::HostConfig h;
-  StatusOr<WorkloadKind> kind = ParseWorkloadKind(o.workload);
-  h.workload = kind.ok() ? *kind : WorkloadKind::kTpcbLike;
-  h.scale = o.scale;
-  h.fillfactor = o.fillfactor;
-  h.measured_relations = o.measured_relations;
-  h.cache.shared_buffers_pages = o.shared_buffers_bytes / kPageBytes;
-  h.cache.os_cache_pages = o.os_cache_bytes / kPageBytes;
-  h.cache.readahead_max_pages = o.readahead_max_bytes / kPageBytes;
-  h.cache.bgwriter_lru_maxpages = o.bgwriter_lru_maxpages;
-  h.cache.bgwriter_lru_multiplier = o.bgwriter_lru_multiplier;
-  h.cache.bgwriter_delay_ms = std::max<int64_t>(1, o.bgwriter_delay_ns / 1000000);
-  h.cache.os_active_ratio = o.os_active_ratio;
-  h.start = o.pg_prewarm ? pgmodel::CacheStart::kPgPrewarm
-            : o.warm     ? pgmodel::CacheStart::kWarm
-                         : pgmodel::CacheStart::kCold;
-  h.heap_churn = o.heap_churn;
-  h.full_page_writes = o.full_page_writes;
-  h.checkpoint_timeout_ns = o.checkpoint_interval_ns;
-  h.checkpoint_wal_bytes = o.checkpoint_wal_bytes;
-  h.checkpoint_completion_target = o.checkpoint_completion_target;
-  h.wal_cache_region_bytes = RoundUp(o.wal_file_bytes, kWalSegmentBytes);
+  h.wal_cache_region_bytes = 1LL << 30;
   return h;
 }
 
@@ -211,46 +195,45 @@ TraceHeader MakeHeader(const GeneratorOptions& o, const DatabaseLayout* layout,
     const Relation r = static_cast<Relation>(i);
     int64_t pages = std::max<int64_t>(layout->pages(r), 1);
     if (r == Relation::kHistory) pages = HistoryPagesNeeded(*layout, transactions);
-    if (r == Relation::kAccounts && o.heap_churn) {  // Non-HOT updates append rows.
+    if (r == Relation::kAccounts && o.host.heap_churn) {  // Non-HOT updates append rows.
       pages += transactions / layout->relation(r).tuples_per_page + 1;
     }
     h.files.push_back(
         {static_cast<uint32_t>(i), RelationName(r), IoStream::kData, pages * kPageBytes});
   }
-  h.files.push_back(
-      {kWalFileId, "wal", IoStream::kWal, RoundUp(o.wal_file_bytes, kWalSegmentBytes)});
+  h.files.push_back({kWalFileId, "wal", IoStream::kWal,
+                     RoundUp(o.host.wal_cache_region_bytes, kWalSegmentBytes)});
   nlohmann::json statements = nlohmann::json::array();
   for (int i = 0; i < kStatementCount; ++i)
     statements.push_back(StatementName(static_cast<Statement>(i)));
+  const pgmodel::HostConfig& host = o.host;
   h.meta = {{"generator", "pgstorsim trace"},
-            {"scale", o.scale},
-            {"fillfactor", o.fillfactor},
-            {"workload", o.workload},
+            {"scale", host.scale},
+            {"fillfactor", host.fillfactor},
+            {"workload", WorkloadKindName(host.workload)},
             {"seed", o.seed},
             {"clients", o.clients},
             {"transactions", transactions - o.warmup_transactions},
             {"keys_log", o.keys_log_path},
-            {"shared_buffers_bytes", o.shared_buffers_bytes},
-            {"os_cache_bytes", o.os_cache_bytes},
-            {"cache", o.pg_prewarm ? "pg-prewarm"
-                      : o.warm     ? "warm"
-                                   : "cold"},
-            {"readahead_max_bytes", o.readahead_max_bytes},
-            {"checkpoint_interval_ns", o.checkpoint_interval_ns},
-            {"checkpoint_wal_bytes", o.checkpoint_wal_bytes},
+            {"shared_buffers_bytes", host.cache.shared_buffers_pages * kPageBytes},
+            {"os_cache_bytes", host.cache.os_cache_pages * kPageBytes},
+            {"cache", pgmodel::CacheStartName(host.start)},
+            {"readahead_max_bytes", host.cache.readahead_max_pages * kPageBytes},
+            {"checkpoint_interval_ns", host.checkpoint_timeout_ns},
+            {"checkpoint_wal_bytes", host.checkpoint_wal_bytes},
             {"rate_tps", o.rate_tps},
             {"times", timed ? "keys-log" : "nominal"},
             {"group_commit_window_ns", o.group_commit_window_ns},
-            {"heap_churn", o.heap_churn},
+            {"heap_churn", host.heap_churn},
             {"statements", statements},
             {"background_client", o.clients},
             {"no_statement", kNoStatement},
             {"database_bytes", layout->total_bytes()}};
   if (o.warmup_transactions > 0) h.meta["warmup_transactions"] = o.warmup_transactions;
-  if (o.bgwriter_lru_maxpages > 0) {  // Absent when off: older traces keep their header.
-    h.meta["bgwriter_lru_maxpages"] = o.bgwriter_lru_maxpages;
-    h.meta["bgwriter_lru_multiplier"] = o.bgwriter_lru_multiplier;
-    h.meta["bgwriter_delay_ns"] = o.bgwriter_delay_ns;
+  if (host.cache.bgwriter_lru_maxpages > 0) {  // Absent when off: older traces keep their header.
+    h.meta["bgwriter_lru_maxpages"] = host.cache.bgwriter_lru_maxpages;
+    h.meta["bgwriter_lru_multiplier"] = host.cache.bgwriter_lru_multiplier;
+    h.meta["bgwriter_delay_ns"] = host.cache.bgwriter_delay_ms * 1000000;
   }
   return h;
 }
@@ -263,7 +246,7 @@ class TraceGeneratorImpl : public TraceGenerator {
   Status Prepare() {
     Status valid = ValidateOptions(o_);
     if (!valid.ok()) return valid;
-    StatusOr<DatabaseLayout> layout = MakeLayout(o_);
+    StatusOr<DatabaseLayout> layout = MakeLayout(o_.host);
     if (!layout.ok()) return layout.status();
     layout_ = std::make_unique<DatabaseLayout>(std::move(layout).value());
     StatusOr<std::vector<Txn>> txns = LoadTransactions(o_, &skipped_);

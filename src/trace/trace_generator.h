@@ -10,7 +10,10 @@
 // Group commit: commits of other clients within `group_commit_window_ns` of a flush
 // share its fsync. A checkpoint starts when the host says one is due (at a
 // transaction's start); its dirty buffers are written spread evenly over the host's
-// spread (completion target x the expected cycle), sorted by file and block.
+// spread (completion target x the expected cycle), sorted by file and block. With
+// host.cache.bgwriter_lru_maxpages > 0, a background-writer round every
+// host.cache.bgwriter_delay_ms of trace time writes dirty buffers ahead of the clock
+// hand, as data writes of the background client.
 //
 // Times: transaction i (global, 0-based) starts at i * 1e9 / rate_tps; its statements
 // are spaced evenly inside the transaction's slot. With a keys log that records times
@@ -41,23 +44,24 @@
 
 namespace pgstorsim {
 
+// The host of GeneratorOptions built directly (tests): pgmodel::HostConfig's defaults
+// (128 MiB shared_buffers, no OS cache, no readahead, cold, checkpoints every 300 s or
+// 1 GiB of WAL) with 1 GiB of WAL files.
+pgmodel::HostConfig DefaultGeneratorHost();
+
 struct GeneratorOptions {
-  int64_t scale = 1;
-  int fillfactor = 100;
-  std::string workload = "tpcb-like";  // "tpcb-like", "simple-update", "select-only".
-  int64_t transactions = 1000;         // Ignored when keys_log_path is set (all of it).
+  // The PostgreSQL host model (pgmodel/host.h): workload kind, scale, fillfactor,
+  // measured relations, caches and their start (kPgPrewarm: as `pgstorsim run --cache
+  // warm` leaves the server, not counted in the summary), heap churn, full-page writes,
+  // checkpoints, the background writer (0 pages = off, the default; PostgreSQL's is
+  // 100) and the WAL files' size (wal_cache_region_bytes: WAL offsets wrap at it rounded
+  // up to whole 16 MiB segments; at least one segment). From a scenario:
+  // pgmodel::HostConfigFromScenario.
+  pgmodel::HostConfig host = DefaultGeneratorHost();
+  int64_t transactions = 1000;  // Ignored when keys_log_path is set (all of it).
   int clients = 1;
-  uint64_t seed = 1;  // Client c draws its keys from ClientKeys(scale, seed, c).
+  uint64_t seed = 1;          // Client c draws its keys from ClientKeys(host.scale, seed, c).
   std::string keys_log_path;  // Driver keys log (src/workload/keys_log.h); empty = draw keys.
-  int64_t shared_buffers_bytes = 128LL << 20;
-  int64_t os_cache_bytes = 0;
-  bool warm = false;  // false = cold (empty caches).
-  // Start as `pgstorsim run --cache warm` leaves the server: pg_prewarm of every pgbench
-  // relation, whole, in the driver's order (accounts, branches, tellers, history, then
-  // the accounts, branches and tellers primary keys), each block read once through the
-  // OS cache into shared buffers (usage count 1, clean), so what stays is what the clock
-  // sweep kept of that pass. Overrides `warm`. Not counted in the summary.
-  bool pg_prewarm = false;
   // Transactions run through the caches, WAL and checkpoints before the trace starts,
   // not recorded (keys: the first ones drawn or read from the keys log). A warm trace
   // then starts as a server that has been running: shared buffers hold dirty pages and
@@ -66,27 +70,8 @@ struct GeneratorOptions {
   // transaction numbers start at 0 with the first recorded transaction; the summary
   // counts the recorded part only.
   int64_t warmup_transactions = 0;
-  int64_t readahead_max_bytes = 0;                              // OS readahead window cap; 0 = off.
-  int64_t checkpoint_interval_ns = 300LL * 1000 * 1000 * 1000;  // checkpoint_timeout.
-  int64_t checkpoint_wal_bytes = 1LL << 30;  // WAL since the redo point that starts one.
-  double checkpoint_completion_target = 0.9;
-  bool full_page_writes = true;
-  // The OS cache's lists (CacheConfig::os_active_ratio): 0 = one LRU list.
-  int os_active_ratio = 0;
   double rate_tps = 1000;              // Nominal spacing for open-loop replay.
   int64_t group_commit_window_ns = 0;  // 0 = every commit flushes on its own.
-  int64_t wal_file_bytes = 1LL << 30;  // WAL offsets wrap at this size (recycling).
-  nlohmann::json measured_relations;   // init results sections.relations, or null.
-  // Model non-HOT accounts updates and pruning (workload/heap_churn.h); false = every
-  // update HOT in place (TpcbModel alone).
-  bool heap_churn = true;
-  // The background writer (BufferCache::BackgroundWriterRound, PostgreSQL's
-  // bgwriter_lru_maxpages / bgwriter_lru_multiplier / bgwriter_delay): a round every
-  // delay of trace time writes dirty buffers ahead of the clock hand, as data writes
-  // of the background client. 0 = off (the default; PostgreSQL's default is 100).
-  int64_t bgwriter_lru_maxpages = 0;
-  double bgwriter_lru_multiplier = 2.0;
-  int64_t bgwriter_delay_ns = 200LL * 1000 * 1000;
 };
 
 // Buffer fetches of one relation, as pg_statio counts them (pgmodel/host.h).
@@ -147,9 +132,6 @@ class TraceGenerator {
   // the same options produce the same records.
   virtual Status Run(const TraceSink& sink, GeneratorSummary* summary) = 0;
 };
-
-// The PostgreSQL host the generator drives for these options.
-pgmodel::HostConfig HostConfigFor(const GeneratorOptions& options);
 
 // Convenience wrappers around TraceGenerator (each prepares anew).
 StatusOr<TraceHeader> BuildTraceHeader(const GeneratorOptions& options);

@@ -17,14 +17,14 @@ struct Generated {
 
 Generated Generate(int64_t maxpages) {
   GeneratorOptions o;
-  o.scale = 5;
+  o.host.scale = 5;
   o.transactions = 20000;  // 20 s at the nominal 1000 tps: 100 rounds.
   o.clients = 4;
   o.seed = 3;
-  o.shared_buffers_bytes = 2 << 20;  // 256 buffers against ~9000 pages.
-  o.os_cache_bytes = 16 << 20;
-  o.checkpoint_interval_ns = 8LL * 1000 * 1000 * 1000;
-  o.bgwriter_lru_maxpages = maxpages;
+  o.host.cache.shared_buffers_pages = 256;  // 2 MiB against ~9000 pages.
+  o.host.cache.os_cache_pages = 2048;       // 16 MiB.
+  o.host.checkpoint_timeout_ns = 8LL * 1000 * 1000 * 1000;
+  o.host.cache.bgwriter_lru_maxpages = maxpages;
   Generated g;
   Status s = GenerateTrace(
       o,
@@ -69,7 +69,7 @@ TEST(BgwriterTraceTest, BgwriterWritesMoveFromBackendsToTheBackgroundClient) {
 
 TEST(BgwriterTraceTest, RejectsNegativeMaxpages) {
   GeneratorOptions o;
-  o.bgwriter_lru_maxpages = -1;
+  o.host.cache.bgwriter_lru_maxpages = -1;
   GeneratorSummary summary;
   Status s = GenerateTrace(
       o, [](const TraceRecord&) { return Status::Ok(); }, &summary);

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/units.h"
 #include "support/shell.h"
 #include "trace/trace_generator.h"
 
@@ -131,12 +132,12 @@ TEST_F(CacheStatioPgTest, ModelHitRatiosMatchPgStatio) {
   const nlohmann::json init_results = LoadJson(init_json);
   ASSERT_FALSE(init_results.is_discarded()) << init_json;
   GeneratorOptions o;
-  o.scale = kScale;
+  o.host.scale = kScale;
   o.keys_log_path = keys;
-  o.shared_buffers_bytes = shared_buffers_bytes_;
-  o.os_cache_bytes = 0;  // pg_statio counts shared_buffers hits only.
-  o.pg_prewarm = true;
-  o.measured_relations = init_results["sections"]["relations"];
+  o.host.cache.shared_buffers_pages = shared_buffers_bytes_ / kPageBytes;
+  o.host.cache.os_cache_pages = 0;  // pg_statio counts shared_buffers hits only.
+  o.host.start = pgmodel::CacheStart::kPgPrewarm;
+  o.host.measured_relations = init_results["sections"]["relations"];
   GeneratorSummary model;
   ASSERT_TRUE(GenerateTrace(
                   o, [](const TraceRecord&) { return Status::Ok(); }, &model)

@@ -53,6 +53,18 @@ TEST(ConfigsAgree, SharedKeysMustMatchIgnoringRunControl) {
   EXPECT_FALSE(ConfigsAgree({{"a", "1"}}, {{"b", "1"}}));  // Nothing shared.
 }
 
+// Sizes are the keys the schema gives in bytes (results names "*_bytes", scenario keys
+// whose unit column is bytes), never a guess from a word in the key.
+TEST(Formatting, SizeUnitsComeFromTheSchema) {
+  EXPECT_EQ(DisplayValue("postgres.shared_buffers", "134217728"), "128 MiB");
+  EXPECT_EQ(DisplayValue("controller.max_stripe", "1048576"), "1 MiB");
+  EXPECT_TRUE(SameValue("host.ram", "24GiB", "25769803776"));
+  // A count that names stripes is not a size.
+  EXPECT_EQ(DisplayValue("full_stripe_destages", "12"), "12");
+  EXPECT_FALSE(SameValue("full_stripe_destages", "1k", "1024"));
+  EXPECT_EQ(DisplayValue("workload.clients", "10"), "10");
+}
+
 TEST(Formatting, HumanValues) {
   EXPECT_EQ(DisplayValue("array.stripe_bytes", "1048576"), "1 MiB");
   EXPECT_EQ(DisplayValue("array.stripe", "1MiB"), "1MiB");

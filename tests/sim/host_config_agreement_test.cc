@@ -1,7 +1,7 @@
 // One scenario, one host model: simulate (SimConfigFromScenario), predict's demands and
-// replay (pgmodel::HostConfigFromScenario, pgmodel::OsDirtyLimitsOf) and trace --scenario
-// (GeneratorOptionsFromScenario, then the generator's HostConfigFor) get the same
-// pgmodel::HostConfig and OS dirty thresholds.
+// replay (pgmodel::HostConfigFromScenario, pgmodel::OsDirtyLimitsOf) and trace
+// (GeneratorOptionsFromScenario's host) get the same pgmodel::HostConfig and OS dirty
+// thresholds.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,7 +11,6 @@
 #include "pgmodel/host_scenario.h"
 #include "scenario/scenario.h"
 #include "sim/sim_config.h"
-#include "trace/trace_generator.h"
 #include "trace/trace_scenario.h"
 
 namespace pgstorsim {
@@ -51,7 +50,7 @@ void ExpectOneHost(const std::vector<std::string>& overrides) {
   EXPECT_EQ(Fields(sim->host), model);
   StatusOr<GeneratorOptions> trace = GeneratorOptionsFromScenario(*s);
   ASSERT_TRUE(trace.ok()) << trace.status().message();
-  EXPECT_EQ(Fields(HostConfigFor(*trace)), model);
+  EXPECT_EQ(Fields(trace->host), model);
   // The OS's dirty thresholds in bytes of the same cache (the expiry is the simulator's
   // calibration).
   const pgmodel::OsDirtyLimits limits = pgmodel::OsDirtyLimitsOf(*s);

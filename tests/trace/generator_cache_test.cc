@@ -29,11 +29,11 @@ GeneratorSummary Summarize(const GeneratorOptions& o, std::vector<TraceRecord>* 
 
 GeneratorOptions HotOnly(int64_t transactions) {
   GeneratorOptions o;
-  o.scale = 1;
+  o.host.scale = 1;
   o.transactions = transactions;
   o.clients = 2;
   o.seed = 5;
-  o.heap_churn = false;
+  o.host.heap_churn = false;
   return o;
 }
 
@@ -67,7 +67,8 @@ TEST(GeneratorCacheTest, CountsBufferFetchesPerRelationLikePgStatio) {
 
 TEST(GeneratorCacheTest, PgPrewarmStartHoldsWhatFits) {
   GeneratorOptions o = HotOnly(1000);
-  o.pg_prewarm = true;  // Scale 1 (about 16 MiB) fits 128 MiB of shared buffers whole.
+  // Scale 1 (about 16 MiB) fits 128 MiB of shared buffers whole.
+  o.host.start = pgmodel::CacheStart::kPgPrewarm;
   const GeneratorSummary s = Summarize(o);
   EXPECT_EQ(s.misses, 0u);
   EXPECT_DOUBLE_EQ(s.StatioHitRatio(true), 1.0);
@@ -80,16 +81,16 @@ TEST(GeneratorCacheTest, PgPrewarmStartHoldsWhatFits) {
 
   // Too small for the database: pg_prewarm leaves the relations read last (the indexes
   // and the end of the accounts heap), so the first accounts blocks miss.
-  o.shared_buffers_bytes = 4LL << 20;  // 512 pages; accounts alone are ~1640.
+  o.host.cache.shared_buffers_pages = 512;  // 4 MiB; accounts alone are ~1640 pages.
   o.transactions = 200;
   const GeneratorSummary small = Summarize(o);
   EXPECT_GT(Of(small, Relation::kAccounts).misses, 0u);
-  o.pg_prewarm = false;
+  o.host.start = pgmodel::CacheStart::kCold;
   const GeneratorSummary cold = Summarize(o);
   EXPECT_GT(Of(cold, Relation::kAccountsPkey).misses, Of(small, Relation::kAccountsPkey).misses);
   EXPECT_EQ(BuildTraceHeader(HotOnly(1))->meta["cache"], "cold");
   GeneratorOptions prewarm = HotOnly(1);
-  prewarm.pg_prewarm = true;
+  prewarm.host.start = pgmodel::CacheStart::kPgPrewarm;
   EXPECT_EQ(BuildTraceHeader(prewarm)->meta["cache"], "pg-prewarm");
 }
 

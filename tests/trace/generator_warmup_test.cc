@@ -13,12 +13,12 @@ namespace {
 // evictions of dirty pages start once the first ~2000 transactions dirtied the buffers.
 GeneratorOptions SmallCache() {
   GeneratorOptions o;
-  o.scale = 10;
+  o.host.scale = 10;
   o.clients = 4;
   o.seed = 5;
-  o.shared_buffers_bytes = 2048 * 8192LL;
-  o.os_cache_bytes = 4096 * 8192LL;
-  o.warm = true;
+  o.host.cache.shared_buffers_pages = 2048;
+  o.host.cache.os_cache_pages = 4096;
+  o.host.start = pgmodel::CacheStart::kWarm;
   return o;
 }
 

@@ -77,6 +77,46 @@ TEST(TraceCommandTest, MeasuredRelationsOverrideSizes) {
   std::remove(init.c_str());
 }
 
+std::string DataFile(const std::string& name) {
+  return std::string(PGSTORSIM_SOURCE_DIR) + "/tests/trace/data/" + name;
+}
+
+// `trace` with `flags` and `trace --scenario data_file scenario_flags` write the same trace,
+// byte for byte: one scenario, one host model (checkpoints, OS cache lists and readahead
+// are in the records, the settings in the header).
+void ExpectSameTrace(const std::string& flags, const std::string& data_file,
+                     const std::string& scenario_flags) {
+  const std::string a = Temp("flags.txt"), b = Temp("scenario.txt");
+  Output by_flags = RunTrace(flags + " --text --out " + a);
+  ASSERT_EQ(by_flags.exit_code, 0) << by_flags.err;
+  Output by_scenario =
+      RunTrace("--scenario " + DataFile(data_file) + " " + scenario_flags + " --text --out " + b);
+  ASSERT_EQ(by_scenario.exit_code, 0) << by_scenario.err;
+  const std::string trace = Slurp(a);
+  EXPECT_GT(trace.size(), 10000u);
+  EXPECT_TRUE(trace == Slurp(b)) << flags << " vs " << data_file;
+  std::remove(a.c_str());
+  std::remove(b.c_str());
+}
+
+TEST(TraceCommandTest, FlagsAreTheEquivalentScenario) {
+  // 3000 transactions at 1000 tps: checkpoints every 1 s; scale 6 overflows both caches.
+  ExpectSameTrace(
+      "--scale 6 --clients 2 --seed 3 --shared-buffers 8MiB --os-cache 24MiB --readahead 64k "
+      "--checkpoint-interval 1s --transactions 3000",
+      "flags-equivalent.toml", "--transactions 3000");
+  // --set host.os_cache without --scenario is --os-cache.
+  ExpectSameTrace(
+      "--set host.os_cache=24MiB --scale 6 --clients 2 --seed 3 --shared-buffers 8MiB "
+      "--readahead 64k --checkpoint-interval 1s --transactions 3000",
+      "flags-equivalent.toml", "--transactions 3000");
+}
+
+TEST(TraceCommandTest, FlagDefaultsAreTheEquivalentScenario) {
+  ExpectSameTrace("--scale 3 --transactions 1500 --shared-buffers 4MiB", "flags-defaults.toml",
+                  "--os-cache 0 --transactions 1500 --shared-buffers 4MiB");
+}
+
 TEST(TraceCommandTest, ErrorsAreOneLineAndNonZero) {
   const std::string path = Temp("never.bin");
   Output missing =

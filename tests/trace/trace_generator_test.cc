@@ -15,7 +15,7 @@ namespace {
 
 GeneratorOptions Small() {
   GeneratorOptions o;
-  o.scale = 2;
+  o.host.scale = 2;
   o.transactions = 3000;
   o.clients = 4;
   o.seed = 11;
@@ -34,7 +34,7 @@ TEST(TraceGeneratorTest, DeterministicPerSeed) {
 
 TEST(TraceGeneratorTest, ColdCacheCountsAreSane) {
   GeneratorOptions o = Small();
-  o.heap_churn = false;  // Every update HOT: accounts rows stay where they were loaded.
+  o.host.heap_churn = false;  // Every update HOT: accounts rows stay where they were loaded.
   Collected c = Generate(o);
   ASSERT_TRUE(c.status.ok());
   const GeneratorSummary& s = c.summary;
@@ -74,7 +74,7 @@ TEST(TraceGeneratorTest, ColdCacheCountsAreSane) {
 
 TEST(TraceGeneratorTest, NonHotUpdatesGrowAccounts) {
   GeneratorOptions o = Small();
-  o.warm = true;
+  o.host.start = pgmodel::CacheStart::kWarm;
   Collected c = Generate(o);
   ASSERT_TRUE(c.status.ok());
   // Fillfactor 100: the first update of each accounts page moves the row.
@@ -89,13 +89,13 @@ TEST(TraceGeneratorTest, NonHotUpdatesGrowAccounts) {
   // One extension write per 61 moved rows.
   EXPECT_EQ(appended, (c.summary.non_hot_updates + 60) / 61);
   // Fillfactor 90 leaves room on every page: all updates HOT.
-  o.fillfactor = 90;
+  o.host.fillfactor = 90;
   EXPECT_EQ(Generate(o).summary.non_hot_updates, 0u);
 }
 
 TEST(TraceGeneratorTest, WarmCacheHoldsSmallDatabase) {
   GeneratorOptions o = Small();
-  o.warm = true;
+  o.host.start = pgmodel::CacheStart::kWarm;
   Collected c = Generate(o);
   ASSERT_TRUE(c.status.ok());
   EXPECT_EQ(c.summary.data_reads, 0u);
@@ -104,11 +104,11 @@ TEST(TraceGeneratorTest, WarmCacheHoldsSmallDatabase) {
 
 TEST(TraceGeneratorTest, SmallCacheMissesAndWritesBack) {
   GeneratorOptions o = Small();
-  o.scale = 10;  // ~19000 pages of accounts + pkey.
+  o.host.scale = 10;  // ~19000 pages of accounts + pkey.
   o.transactions = 20000;
-  o.shared_buffers_bytes = 2048 * 8192LL;
-  o.os_cache_bytes = 4096 * 8192LL;
-  o.warm = true;
+  o.host.cache.shared_buffers_pages = 2048;
+  o.host.cache.os_cache_pages = 4096;
+  o.host.start = pgmodel::CacheStart::kWarm;
   Collected c = Generate(o);
   ASSERT_TRUE(c.status.ok());
   const GeneratorSummary& s = c.summary;
@@ -144,7 +144,7 @@ TEST(TraceGeneratorTest, WalFileIsSizedToTheTraceAndWraps) {
   EXPECT_EQ((*small)->header().files[7].name, "wal");
   EXPECT_EQ((*small)->header().files[7].size_bytes, 16 << 20);
   o.transactions = 40000;  // About 60 MiB of WAL at scale 2.
-  o.wal_file_bytes = 32 << 20;
+  o.host.wal_cache_region_bytes = 32 << 20;
   auto big = TraceGenerator::Create(o);
   ASSERT_TRUE(big.ok());
   const TraceHeader& header = (*big)->header();
@@ -183,7 +183,7 @@ TEST(TraceGeneratorTest, GroupCommitSharesFsyncs) {
 
 TEST(TraceGeneratorTest, CheckpointsWriteDirtyPagesAndResetFullPageImages) {
   GeneratorOptions o = Small();
-  o.checkpoint_interval_ns = 1000LL * 1000 * 1000;  // 1 s = 1000 transactions.
+  o.host.checkpoint_timeout_ns = 1000LL * 1000 * 1000;  // 1 s = 1000 transactions.
   Collected c = Generate(o);
   ASSERT_TRUE(c.status.ok());
   EXPECT_EQ(c.summary.checkpoints, 2u);
@@ -240,13 +240,13 @@ TEST(TraceGeneratorTest, RejectsBadOptions) {
   o.clients = 0;
   EXPECT_NE(Generate(o).status.message().find("--clients"), std::string::npos);
   o = Small();
-  o.workload = "tpcc";
+  o.host.workload = WorkloadKind::kIo;
   EXPECT_NE(Generate(o).status.message().find("--workload"), std::string::npos);
   o = Small();
-  o.shared_buffers_bytes = 8192;
+  o.host.cache.shared_buffers_pages = 1;
   EXPECT_FALSE(Generate(o).status.ok());
   o = Small();
-  o.measured_relations = {{"pgbench_accounts", "many"}};
+  o.host.measured_relations = {{"pgbench_accounts", "many"}};
   EXPECT_NE(Generate(o).status.message().find("pgbench_accounts"), std::string::npos);
 }
 
