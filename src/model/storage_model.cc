@@ -152,7 +152,10 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.checkpoint_stall_ms = t.stall_ms / t.ops;
   if (t.stall_ms > 0) {
     out.checkpoint_burst_ms = t.stall_burst_ms2 / t.stall_ms;
-    out.burst_flush_wait_ms = std::min(out.checkpoint_burst_ms, BurstFlushWaitMs(net));
+    // Only commits that flush wait behind the OS's writes.
+    if (t.flush_ms > 0) {
+      out.burst_flush_wait_ms = std::min(out.checkpoint_burst_ms, BurstFlushWaitMs(net));
+    }
   }
   out.wal_flush_ms = t.flush_ms / t.ops;
   out.wal_flush_wait_ms = t.flush_wait_ms / t.ops;

@@ -32,6 +32,18 @@ TEST(SynchronousCommit, OffTakesTheWalWriteOffTheCommitPath) {
   EXPECT_LT(off.statement_latency_ms.at("END"), 0.2 * on.statement_latency_ms.at("END"));
 }
 
+// Over checkpoint bursts (300 s of the built-in scenario, write-through): with commits
+// that flush, a commit in the burst waits behind the OS's writes; with none, nothing.
+TEST(SynchronousCommit, OffNoCommitWaitsBehindTheBurst) {
+  const std::vector<std::string> wt = {"controller.write_policy=write-through",
+                                       "workload.duration=300s"};
+  const Prediction on = MustPredict(With(wt, "postgres.synchronous_commit=on"));
+  const Prediction off = MustPredict(With(wt, "postgres.synchronous_commit=off"));
+  EXPECT_GT(on.burst_flush_wait_ms, 0);
+  EXPECT_EQ(off.wal_flush_ms, 0);
+  EXPECT_EQ(off.burst_flush_wait_ms, 0);
+}
+
 TEST(SynchronousCommit, OffSavesTheWriteBackAcknowledgement) {
   const std::vector<std::string> wb = {"workload.scale=10", "workload.clients=8",
                                        "calibration.cpu_ms=0.5", "calibration.commit_ms=0.3",

@@ -69,9 +69,12 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
   if (p.wal_flush_ms > 0 || p.checkpoint_stall_ms > 0) {
     std::printf(
-        "END: WAL flush %.2f ms, checkpoint bursts %.2f ms per transaction (bursts of "
-        "%.0f ms; a commit in one waits %.1f ms behind the OS's writes)\n",
-        p.wal_flush_ms, p.checkpoint_stall_ms, p.checkpoint_burst_ms, p.burst_flush_wait_ms);
+        "END: WAL flush %.2f ms, checkpoint bursts %.2f ms per transaction (bursts of %.0f ms",
+        p.wal_flush_ms, p.checkpoint_stall_ms, p.checkpoint_burst_ms);
+    if (p.burst_flush_wait_ms > 0) {
+      std::printf("; a commit in one waits %.1f ms behind the OS's writes", p.burst_flush_wait_ms);
+    }
+    std::printf(")\n");
   }
   PrintLatencies(p, "statement");
 }
