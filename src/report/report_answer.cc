@@ -330,7 +330,7 @@ std::optional<Section> GrowthSection(const Inputs& inputs) {
         if (v == r.settings.end() || !SameOn(r, *current, others)) continue;
         by_config[ValuesOf(r.settings, q.choices)].push_back(&r);
       }
-      const std::string unit = SweepUnitsOf(q.input->results)[axis];
+      const std::string unit = UnitOf(axis);
       const std::string x_label = ShortKey(axis) + (unit.empty() ? "" : " (" + unit + ")");
       ChartSpec tps = MakeChart(q.input->label + ": tps vs " + ShortKey(axis), x_label,
                                 "throughput (tps)");

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "common/units.h"
-#include "scenario/key_roles.h"
+#include "scenario/scenario_results.h"
 
 namespace pgstorsim {
 namespace report {
@@ -42,12 +42,16 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// A size in bytes, by the schema: a results name carries its unit in its name
-// (scenario/scenario_results.h: "array.stripe_bytes"), a scenario key has its unit
-// column (ScenarioKeyUnit("array.stripe") == "bytes").
-bool IsSizeKey(const std::string& key) {
-  return EndsWith(key, "_bytes") || ScenarioKeyUnit(key) == "bytes";
+// The schema's entry for a report key: a results name as sweep rows carry it, or one
+// under config.scenario (flattened: "scenario.array.stripe_bytes").
+std::optional<ResultsName> SchemaEntry(const std::string& key) {
+  if (auto found = FindResultsName(key)) return found;
+  static const std::string kScenario = "scenario.";
+  if (key.rfind(kScenario, 0) != 0) return std::nullopt;
+  return FindResultsName(key.substr(kScenario.size()));
 }
+
+bool IsSizeKey(const std::string& key) { return UnitOf(key) == "bytes"; }
 
 }  // namespace
 
@@ -199,7 +203,6 @@ std::map<std::string, std::string> SweepMapOf(const Results& r, const char* fiel
 }  // namespace
 
 std::map<std::string, std::string> SweepRolesOf(const Results& r) { return SweepMapOf(r, "roles"); }
-std::map<std::string, std::string> SweepUnitsOf(const Results& r) { return SweepMapOf(r, "units"); }
 
 std::vector<SweepRow> SweepRowsOf(const Results& r) {
   std::vector<SweepRow> rows;
@@ -285,15 +288,16 @@ std::string DisplayValue(const std::string& key, const std::string& value) {
   return FormatBytes(static_cast<int64_t>(x));
 }
 
+std::string UnitOf(const std::string& key) {
+  const std::optional<ResultsName> entry = SchemaEntry(key);
+  return entry ? entry->unit : "";
+}
+
 std::string ShortKey(const std::string& key) {
-  std::string k = key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1);
-  for (const char* unit : {"_bytes", "_ms", "_ns", "_pages", "_s"}) {
-    if (EndsWith(k, unit) && k.size() > std::string(unit).size()) {
-      k.resize(k.size() - std::string(unit).size());
-      break;
-    }
-  }
-  return k;
+  const std::optional<ResultsName> entry = SchemaEntry(key);
+  const std::string& name = entry ? entry->key : key;
+  const size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(dot + 1);
 }
 
 std::string SettingsText(const std::map<std::string, std::string>& settings) {

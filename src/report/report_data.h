@@ -72,8 +72,8 @@ bool Comparable(const Results& a, const Results& b);
 // Long multi-line values (an embedded scenario file): left out of comparisons.
 bool IsLongText(const std::string& value);
 
-// Same value for `key`; sizes compare by bytes ("1MiB" == "1048576") for the keys the
-// schema gives in bytes: results names "*_bytes", scenario keys whose unit is bytes.
+// Same value for `key`; sizes compare by bytes ("1MiB" == "1048576") for the keys whose
+// schema unit is bytes (UnitOf).
 bool SameValue(const std::string& key, const std::string& a, const std::string& b);
 // Every key present in both agrees (run-control keys ignored), and at least one
 // key is shared.
@@ -113,8 +113,6 @@ const SweepRow* BaseRow(const std::vector<SweepRow>& rows);
 // config.sweep.roles: swept key -> "choice" | "workload" | "label" as the results
 // recorded them (scenario KeyRole); empty when the results carry none.
 std::map<std::string, std::string> SweepRolesOf(const Results& r);
-// config.sweep.units: swept key -> unit as recorded ("" or absent: none).
-std::map<std::string, std::string> SweepUnitsOf(const Results& r);
 
 struct DeviceUse {
   std::string name;
@@ -131,10 +129,17 @@ ChartSeries MakeSeries(std::string name);
 
 // ---- Formatting ----
 std::string FormatNumber(double value, int decimals);
-// Config value for people: numbers of the keys the schema gives in bytes (results names
-// "*_bytes", scenario keys whose unit is bytes: ScenarioKeyUnit) as sizes ("1 MiB").
+// The unit of a results key from the schema (scenario/scenario_results.h FindResultsName):
+// a results name as sweep rows carry it ("array.stripe_bytes" -> "bytes") or one under
+// config.scenario ("scenario.postgres.checkpoint_timeout_ns" -> "ns"); "" for keys the
+// schema does not hold, whatever their name ends in ("duration_s", "sim.ram_bytes").
+std::string UnitOf(const std::string& key);
+// Config value for people: numbers of the keys whose unit is bytes (UnitOf) as sizes
+// ("1 MiB"); every other value as it is.
 std::string DisplayValue(const std::string& key, const std::string& value);
-// "array.stripe_bytes" -> "stripe"; used in headlines.
+// The last part of the scenario key the schema names ("array.stripe_bytes" -> "stripe");
+// keys outside the schema keep their last part whole ("run.duration_s" -> "duration_s").
+// Used in headlines.
 std::string ShortKey(const std::string& key);
 std::string SettingsText(const std::map<std::string, std::string>& settings);
 std::string PercentChange(double from, double to);  // "+146%", "-12%".

@@ -16,7 +16,8 @@ const char* KeyRoleName(KeyRole role);  // "choice", "workload", "label"
 // The role of a settable key (calibration.* keys are model parameters: kLabel, never
 // recommended); unknown keys are kLabel.
 KeyRole ScenarioKeyRole(const std::string& key);
-// The unit column of a settable key ("" when none).
+// The unit column of a settable key: the unit its value is in as results carry it
+// ("bytes", "ns", "connections"; "" when none; scenario_results.h).
 std::string ScenarioKeyUnit(const std::string& key);
 
 }  // namespace pgstorsim

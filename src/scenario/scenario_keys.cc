@@ -198,8 +198,9 @@ ScenarioKeyEntry TopStringKey(const char* key, const char* help, std::string Sce
 }
 
 // The role column: workload.* keys are the load (projections), scenario.* labels,
-// every other key a configuration choice; and the unit column (sizes in bytes,
-// durations in s, the workload's counts named).
+// every other key a configuration choice; and the unit column: the unit results carry
+// the value in (sizes in bytes, durations in ns: scenario_results.h names them by it,
+// rpm), the workload's counts named.
 std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
   static const std::pair<const char*, const char*> kUnits[] = {
       {"workload.clients", "connections"},
@@ -214,7 +215,8 @@ std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
       if (k == key) e.unit = unit;
     }
     if (e.info.kind == "size") e.unit = "bytes";
-    if (e.info.kind == "duration") e.unit = "s";
+    if (e.info.kind == "duration") e.unit = "ns";
+    if (e.info.kind == "rpm") e.unit = "rpm";
     e.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
                   : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
                                                  : KeyRole::kChoice;

@@ -1,6 +1,7 @@
 #include "scenario/scenario_results.h"
 
 #include <cstdlib>
+#include <map>
 
 #include "common/units.h"
 #include "scenario/scenario_keys.h"
@@ -15,7 +16,25 @@ nlohmann::json NumberOrText(const std::string& text) {
   return v;
 }
 
+// The results name of a table entry: sizes and durations carry their unit column in the
+// name (their values are in it: bytes, ns), every other key is its own name.
+std::string ResultsNameOf(const ScenarioKeyEntry& e) {
+  const std::string& kind = e.info.kind;
+  return kind == "size" || kind == "duration" ? e.info.key + "_" + e.unit : e.info.key;
+}
+
 }  // namespace
+
+std::optional<ResultsName> FindResultsName(const std::string& name) {
+  static const std::map<std::string, ResultsName> names = [] {
+    std::map<std::string, ResultsName> out;
+    for (const ScenarioKeyEntry& e : KeyTable()) out[ResultsNameOf(e)] = {e.info.key, e.unit};
+    return out;
+  }();
+  auto it = names.find(name);
+  if (it == names.end()) return std::nullopt;
+  return it->second;
+}
 
 std::pair<std::string, nlohmann::json> ResultsKeyValue(const std::string& key,
                                                        const std::string& text) {
@@ -24,13 +43,13 @@ std::pair<std::string, nlohmann::json> ResultsKeyValue(const std::string& key,
   const std::string& kind = entry->info.kind;
   if (kind == "size") {
     auto bytes = ParseBytes(text);
-    if (bytes.ok()) return {key + "_bytes", *bytes};
+    if (bytes.ok()) return {ResultsNameOf(*entry), *bytes};
   } else if (kind == "duration") {
     auto ns = ParseDurationNs(text);
-    if (ns.ok()) return {key + "_ns", *ns};
+    if (ns.ok()) return {ResultsNameOf(*entry), *ns};
   } else if (kind == "rpm") {
     auto rpm = ParseRpm(text);
-    if (rpm.ok()) return {key, *rpm};  // "disks.rpm" names its unit already.
+    if (rpm.ok()) return {key, *rpm};
   } else if (kind == "int") {
     return {key, std::strtoll(text.c_str(), nullptr, 10)};
   } else if (kind == "double") {
@@ -43,14 +62,11 @@ std::pair<std::string, nlohmann::json> ResultsKeyValue(const std::string& key,
 
 Status SetScenarioKeyFromResults(Scenario* s, const std::string& name,
                                  const std::string& value_text) {
-  for (const ScenarioKeyEntry& e : KeyTable()) {
-    const std::string& kind = e.info.kind;
-    if (kind == "size" && name == e.info.key + "_bytes") return SetScenarioKey(s, e.info.key, value_text);
-    if (kind == "duration" && name == e.info.key + "_ns") {
-      return SetScenarioKey(s, e.info.key, value_text + "ns");
-    }
-  }
-  return SetScenarioKey(s, name, value_text);
+  const std::optional<ResultsName> found = FindResultsName(name);
+  if (!found) return SetScenarioKey(s, name, value_text);
+  // A duration's number is in its unit ("ns"); a size's bare number is bytes already.
+  const bool duration = FindKey(found->key)->info.kind == "duration";
+  return SetScenarioKey(s, found->key, duration ? value_text + found->unit : value_text);
 }
 
 nlohmann::json ScenarioResultsKeys(const Scenario& s) {

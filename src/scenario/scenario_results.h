@@ -1,12 +1,15 @@
-// Scenario keys as the results schema carries them: one name per key with its unit in
-// the name ("array.stripe" -> "array.stripe_bytes": 32768, durations "_ns"; disks.rpm
-// is named by its unit already), numbers as JSON numbers, on/off as booleans, enums and strings as text.
-// replay, simulate and predict write ScenarioResultsKeys under config.scenario, and
-// predict's sweep rows name their settings the same way, so a report reads units from
-// the key names of one schema. Thread safety: pure functions.
+// Scenario keys as the results schema carries them: one name per key, sizes and durations
+// with the key table's unit (key_roles.h) in the name ("array.stripe" ->
+// "array.stripe_bytes": 32768, "postgres.checkpoint_timeout_ns"; disks.rpm is named by
+// its unit already), numbers as JSON numbers, on/off as booleans, enums and strings as
+// text. replay, simulate and predict write ScenarioResultsKeys under config.scenario, and
+// predict's sweep rows name their settings the same way; readers get a name's key and
+// unit from FindResultsName, never by parsing the name. Thread safety: pure functions
+// over the immutable key table.
 #ifndef PGSTORSIM_SCENARIO_SCENARIO_RESULTS_H_
 #define PGSTORSIM_SCENARIO_SCENARIO_RESULTS_H_
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -25,6 +28,17 @@ std::pair<std::string, nlohmann::json> ResultsKeyValue(const std::string& key,
 // `name` ("array.stripe_bytes", or a plain key) from the value's text ("1048576").
 Status SetScenarioKeyFromResults(Scenario* scenario, const std::string& name,
                                  const std::string& value_text);
+// What the schema says a results name is: the scenario key it names and the unit of the
+// value results carry under it ("array.stripe_bytes" -> {"array.stripe", "bytes"},
+// "postgres.checkpoint_timeout_ns" -> {.., "ns"}, "workload.clients" -> {..,
+// "connections"}, "array.level" -> {.., ""}).
+struct ResultsName {
+  std::string key;   // The scenario key (ScenarioKeys()).
+  std::string unit;  // The unit column (ScenarioKeyUnit); "" when none.
+};
+// Looked up in the key table: nullopt for names the schema does not hold (other results
+// keys such as "duration_s", calibration.<name>, a size key under its bare name).
+std::optional<ResultsName> FindResultsName(const std::string& name);
 // Every key of ScenarioKeys() (calibration excluded) as {"array.stripe_bytes": 32768, ...}.
 nlohmann::json ScenarioResultsKeys(const Scenario& scenario);
 

@@ -65,7 +65,7 @@ TEST_F(ReportAgreement, PairsSimulateWithTheMatchingSweepPoint) {
   ASSERT_FALSE(html.empty()) << docs.markdown;
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("sim 1MiB"), std::string::npos);
-  // The sweep point's settings, units read from the key name (array.stripe_bytes).
+  // The sweep point's settings, the unit from the schema (array.stripe_bytes: bytes).
   EXPECT_NE(html.find("stripe 1 MiB"), std::string::npos);
   EXPECT_NE(html.find("sim base"), std::string::npos);
   EXPECT_EQ(html.find("sim scale 50"), std::string::npos);

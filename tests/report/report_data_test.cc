@@ -27,10 +27,12 @@ TEST(DifferingKeys, MissingCountsAsDifferent) {
 }
 
 TEST(SameValue, SizesCompareByBytesOnlyForSizeKeys) {
-  EXPECT_TRUE(SameValue("array.stripe", "1MiB", "1048576"));
-  EXPECT_TRUE(SameValue("ram_bytes", "1G", "1073741824"));
-  EXPECT_FALSE(SameValue("array.stripe", "64k", "1MiB"));
+  EXPECT_TRUE(SameValue("array.stripe_bytes", "1MiB", "1048576"));
+  EXPECT_TRUE(SameValue("scenario.host.ram_bytes", "1G", "1073741824"));
+  EXPECT_FALSE(SameValue("array.stripe_bytes", "64k", "1MiB"));
   EXPECT_FALSE(SameValue("clients", "1k", "1024"));
+  // Outside the schema: no unit, whatever the name ends in.
+  EXPECT_FALSE(SameValue("sim.ram_bytes", "1G", "1073741824"));
 }
 
 TEST(RoleOf, ConditionsRunControlAndSettings) {
@@ -47,22 +49,38 @@ TEST(RoleOf, ConditionsRunControlAndSettings) {
 }
 
 TEST(ConfigsAgree, SharedKeysMustMatchIgnoringRunControl) {
-  EXPECT_TRUE(ConfigsAgree({{"stripe_bytes", "1048576"}, {"seed", "1"}},
-                           {{"stripe_bytes", "1MiB"}, {"seed", "2"}}));
-  EXPECT_FALSE(ConfigsAgree({{"stripe_bytes", "65536"}}, {{"stripe_bytes", "1MiB"}}));
+  EXPECT_TRUE(ConfigsAgree({{"array.stripe_bytes", "1048576"}, {"seed", "1"}},
+                           {{"array.stripe_bytes", "1MiB"}, {"seed", "2"}}));
+  EXPECT_FALSE(ConfigsAgree({{"array.stripe_bytes", "65536"}}, {{"array.stripe_bytes", "1MiB"}}));
   EXPECT_FALSE(ConfigsAgree({{"a", "1"}}, {{"b", "1"}}));  // Nothing shared.
 }
 
-// Sizes are the keys the schema gives in bytes (results names "*_bytes", scenario keys
-// whose unit column is bytes), never a guess from a word in the key.
-TEST(Formatting, SizeUnitsComeFromTheSchema) {
-  EXPECT_EQ(DisplayValue("postgres.shared_buffers", "134217728"), "128 MiB");
-  EXPECT_EQ(DisplayValue("controller.max_stripe", "1048576"), "1 MiB");
-  EXPECT_TRUE(SameValue("host.ram", "24GiB", "25769803776"));
+// Units come from the schema (scenario/scenario_results.h): results names as sweep rows
+// carry them and under config.scenario; never a guess from a word or suffix in the key.
+TEST(Formatting, UnitsComeFromTheSchema) {
+  EXPECT_EQ(UnitOf("array.stripe_bytes"), "bytes");
+  EXPECT_EQ(UnitOf("scenario.postgres.checkpoint_timeout_ns"), "ns");
+  EXPECT_EQ(UnitOf("workload.clients"), "connections");
+  EXPECT_EQ(DisplayValue("scenario.postgres.shared_buffers_bytes", "134217728"), "128 MiB");
+  EXPECT_EQ(DisplayValue("controller.max_stripe_bytes", "1048576"), "1 MiB");
+  EXPECT_TRUE(SameValue("host.ram_bytes", "24GiB", "25769803776"));
   // A count that names stripes is not a size.
   EXPECT_EQ(DisplayValue("full_stripe_destages", "12"), "12");
   EXPECT_FALSE(SameValue("full_stripe_destages", "1k", "1024"));
   EXPECT_EQ(DisplayValue("workload.clients", "10"), "10");
+}
+
+// Names outside the schema get no unit and are not shortened, whatever they end in.
+TEST(Formatting, NamesOutsideTheSchemaAreShownAsTheyAre) {
+  EXPECT_EQ(UnitOf("sim.ram_bytes"), "");
+  EXPECT_EQ(UnitOf("duration_s"), "");
+  EXPECT_EQ(UnitOf("array.stripe"), "");  // A size key under its bare name.
+  EXPECT_EQ(DisplayValue("sim.ram_bytes", "1048576"), "1048576");
+  EXPECT_EQ(ShortKey("run.duration_s"), "duration_s");
+  EXPECT_EQ(ShortKey("calibration.destage_position_ms"), "destage_position_ms");
+  EXPECT_EQ(ShortKey("workload.clients_s"), "clients_s");
+  EXPECT_EQ(ShortKey("postgres.checkpoint_timeout_ns"), "checkpoint_timeout");
+  EXPECT_EQ(ShortKey("scenario.array.stripe_bytes"), "stripe");
 }
 
 TEST(Formatting, HumanValues) {
