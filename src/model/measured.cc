@@ -125,7 +125,9 @@ bool ParsePgbenchCommandLine(const std::string& line, std::map<std::string, std:
     const std::string& o = w[i];
     const std::string next = i + 1 < w.size() ? w[i + 1] : "";
     if (o == "-c" || o == "-M" || o == "-b") {
-      c[o == "-c" ? "workload.clients" : o == "-M" ? "workload.protocol" : "workload.type"] =
+      c[o == "-c"   ? "workload.clients"
+        : o == "-M" ? "workload.protocol"
+                    : "workload.type"] =
           o == "-b" ? WorkloadForPgbench(next.substr(0, next.find('@'))) : next;
       ++i;
     } else if (StartsWith(o, "--client=")) {
@@ -168,9 +170,9 @@ StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& 
   const std::vector<std::string> lines = Lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
-    if (!in_statements && (ParsePgbenchHeader(line, &m.conditions) ||
-                           (from_command_line.empty() &&
-                            ParsePgbenchCommandLine(line, &from_command_line)))) {
+    if (!in_statements &&
+        (ParsePgbenchHeader(line, &m.conditions) ||
+         (from_command_line.empty() && ParsePgbenchCommandLine(line, &from_command_line)))) {
       continue;
     }
     double tps = 0;
@@ -279,8 +281,10 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
     if (ToDouble(w[12], &v)) m.seeks_per_s = v;
     // Its seek test as an io workload (bonnie++ 1.9x: 3 seeker processes read random
     // 8 KiB chunks of the test file and write one in ten back; docs/scenario-format.md).
-    m.conditions = {{"workload.type", "io"},          {"workload.clients", "3"},
-                    {"workload.io_size", "8KiB"},     {"workload.read_fraction", "0.9"},
+    m.conditions = {{"workload.type", "io"},
+                    {"workload.clients", "3"},
+                    {"workload.io_size", "8KiB"},
+                    {"workload.read_fraction", "0.9"},
                     {"workload.io_access", "random"}};
     if (!w[1].empty() && (w[1].back() == 'G' || w[1].back() == 'M')) {
       m.conditions["workload.file_size"] = w[1] + "iB";
@@ -307,9 +311,9 @@ void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>
     take(doc["jobs"][0]["job options"]);
   }
   static const std::map<std::string, std::pair<const char*, const char*>> kRw = {
-      {"read", {"1", "sequential"}},     {"write", {"0", "sequential"}},
-      {"randread", {"1", "random"}},     {"randwrite", {"0", "random"}},
-      {"rw", {"", "sequential"}},        {"readwrite", {"", "sequential"}},
+      {"read", {"1", "sequential"}}, {"write", {"0", "sequential"}},
+      {"randread", {"1", "random"}}, {"randwrite", {"0", "random"}},
+      {"rw", {"", "sequential"}},    {"readwrite", {"", "sequential"}},
       {"randrw", {"", "random"}}};
   (*out)["workload.type"] = "io";
   const std::string rw = o.count("rw") ? o["rw"] : o.count("readwrite") ? o["readwrite"] : "read";
@@ -334,6 +338,45 @@ void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>
   if (o.count("fsync")) (*out)["workload.io_fsync_writes"] = o["fsync"] == "1" ? "on" : "off";
 }
 
+// `obj[key]` as a number: 0 when absent, an error naming `where`.key when it is there
+// but not a number.
+StatusOr<double> FioNumber(const nlohmann::json& obj, const char* key, const std::string& where) {
+  if (!obj.contains(key)) return 0.0;
+  if (!obj[key].is_number()) return Status::Error(where + "." + key + ": not a number");
+  return obj[key].get<double>();
+}
+
+// One direction ("read", "write") of a fio job: its IOPS, mean completion latency (ms)
+// and bandwidth (bytes/s), all 0 when the job has no such section.
+struct FioSide {
+  double iops = 0, lat_ms = 0, bw_bytes_per_s = 0;
+};
+
+StatusOr<FioSide> ParseFioSide(const nlohmann::json& job, const char* dir,
+                               const std::string& where) {
+  FioSide out;
+  if (!job.is_object() || !job.contains(dir)) return out;
+  const nlohmann::json& d = job[dir];
+  const std::string at = where + "." + dir;
+  if (!d.is_object()) return Status::Error(at + ": not an object");
+  StatusOr<double> iops = FioNumber(d, "iops", at);
+  if (!iops.ok()) return iops.status();
+  StatusOr<double> lat_ns = 0.0;
+  for (const char* lat : {"clat_ns", "lat_ns"}) {
+    if (!d.contains(lat)) continue;
+    if (!d[lat].is_object()) return Status::Error(at + "." + lat + ": not an object");
+    lat_ns = FioNumber(d[lat], "mean", at + "." + lat);
+    break;
+  }
+  if (!lat_ns.ok()) return lat_ns.status();
+  StatusOr<double> bw = FioNumber(d, "bw_bytes", at);
+  if (!bw.ok()) return bw.status();
+  out.iops = *iops;
+  out.lat_ms = *lat_ns / 1e6;
+  out.bw_bytes_per_s = *bw;
+  return out;
+}
+
 }  // namespace
 
 StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& source) {
@@ -345,22 +388,17 @@ StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& sour
   m.source = source;
   m.tool = "fio";
   double read_lat = 0, write_lat = 0, read_bw = 0;
-  for (const auto& job : doc["jobs"]) {
-    auto side = [&](const char* dir, double* iops, double* lat_sum, double* bw) {
-      if (!job.contains(dir)) return;
-      const auto& d = job[dir];
-      double i = d.value("iops", 0.0);
-      double lat_ns = 0;
-      if (d.contains("clat_ns"))
-        lat_ns = d["clat_ns"].value("mean", 0.0);
-      else if (d.contains("lat_ns"))
-        lat_ns = d["lat_ns"].value("mean", 0.0);
-      *iops += i;
-      *lat_sum += i * lat_ns / 1e6;
-      if (bw) *bw += d.value("bw_bytes", 0.0);
-    };
-    side("read", &m.read_iops, &read_lat, &read_bw);
-    side("write", &m.write_iops, &write_lat, nullptr);
+  for (size_t j = 0; j < doc["jobs"].size(); ++j) {
+    const std::string where = source + ": jobs[" + std::to_string(j) + "]";
+    StatusOr<FioSide> read = ParseFioSide(doc["jobs"][j], "read", where);
+    if (!read.ok()) return read.status();
+    StatusOr<FioSide> write = ParseFioSide(doc["jobs"][j], "write", where);
+    if (!write.ok()) return write.status();
+    m.read_iops += read->iops;
+    read_lat += read->iops * read->lat_ms;
+    read_bw += read->bw_bytes_per_s;
+    m.write_iops += write->iops;
+    write_lat += write->iops * write->lat_ms;
   }
   if (m.read_iops > 0) m.read_latency_ms = read_lat / m.read_iops;
   if (m.write_iops > 0) m.write_latency_ms = write_lat / m.write_iops;
@@ -430,9 +468,13 @@ StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& 
   m.label = results->label;
   m.tps = results->tps;
   // pgbench's statements only (a replay's "data read", "fsync" are I/O, not statements).
-  static const std::set<std::string> kStatements = {
-      "BEGIN",          "UPDATE accounts", "SELECT accounts", "UPDATE tellers",
-      "UPDATE branches", "INSERT history", "END"};
+  static const std::set<std::string> kStatements = {"BEGIN",
+                                                    "UPDATE accounts",
+                                                    "SELECT accounts",
+                                                    "UPDATE tellers",
+                                                    "UPDATE branches",
+                                                    "INSERT history",
+                                                    "END"};
   for (const StatementResult& s : results->statements) {
     if (s.latency.count() > 0 && kStatements.count(s.name)) {
       m.statement_latency_ms[s.name] = s.latency.mean_ns() / 1e6;

@@ -107,6 +107,19 @@ TEST(ParseFio, SumsJobsAndWeightsLatency) {
   EXPECT_DOUBLE_EQ(m->write_latency_ms, 1.0);
 }
 
+// fio output whose fields have the wrong types: one error naming the field, no throw.
+TEST(ParseFio, FieldOfTheWrongTypeIsAnErrorNamingIt) {
+  auto m = ParseMeasuredText(R"({"jobs":[{"read":{"iops":{}}}]})", "fio.json");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(), "fio.json: jobs[0].read.iops: not a number");
+  m = ParseMeasuredText(R"({"jobs":[{"write":{"iops":1,"clat_ns":[1]}}]})", "f");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(), "f: jobs[0].write.clat_ns: not an object");
+  m = ParseMeasuredText(R"({"jobs":[{"read":{"iops":1,"bw_bytes":"x"}}]})", "f");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(), "f: jobs[0].read.bw_bytes: not a number");
+}
+
 TEST(ParseResults, RunResultsGiveTpsAndStatementMeans) {
   Results r = NewResults("run");
   r.tps = 321.5;
