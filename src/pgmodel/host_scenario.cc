@@ -41,7 +41,7 @@ OsDirtyLimits OsDirtyLimitsOf(const Scenario& s) {
 int OsWritesInFlight(const Scenario& s) {
   auto given = s.calibration.values.find("os_writes_outstanding");
   if (given == s.calibration.values.end()) return kOsWritesInFlight;
-  return std::max(1, static_cast<int>(std::lround(given->second)));
+  return static_cast<int>(std::lround(given->second));
 }
 
 int64_t OsCacheBytes(const Scenario& s) {

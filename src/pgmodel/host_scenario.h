@@ -37,7 +37,7 @@ int64_t OsCacheBytes(const Scenario& s);
 // The OS's dirty thresholds over that cache (host.dirty_background, host.dirty_limit).
 OsDirtyLimits OsDirtyLimitsOf(const Scenario& s);
 // The OS's writes in flight during write-back: calibration os_writes_outstanding, else
-// kOsWritesInFlight.
+// kOsWritesInFlight. ValidateScenario refuses a value below 1.
 int OsWritesInFlight(const Scenario& s);
 
 // Sizes `cache` for shared buffers and an OS page cache of these bytes (in whole 8 KiB

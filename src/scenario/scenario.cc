@@ -65,6 +65,7 @@ Status ParseCalibration(const toml::table& table, const std::string& source, Sce
       s->calibration.rms_relative_error = *v;
     } else {
       s->calibration.values[key] = *v;
+      s->key_lines["calibration." + key] = static_cast<int>(node.source().begin.line);
     }
   }
   return Status::Ok();

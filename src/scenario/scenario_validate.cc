@@ -262,11 +262,20 @@ Status CheckWorkload(const Scenario& s) {
   return CheckIoWorkload(s);
 }
 
+// Calibration values whose readers need a count: the OS's writes in flight.
+Status CheckCalibration(const Scenario& s) {
+  auto writes = s.calibration.values.find("os_writes_outstanding");
+  if (writes != s.calibration.values.end() && !(writes->second >= 0.5)) {
+    return Refuse(s, "calibration.os_writes_outstanding", "must be >= 1");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ValidateScenario(const Scenario& s) {
   for (auto check : {CheckHostAndPostgres, CheckFilesystem, CheckControllerAndArray, CheckDisks,
-                     CheckWorkload}) {
+                     CheckWorkload, CheckCalibration}) {
     Status st = check(s);
     if (!st.ok()) return st;
   }

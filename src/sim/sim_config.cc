@@ -124,8 +124,8 @@ Apply ApplyFor(const std::string& key) {
       {"client_rtt_ms", [](double v, SimConfig* c) { c->client_rtt_ns = MsToNs(v); }},
       {"os_dirty_expire_s",
        [](double v, SimConfig* c) { c->os_dirty.expire_ns = static_cast<int64_t>(v * 1e9); }},
-      {"os_writes_outstanding",
-       [](double v, SimConfig* c) { c->background_writes_outstanding = RoundToInt(v); }},
+      // os_writes_outstanding is read through pgmodel::OsWritesInFlight.
+      {"os_writes_outstanding", [](double, SimConfig*) {}},
       {"controller_write_ack_ms",
        [](double v, SimConfig* c) { c->controller.write_ack_ns = MsToNs(v); }},
       {"controller_read_hit_ms",
@@ -205,6 +205,7 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.fs = FsGeometryFor(s);
   FillStorage(s, &c);
   ApplyCalibration(s.calibration.values, &c);
+  c.background_writes_outstanding = pgmodel::OsWritesInFlight(s);
   c.direct_data_writes = s.io.data_writes == DataWrites::kDirect;
   if (c.direct_data_writes) c.os_dirty.expire_ns = 0;  // Checkpoint writes at once.
   Status ok = ValidateSimConfig(c);

@@ -139,6 +139,17 @@ TEST(Scenario, SetOverridesByDottedKey) {
   EXPECT_NE(bad_value.message().find("none|adaptive|always"), std::string::npos);
 }
 
+TEST(Scenario, OsWritesInFlightBelowOneIsRefusedNamingLineAndKey) {
+  auto zero = ParseScenarioToml("[calibration]\ncpu_ms = 1\nos_writes_outstanding = 0.4\n",
+                                "w.toml");
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ(ValidateScenario(*zero).message(),
+            "w.toml:3: key calibration.os_writes_outstanding: must be >= 1");
+  Scenario half = *zero;
+  half.calibration.values["os_writes_outstanding"] = 0.5;  // Rounds to one write.
+  EXPECT_TRUE(ValidateScenario(half).ok());
+}
+
 TEST(Scenario, OverrideThenValidateNamesTheKeyNotTheFileLine) {
   auto s = DefaultScenario({"array.level=raid10", "array.disks=3"});
   ASSERT_FALSE(s.ok());

@@ -10,6 +10,7 @@
 
 #include "common/units.h"
 #include "model/cpu_demand.h"
+#include "pgmodel/host_scenario.h"
 #include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
 #include "sim/disk.h"
@@ -120,6 +121,17 @@ TEST(CalibrationMappingTest, ExplicitOsCacheIsThePageCacheWhateverTheRamFraction
   EXPECT_FALSE(LoadScenario(kBase, {"host.ram=256MiB", "host.os_cache=240MiB",
                                     "postgres.shared_buffers=32MiB"})
                    .ok());  // Does not fit host.ram with shared_buffers.
+}
+
+// The simulator's OS writes in flight are predict's (pgmodel::OsWritesInFlight).
+TEST(CalibrationMappingTest, OsWritesInFlightAreTheHostModels) {
+  EXPECT_EQ(ConfigFor({}).background_writes_outstanding, pgmodel::kOsWritesInFlight);
+  auto scenario = LoadScenario(kBase, {"calibration.os_writes_outstanding=31.6"});
+  ASSERT_TRUE(scenario.ok());
+  EXPECT_EQ(ConfigFor({"calibration.os_writes_outstanding=31.6"}).background_writes_outstanding,
+            pgmodel::OsWritesInFlight(*scenario));
+  EXPECT_EQ(pgmodel::OsWritesInFlight(*scenario), 32);
+  EXPECT_FALSE(LoadScenario(kBase, {"calibration.os_writes_outstanding=0"}).ok());
 }
 
 // The simulator reads exactly the rows of the shared [calibration] table marked
