@@ -116,11 +116,18 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
     const double free_delay_ms = delay_ms + net.commit_ms * load.commits_per_op;
     pt.a = SolveReadBound(n, pt.d, free_delay_ms);
     pt.weight = 1 / (1 + std::exp(-(pt.a.rho - net.p->destage_threshold) / kRegimeWidth));
-    Demands full = pt.d;
-    pt.a = WithCheckpointStall(net, n, pt.a, &full, [&](const Demands* run) {
-      return SolveReadBound(n, *run, free_delay_ms);
-    });
+    const bool commits_wait = load.commits_per_op > 0;
+    if (commits_wait) {
+      Demands full = pt.d;
+      pt.a = WithCheckpointStall(net, n, pt.a, &full, [&](const Demands* run) {
+        return SolveReadBound(n, *run, free_delay_ms);
+      });
+    }
     pt.b = SolveCacheFull(n, pt.d, delay_ms, pt.a);
+    // Without commits that wait for room (synchronous_commit = off) the cache takes the
+    // checkpoint's burst and nobody waits for it; the disks' capacity bounds the
+    // throughput only once the free solution exceeds it, as without a write-back cache.
+    if (!commits_wait) pt.weight = pt.b.x_per_ms < pt.a.x_per_ms ? 1 : 0;
   } else if (net.throttled) {
     // A throttled write-through device: the commit waits for its write at the cap.
     pt.a = pt.b = SolveDestageBound(n, pt.d, delay_ms);

@@ -25,8 +25,8 @@ Status Refuse(const Scenario& s, const std::string& key, const std::string& why)
 // "MAJOR" or "MAJOR.MINOR[.PATCH]" of a release the models know: 8.3 .. 9.6, 10 .. 17.
 bool KnownPostgresVersion(const std::string& version) {
   int major = -1, minor = -1, patch = -1, end = 0;
-  const int n = std::sscanf(version.c_str(), "%d%n.%d%n.%d%n", &major, &end, &minor, &end, &patch,
-                            &end);
+  const int n =
+      std::sscanf(version.c_str(), "%d%n.%d%n.%d%n", &major, &end, &minor, &end, &patch, &end);
   if (n < 1 || end != static_cast<int>(version.size())) return false;
   if (major == 8 || major == 9) {
     return n >= 2 && minor >= (major == 8 ? 3 : 0) && minor <= (major == 8 ? 4 : 6);

@@ -140,8 +140,8 @@ TEST(Scenario, SetOverridesByDottedKey) {
 }
 
 TEST(Scenario, OsWritesInFlightBelowOneIsRefusedNamingLineAndKey) {
-  auto zero = ParseScenarioToml("[calibration]\ncpu_ms = 1\nos_writes_outstanding = 0.4\n",
-                                "w.toml");
+  auto zero =
+      ParseScenarioToml("[calibration]\ncpu_ms = 1\nos_writes_outstanding = 0.4\n", "w.toml");
   ASSERT_TRUE(zero.ok());
   EXPECT_EQ(ValidateScenario(*zero).message(),
             "w.toml:3: key calibration.os_writes_outstanding: must be >= 1");
