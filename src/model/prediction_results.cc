@@ -56,9 +56,7 @@ nlohmann::json PredictionToJson(const Prediction& p) {
 Results PredictionToResults(const Scenario& s, const Prediction& p) {
   Results r = NewResults("predict");
   r.label = s.name;
-  r.config = {{"scenario_toml", ScenarioToToml(s)},
-              {"scenario_file", s.source_file},
-              {"scenario", ScenarioResultsKeys(s)}};
+  r.config = ScenarioResultsConfig(s);
   r.tps = p.tps;
   r.duration_s = NsToSec(s.workload.duration_ns);
   r.transactions = static_cast<uint64_t>(p.tps * r.duration_s);

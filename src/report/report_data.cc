@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/units.h"
+#include "scenario/key_roles.h"
 #include "scenario/scenario_results.h"
 
 namespace pgstorsim {
@@ -97,9 +98,23 @@ KeyRole RoleOf(const std::string& key) {
                                                     "max_tries",
                                                     "protocol",
                                                     "series_interval_s"};
+  // A scenario key the schema names (config.scenario, sweep settings) by its key table
+  // role: labels never change the numbers; workload keys are conditions, except how long
+  // and with which seed and protocol the load ran.
+  if (const std::optional<ResultsName> entry = SchemaEntry(key)) {
+    const std::string& name = entry->key;
+    const std::string last = name.substr(name.rfind('.') + 1);
+    switch (ScenarioKeyRole(name)) {
+      case pgstorsim::KeyRole::kLabel:
+        return KeyRole::kRunControl;
+      case pgstorsim::KeyRole::kWorkload:
+        return kRunControl.count(last) ? KeyRole::kRunControl : KeyRole::kCondition;
+      case pgstorsim::KeyRole::kChoice:
+        return KeyRole::kSetting;
+    }
+  }
   size_t dot = key.rfind('.');
   std::string last = dot == std::string::npos ? key : key.substr(dot + 1);
-  if (key == "workload.type") return KeyRole::kCondition;
   if (kRunControl.count(last)) return KeyRole::kRunControl;
   if (kConditions.count(last)) return KeyRole::kCondition;
   return KeyRole::kSetting;
@@ -286,6 +301,16 @@ std::string DisplayValue(const std::string& key, const std::string& value) {
   double x = std::strtod(value.c_str(), &end);
   if (end == value.c_str() || *end != '\0' || x < 0 || x != std::floor(x)) return value;
   return FormatBytes(static_cast<int64_t>(x));
+}
+
+std::string ValueWithUnit(const std::string& key, const std::string& value) {
+  const std::string unit = UnitOf(key);
+  if (unit.empty() || unit == "bytes") return DisplayValue(key, value);
+  char* end = nullptr;
+  const double x = std::strtod(value.c_str(), &end);
+  if (end == value.c_str() || *end != '\0' || !std::isfinite(x)) return value;
+  if (unit == "ns" && x == std::floor(x)) return FormatDurationNs(static_cast<int64_t>(x));
+  return value + " " + unit;
 }
 
 std::string UnitOf(const std::string& key) {

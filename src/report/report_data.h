@@ -54,7 +54,11 @@ std::vector<std::string> DifferingKeys(const std::vector<FlatConfig>& configs);
 // Keys where a and b differ, sorted (a key missing on one side differs).
 std::vector<std::string> KeysThatDiffer(const FlatConfig& a, const FlatConfig& b);
 
-// What a config key means for comparisons, by its last dotted component:
+// What a config key means for comparisons: a scenario key the schema names
+// ("scenario.workload.clients", "workload.duration_ns") by its key table role (a label
+// is run control; a workload key a condition, or run control when it is the seed,
+// duration, transactions or protocol; a choice a setting); any other key by its last
+// dotted component:
 //  condition: the workload the numbers were measured under (clients, scale, cache,
 //    cache_state, workload, workload.type, rate_tps); results are comparable only when
 //    their conditions agree;
@@ -105,7 +109,7 @@ struct SweepRow {
   std::optional<double> latency_ms, tps_low, tps_high;
   std::optional<double> p95_ms;  // Transaction p95 ("p95_ms").
   std::string regime;            // "read-bound", "destage-bound" (predict rows).
-  bool base = false;  // "base": true marks the model's unchanged configuration.
+  bool base = false;             // "base": true marks the model's unchanged configuration.
 };
 std::vector<SweepRow> SweepRowsOf(const Results& r);  // sections.sweep.
 // The row a sweep is compared against: the one marked "base", else the first row.
@@ -137,6 +141,11 @@ std::string UnitOf(const std::string& key);
 // Config value for people: numbers of the keys whose unit is bytes (UnitOf) as sizes
 // ("1 MiB"); every other value as it is.
 std::string DisplayValue(const std::string& key, const std::string& value);
+// Config value with its unit from the schema (UnitOf), for the configuration table:
+// sizes as DisplayValue gives them ("1 MiB"), durations in ns as times ("300.000 s"),
+// numbers of every other unit followed by it ("10 connections"); values of keys
+// outside the schema, and text, as they are.
+std::string ValueWithUnit(const std::string& key, const std::string& value);
 // The last part of the scenario key the schema names ("array.stripe_bytes" -> "stripe");
 // keys outside the schema keep their last part whole ("run.duration_s" -> "duration_s").
 // Used in headlines.

@@ -76,7 +76,7 @@ std::optional<Section> ConfigSection(const Inputs& inputs) {
     std::vector<std::string> row = {k};
     for (const FlatConfig& c : configs) {
       auto it = c.find(k);
-      row.push_back(it == c.end() ? "-" : DisplayValue(k, it->second));
+      row.push_back(it == c.end() ? "-" : ValueWithUnit(k, it->second));
     }
     s.table.rows.push_back(std::move(row));
   }
@@ -169,7 +169,8 @@ std::optional<Section> StatementsSection(const Inputs& inputs) {
   });
   if (grid.names.empty()) return std::nullopt;
   Section s("statements", "Where the time goes: per-statement mean latency");
-  ChartSpec chart = MakeChart("Mean latency per transaction, by statement", "", "mean latency (ms)");
+  ChartSpec chart =
+      MakeChart("Mean latency per transaction, by statement", "", "mean latency (ms)");
   s.table.header = {"statement"};
   for (const ValueGrid::Row& row : grid.rows) {
     chart.categories.push_back(row.input->label);
@@ -243,7 +244,11 @@ double TimeToReach(const std::vector<IntervalSample>& series, double tps) {
 
 std::optional<Section> SeriesSection(const Inputs& inputs) {
   Section s("series", "Throughput over time (cold vs warm)");
-  s.table.header = {"group", "label", "cache", "intervals", "steady tps (second half)",
+  s.table.header = {"group",
+                    "label",
+                    "cache",
+                    "intervals",
+                    "steady tps (second half)",
                     "time to 90 % of warm tps (s)"};
   std::vector<const ReportInput*> with_series;
   for (const ReportInput& in : inputs) {
@@ -282,10 +287,12 @@ std::optional<Section> SeriesSection(const Inputs& inputs) {
       chart.series.push_back(line);
       const std::string state = CacheStateOf(FlattenConfig(m->results.config));
       const double reach = warm && m != warm ? TimeToReach(m->results.series, 0.9 * warm_tps) : -2;
-      s.table.rows.push_back(
-          {std::to_string(group), m->label, state.empty() ? "-" : state,
-           std::to_string(m->results.series.size()), FormatNumber(SteadyTps(m->results.series), 1),
-           reach >= 0 ? FormatNumber(reach, 0) : reach == -1 ? "not reached" : "-"});
+      s.table.rows.push_back({std::to_string(group), m->label, state.empty() ? "-" : state,
+                              std::to_string(m->results.series.size()),
+                              FormatNumber(SteadyTps(m->results.series), 1),
+                              reach >= 0    ? FormatNumber(reach, 0)
+                              : reach == -1 ? "not reached"
+                                            : "-"});
     }
     s.svgs.push_back(LineChartSvg(chart));
   }

@@ -78,4 +78,10 @@ nlohmann::json ScenarioResultsKeys(const Scenario& s) {
   return out;
 }
 
+nlohmann::json ScenarioResultsConfig(const Scenario& s) {
+  return {{"scenario_toml", ScenarioToToml(s)},
+          {"scenario_file", s.source_file},
+          {"scenario", ScenarioResultsKeys(s)}};
+}
+
 }  // namespace pgstorsim

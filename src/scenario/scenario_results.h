@@ -2,18 +2,18 @@
 // with the key table's unit (key_roles.h) in the name ("array.stripe" ->
 // "array.stripe_bytes": 32768, "postgres.checkpoint_timeout_ns"; disks.rpm is named by
 // its unit already), numbers as JSON numbers, on/off as booleans, enums and strings as
-// text. replay, simulate and predict write ScenarioResultsKeys under config.scenario, and
-// predict's sweep rows name their settings the same way; readers get a name's key and
-// unit from FindResultsName, never by parsing the name. Thread safety: pure functions
+// text. replay, simulate and predict write ScenarioResultsKeys under config.scenario
+// (simulate and predict through ScenarioResultsConfig), and sweep rows name their
+// settings the same way; readers get a name's key and unit from FindResultsName, never
+// by parsing the name. Thread safety: pure functions
 // over the immutable key table.
 #ifndef PGSTORSIM_SCENARIO_SCENARIO_RESULTS_H_
 #define PGSTORSIM_SCENARIO_SCENARIO_RESULTS_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "scenario/scenario.h"
 
@@ -41,6 +41,10 @@ struct ResultsName {
 std::optional<ResultsName> FindResultsName(const std::string& name);
 // Every key of ScenarioKeys() (calibration excluded) as {"array.stripe_bytes": 32768, ...}.
 nlohmann::json ScenarioResultsKeys(const Scenario& scenario);
+// The scenario part of a model result's config, the same for simulate and predict:
+// {"scenario_toml": ScenarioToToml (calibration included), "scenario_file": the file it
+// was loaded from ("" when built-in), "scenario": ScenarioResultsKeys}.
+nlohmann::json ScenarioResultsConfig(const Scenario& scenario);
 
 }  // namespace pgstorsim
 

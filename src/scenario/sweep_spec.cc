@@ -116,19 +116,20 @@ nlohmann::json SweepSettingsJson(const SweepSpec& spec, const std::vector<std::s
 }
 
 nlohmann::json SweepConfigJson(const SweepSpec& spec, const Shard& shard) {
-  // Roles and units are keyed by the results name of each key (scenario_results.h), the
-  // name the rows' settings carry.
-  nlohmann::json roles = nlohmann::json::object(), units = nlohmann::json::object();
+  // Roles are keyed by the results name of each key (scenario_results.h), the name the
+  // rows' settings carry; a name's unit is the schema's (FindResultsName).
+  nlohmann::json roles = nlohmann::json::object();
   for (size_t i = 0; i < spec.keys.size(); ++i) {
     const std::string& k = spec.keys[i];
     const std::string text =
         i < spec.values.size() && !spec.values[i].empty() ? spec.values[i].front() : "";
-    const std::string name = ResultsKeyValue(k, text).first;
-    roles[name] = KeyRoleName(ScenarioKeyRole(k));
-    units[name] = ScenarioKeyUnit(k);
+    roles[ResultsKeyValue(k, text).first] = KeyRoleName(ScenarioKeyRole(k));
   }
-  return {{"keys", spec.keys}, {"values", spec.values},       {"roles", roles},
-          {"units", units},    {"points", spec.PointCount()}, {"shard", shard.Text()}};
+  return {{"keys", spec.keys},
+          {"values", spec.values},
+          {"roles", roles},
+          {"points", spec.PointCount()},
+          {"shard", shard.Text()}};
 }
 
 }  // namespace pgstorsim

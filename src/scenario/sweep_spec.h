@@ -52,13 +52,13 @@ StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
 // A sweep row's "settings" (predict and simulate alike): each key under its results
 // name with its value as the results schema carries it (scenario_results.h:
 // "array.stripe=32k" -> "array.stripe_bytes": 32768), the names config.sweep's roles
-// and units are keyed by. `values` as PointValues gives them.
+// are keyed by (their units: FindResultsName). `values` as PointValues gives them.
 nlohmann::json SweepSettingsJson(const SweepSpec& spec, const std::vector<std::string>& values);
 
 // config.sweep of a sweep's results (predict and simulate alike): {"keys", "values"
-// (per key, as given), "roles" (key -> "choice" | "workload" | "label", KeyRole),
-// "units" (key -> its unit column, "" when none),
-// "points" (in the whole sweep), "shard" ("i/n")}: what joining shards checks.
+// (per key, as given), "roles" (results name -> "choice" | "workload" | "label",
+// KeyRole), "points" (in the whole sweep), "shard" ("i/n")}: what joining shards checks.
+// A name's unit is the schema's (scenario_results.h FindResultsName), not recorded here.
 nlohmann::json SweepConfigJson(const SweepSpec& spec, const Shard& shard);
 
 }  // namespace pgstorsim

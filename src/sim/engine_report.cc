@@ -41,7 +41,7 @@ Results Engine::BuildResults() const {
 
 void Engine::Report(ResultsWriter& out) const {
   Results& r = out.results();
-  r.config = SimConfigToJson(config_);
+  r.config = {{"sim", SimConfigToJson(config_)}};
   r.transactions = transactions_;
   r.duration_s = NsToSec(out.elapsed_ns());
   r.tps = transactions_ / r.duration_s;

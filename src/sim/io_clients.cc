@@ -10,6 +10,7 @@
 #include "common/units.h"
 #include "layout/fs_mapping.h"
 #include "model/io_workload.h"
+#include "scenario/scenario_results.h"
 #include "sim/controller.h"
 #include "sim/results_writer.h"
 #include "sim/sim_config.h"
@@ -156,8 +157,9 @@ class IoClients : public Component, public IoListener {
     }
     blocks_ = (spec_.file_bytes + spec_.fs_block_bytes - 1) / spec_.fs_block_bytes;
     if (!spec_.direct && blocks_ > kMaxCachedBlocks) {
-      return Status::Error("workload.file_size: more than 2^28 filesystem blocks for simulate's "
-                           "OS cache (use a larger filesystem.block_size or io_direct)");
+      return Status::Error(
+          "workload.file_size: more than 2^28 filesystem blocks for simulate's "
+          "OS cache (use a larger filesystem.block_size or io_direct)");
     }
     const int64_t capacity = spec_.os_cache_bytes / spec_.fs_block_bytes;
     cache_ = std::make_unique<BlockLru>(spec_.direct ? 0 : blocks_, capacity);
@@ -356,8 +358,7 @@ class IoClients : public Component, public IoListener {
 Results IoClients::BuildResults() const {
   Results r = NewResults("simulate");
   const int64_t elapsed_ns = static_cast<int64_t>(spec_.duration_s * 1e9);
-  r.config = SimConfigToJson(config_);
-  r.config["workload"] = "io";
+  r.config = {{"sim", SimConfigToJson(config_)}};
   r.transactions = all_latency_.count();
   r.duration_s = spec_.duration_s;
   r.tps = static_cast<double>(r.transactions) / r.duration_s;
@@ -378,10 +379,10 @@ Results IoClients::BuildResults() const {
       {"bytes_per_s", r.tps * static_cast<double>(spec_.io_bytes)},
       {"file_lock_utilization",
        static_cast<double>(lock_.busy_ns(sim_.now_ns())) / static_cast<double>(elapsed_ns)},
-      {"os_cache_hit_ratio", read_hits_ + read_misses_ > 0
-                                 ? static_cast<double>(read_hits_) /
-                                       static_cast<double>(read_hits_ + read_misses_)
-                                 : 0.0},
+      {"os_cache_hit_ratio",
+       read_hits_ + read_misses_ > 0
+           ? static_cast<double>(read_hits_) / static_cast<double>(read_hits_ + read_misses_)
+           : 0.0},
       {"read_requests", read_latency_.count()},
       {"write_requests", write_latency_.count()}};
   r.sections["simulation"] = {{"seed", config_.seed},
@@ -413,10 +414,16 @@ StatusOr<SimulationOutput> RunIoSimulation(const Scenario& s) {
 }
 
 StatusOr<SimulationOutput> SimulateScenario(const Scenario& s) {
-  if (s.workload.type == WorkloadKind::kIo) return RunIoSimulation(s);
-  auto config = SimConfigFromScenario(s);
-  if (!config.ok()) return config.status();
-  return RunSimulation(*config);
+  StatusOr<SimulationOutput> out = Status::Error("");
+  if (s.workload.type == WorkloadKind::kIo) {
+    out = RunIoSimulation(s);
+  } else {
+    auto config = SimConfigFromScenario(s);
+    if (!config.ok()) return config.status();
+    out = RunSimulation(*config);
+  }
+  if (out.ok()) out.value().results.config.update(ScenarioResultsConfig(s));
+  return out;
 }
 
 }  // namespace sim

@@ -33,7 +33,9 @@ namespace sim {
 StatusOr<SimulationOutput> RunIoSimulation(const Scenario& scenario);
 
 // The simulation of any scenario: RunIoSimulation for an io workload, else the
-// PostgreSQL engine (SimConfigFromScenario + RunSimulation).
+// PostgreSQL engine (SimConfigFromScenario + RunSimulation). Its config is predict's
+// (ScenarioResultsConfig: scenario_toml, scenario_file, the canonical keys under
+// "scenario") plus the simulator's own parameters under "sim" (SimConfigToJson).
 StatusOr<SimulationOutput> SimulateScenario(const Scenario& scenario);
 
 }  // namespace sim

@@ -16,7 +16,8 @@ namespace pgstorsim {
 namespace sim {
 
 struct SimulationOutput {
-  Results results;        // kind "simulate"; sections: devices, controller, cache, wal, ...
+  Results results;        // kind "simulate"; config.sim (SimConfigToJson); sections:
+                          // devices, controller, cache, wal, ...
   uint64_t events = 0;    // Kernel events processed.
   uint64_t disk_ops = 0;  // Member disk operations simulated.
 };

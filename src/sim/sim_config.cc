@@ -214,42 +214,26 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
 }
 
 nlohmann::json SimConfigToJson(const SimConfig& c) {
-  nlohmann::json cpu = nlohmann::json::object();
+  nlohmann::json cpu_ns = nlohmann::json::object();
   for (int i = 0; i < kStatementCount; ++i)
-    cpu[StatementName(static_cast<Statement>(i))] = NsToMs(c.cpu_ns[i]);
-  return {{"seed", c.seed},
-          {"workload", WorkloadKindName(c.host.workload)},
-          {"scale", c.host.scale},
-          {"clients", c.clients},
-          {"duration_s", NsToSec(c.duration_ns)},
-          {"transactions_per_client", c.transactions_per_client},
-          {"rate_tps", c.rate_tps},
-          {"cache_state", pgmodel::CacheStartName(c.host.start)},
-          {"cpu_cores", c.cpu_cores},
-          {"ram_bytes", c.ram_bytes},
-          {"shared_buffers_bytes", c.host.cache.shared_buffers_pages * kPageBytes},
-          {"synchronous_commit", c.synchronous_commit},
-          {"row_locks", c.row_locks},
-          {"full_page_writes", c.host.full_page_writes},
-          {"checkpoint_timeout_s", NsToSec(c.host.checkpoint_timeout_ns)},
-          {"checkpoint_wal_bytes", c.host.checkpoint_wal_bytes},
-          {"data_writes", c.direct_data_writes ? "direct" : "buffered"},
-          {"os_cache_bytes", c.host.cache.os_cache_pages * kPageBytes},
-          {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},
-          {"seek_scale", c.disk.seek_scale},
-          {"destage_position_ms",
-           c.controller.destage_position_ns >= 0 ? NsToMs(c.controller.destage_position_ns) : -1.0},
-          {"whole_block_reads", c.controller.whole_block_reads},
-          {"controller_cache", c.controller.has_cache},
-          {"write_back", c.controller.write_back},
-          {"write_cache_bytes", c.controller.write_cache_bytes},
-          {"read_ahead", c.controller.read_ahead == ReadAhead::kNone     ? "none"
-                         : c.controller.read_ahead == ReadAhead::kAlways ? "always"
-                                                                         : "adaptive"},
-          {"drive_write_cache", c.disk.write_cache},
-          {"disk_queue_depth", c.disk.queue_depth},
-          {"cpu_ms", cpu},
-          {"client_rtt_ms", NsToMs(c.client_rtt_ns)}};
+    cpu_ns[StatementName(static_cast<Statement>(i))] = c.cpu_ns[i];
+  const ReadAhead ahead = c.controller.read_ahead;
+  return {
+      {"os_cache_sized_bytes", c.host.cache.os_cache_pages * kPageBytes},
+      {"checkpoint_wal_bytes", c.host.checkpoint_wal_bytes},
+      {"row_locks", c.row_locks},
+      {"cpu_ns", cpu_ns},
+      {"client_rtt_ns", c.client_rtt_ns},
+      {"disk_scheduler", c.disk.scheduler == DiskScheduler::kSatf ? "satf" : "fifo"},
+      {"disk_seek_scale", c.disk.seek_scale},
+      {"controller_cache", c.controller.has_cache},
+      {"controller_write_back", c.controller.write_back},
+      {"controller_write_cache_bytes", c.controller.write_cache_bytes},
+      {"controller_read_ahead", ahead == ReadAhead::kNone     ? "none"
+                                : ahead == ReadAhead::kAlways ? "always"
+                                                              : "adaptive"},
+      {"controller_whole_block_reads", c.controller.whole_block_reads},
+      {"controller_destage_position_ns", std::max<int64_t>(-1, c.controller.destage_position_ns)}};
 }
 
 }  // namespace sim

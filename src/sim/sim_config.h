@@ -91,7 +91,15 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& scenario);
 // simulator row of scenario/calibration_keys.h, and nothing else).
 bool SimulatorReadsCalibrationKey(const std::string& key);
 
-// The parameters that shaped the run, for Results::config.
+// The simulator's own parameters, for Results::config.sim: what the scenario keys do not
+// say themselves (config.scenario holds those, ScenarioResultsConfig), each under one
+// name with its unit in it: the OS cache as sized (os_cache_sized_bytes,
+// pgmodel::OsCacheBytes), the WAL between checkpoints (checkpoint_wal_bytes), the
+// [calibration] values bound to the simulator (cpu_ns per statement, client_rtt_ns,
+// row_locks, disk_seek_scale, controller_whole_block_reads,
+// controller_destage_position_ns: -1 when not set) and the storage as derived from the
+// keys (disk_scheduler, controller_cache, controller_write_back,
+// controller_write_cache_bytes, controller_read_ahead).
 nlohmann::json SimConfigToJson(const SimConfig& config);
 
 }  // namespace sim

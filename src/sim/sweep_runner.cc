@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "scenario/scenario_results.h"
 #include "sim/io_clients.h"
 #include "sim/run_simulation.h"
 #include "sim/sim_config.h"
@@ -53,7 +54,8 @@ nlohmann::json SimulatePoint(const Scenario& base, const SweepSpec& spec,
   nlohmann::json devices = nlohmann::json::array();
   if (r.sections.contains("devices")) {
     for (const auto& d : r.sections.at("devices")) {
-      devices.push_back({{"name", d.value("name", "")}, {"utilization", d.value("utilization", 0.0)}});
+      devices.push_back(
+          {{"name", d.value("name", "")}, {"utilization", d.value("utilization", 0.0)}});
     }
   }
   row["devices"] = devices;
@@ -84,7 +86,8 @@ StatusOr<SweepRun> RunSimulationSweep(const Scenario& base, const SweepSpec& spe
     }
   };
   std::vector<std::thread> threads;
-  for (int j = 1; j < jobs && static_cast<size_t>(j) < last - first; ++j) threads.emplace_back(worker);
+  for (int j = 1; j < jobs && static_cast<size_t>(j) < last - first; ++j)
+    threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
 
@@ -92,7 +95,7 @@ StatusOr<SweepRun> RunSimulationSweep(const Scenario& base, const SweepSpec& spe
   Results& r = run.results;
   r = NewResults("simulate");
   r.label = base.name + " sweep";
-  r.config["scenario_toml"] = base_toml;
+  r.config = ScenarioResultsConfig(base);  // The base scenario, as predict's sweep.
   r.config["sweep_keys"] = spec.keys;
   r.config["sweep"] = SweepConfigJson(spec, shard);
   nlohmann::json section = nlohmann::json::array();

@@ -44,6 +44,15 @@ TEST(RoleOf, ConditionsRunControlAndSettings) {
   EXPECT_EQ(RoleOf("duration_s"), KeyRole::kRunControl);
   EXPECT_EQ(RoleOf("array.stripe"), KeyRole::kSetting);
   EXPECT_EQ(RoleOf("disks.type"), KeyRole::kSetting);
+  // Scenario keys the schema names, by their key table role.
+  EXPECT_EQ(RoleOf("scenario.workload.type"), KeyRole::kCondition);
+  EXPECT_EQ(RoleOf("scenario.workload.clients"), KeyRole::kCondition);
+  EXPECT_EQ(RoleOf("scenario.workload.io_depth"), KeyRole::kCondition);
+  EXPECT_EQ(RoleOf("scenario.workload.duration_ns"), KeyRole::kRunControl);
+  EXPECT_EQ(RoleOf("scenario.workload.seed"), KeyRole::kRunControl);
+  EXPECT_EQ(RoleOf("scenario.scenario.name"), KeyRole::kRunControl);
+  EXPECT_EQ(RoleOf("scenario.host.ram_bytes"), KeyRole::kSetting);
+  EXPECT_EQ(RoleOf("sim.os_cache_sized_bytes"), KeyRole::kSetting);
   EXPECT_TRUE(SameConditions({{"clients", "10"}, {"seed", "1"}}, {{"clients", "10"}}));
   EXPECT_FALSE(SameConditions({{"cache", "warm"}}, {{"cache", "cold"}}));
 }
@@ -68,6 +77,20 @@ TEST(Formatting, UnitsComeFromTheSchema) {
   EXPECT_EQ(DisplayValue("full_stripe_destages", "12"), "12");
   EXPECT_FALSE(SameValue("full_stripe_destages", "1k", "1024"));
   EXPECT_EQ(DisplayValue("workload.clients", "10"), "10");
+}
+
+// The configuration table's values carry the schema's unit.
+TEST(Formatting, ValueWithUnitFromTheSchema) {
+  EXPECT_EQ(ValueWithUnit("scenario.host.ram_bytes", "25769803776"), "24 GiB");
+  EXPECT_EQ(ValueWithUnit("scenario.postgres.checkpoint_timeout_ns", "300000000000"),
+            "300.000 s");
+  EXPECT_EQ(ValueWithUnit("scenario.workload.clients", "10"), "10 connections");
+  EXPECT_EQ(ValueWithUnit("workload.rate", "250.0"), "250.0 tps");
+  EXPECT_EQ(ValueWithUnit("scenario.disks.rpm", "15000.0"), "15000.0 rpm");
+  EXPECT_EQ(ValueWithUnit("scenario.array.level", "raid10"), "raid10");
+  // Outside the schema: as it is, the unit (if any) in the name.
+  EXPECT_EQ(ValueWithUnit("sim.os_cache_sized_bytes", "1048576"), "1048576");
+  EXPECT_EQ(ValueWithUnit("clients", "10"), "10");
 }
 
 // Names outside the schema get no unit and are not shortened, whatever they end in.

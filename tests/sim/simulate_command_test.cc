@@ -39,7 +39,7 @@ TEST(SimulateCommandTest, WritesResultsAndPrintsPgbenchLikeSummary) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->kind, "simulate");
   EXPECT_GT(r->transactions, 0u);
-  EXPECT_EQ(r->config["seed"], 7);
+  EXPECT_EQ(r->config["scenario"]["workload.seed"], 7);
   // Same seed again: the same document apart from its creation time.
   const std::string out2 = TempPath("ok2");
   ASSERT_EQ(RunCli(args.substr(0, args.size() - out.size()) + out2, &text), 0) << text;

@@ -5,6 +5,8 @@
 
 #include <mutex>
 
+#include "scenario/scenario_results.h"
+
 namespace pgstorsim::sim {
 namespace {
 
@@ -49,8 +51,8 @@ TEST(SimulationSweep, RowsDoNotDependOnJobsOrShards) {
 }
 
 TEST(SimulationSweep, SettingsCarryTheResultsNamesPredictWrites) {
-  // One schema: the swept keys under their results names, units in the key, and the
-  // same names in config.sweep's roles and units.
+  // One schema: the swept keys under their results names, units in the key (the
+  // schema's, FindResultsName), and the same names in config.sweep's roles.
   const Scenario base = Base();
   auto spec = ParseSweepSpec(base, {"array.stripe=32k", "workload.clients=3"});
   ASSERT_TRUE(spec.ok());
@@ -60,8 +62,10 @@ TEST(SimulationSweep, SettingsCarryTheResultsNamesPredictWrites) {
   EXPECT_EQ(settings, nlohmann::json({{"array.stripe_bytes", 32768}, {"workload.clients", 3}}));
   for (const auto& [name, value] : settings.items()) {
     EXPECT_TRUE(run->results.config["sweep"]["roles"].contains(name)) << name;
-    EXPECT_TRUE(run->results.config["sweep"]["units"].contains(name)) << name;
+    EXPECT_TRUE(FindResultsName(name).has_value()) << name;
   }
+  EXPECT_EQ(FindResultsName("array.stripe_bytes")->unit, "bytes");
+  EXPECT_EQ(FindResultsName("workload.clients")->unit, "connections");
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // `pgstorsim simulate`: runs the discrete-event simulator on a scenario and writes a
 // "simulate" results document; prints a pgbench-like summary with the -r block.
 #include <chrono>
-#include <mutex>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,12 +14,11 @@
 #include "common/units.h"
 #include "scenario/key_coverage.h"
 #include "scenario/scenario.h"
+#include "scenario/sweep_spec.h"
 #include "sim/io_clients.h"
 #include "sim/run_simulation.h"
-#include "scenario/scenario_results.h"
 #include "sim/sim_config.h"
 #include "sim/sweep_runner.h"
-#include "scenario/sweep_spec.h"
 
 namespace pgstorsim {
 namespace sim {
@@ -85,7 +84,8 @@ class SimulateCommand : public Command {
       WarnIgnoredKeys(*scenario, ScenarioModel::kSimulate);
       return RunSweep(*scenario);
     }
-    if (!shard_text_.empty()) return ReportError("simulate", Status::Error("--shard needs --sweep"));
+    if (!shard_text_.empty())
+      return ReportError("simulate", Status::Error("--shard needs --sweep"));
     const auto wall_start = std::chrono::steady_clock::now();
     StatusOr<SimulationOutput> out = SimulateScenario(*scenario);
     if (!out.ok()) return ReportError("simulate", out.status());
@@ -110,9 +110,6 @@ class SimulateCommand : public Command {
       results.flags.push_back("few-transactions");
     }
     results.label = scenario->name;
-    // The scenario as asked (canonical TOML), so reports can pair it with `predict`.
-    results.config["scenario_toml"] = ScenarioToToml(*scenario);
-    results.config["scenario"] = ScenarioResultsKeys(*scenario);
     const std::string path = out_.empty() ? DefaultResultsPath("simulate") : out_;
     Status saved = SaveResults(path, results);
     if (!saved.ok()) return ReportError("simulate", saved);
@@ -151,8 +148,9 @@ class SimulateCommand : public Command {
       if (row.contains("error")) {
         std::printf("%s\trefused: %s\n", line.c_str(), row["error"].get<std::string>().c_str());
       } else {
-        std::snprintf(buf, sizeof buf, "\t%.1f tps\tp95 %.2f ms\tp99 %.2f ms", row["tps"].get<double>(),
-                      row["p95_ms"].get<double>(), row["p99_ms"].get<double>());
+        std::snprintf(buf, sizeof buf, "\t%.1f tps\tp95 %.2f ms\tp99 %.2f ms",
+                      row["tps"].get<double>(), row["p95_ms"].get<double>(),
+                      row["p99_ms"].get<double>());
         std::printf("%s%s\n", line.c_str(), buf);
       }
       std::fflush(stdout);
