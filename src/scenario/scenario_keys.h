@@ -18,7 +18,7 @@ struct ScenarioKeyEntry {
   std::function<Status(Scenario*, const std::string&)> set;
   std::function<std::string(const Scenario&)> get;
   KeyRole role = KeyRole::kChoice;  // The role column (key_roles.h).
-  std::string unit;                 // The unit column ("" when none).
+  std::string unit = "";            // The unit column ("" when none).
 };
 
 const std::vector<ScenarioKeyEntry>& KeyTable();
