@@ -65,8 +65,8 @@ Status CheckSameExperiment(const std::vector<Results>& parts,
       return Status::Error(name + ": kind '" + parts[i].kind + "' (merge joins run results)");
     }
     if (ServerKey(parts[i]) != ServerKey(parts[0])) {
-      return Status::Error(name + " measured " + ServerKey(parts[i]) + ", " + first +
-                           " measured " + ServerKey(parts[0]) + ": not the same server");
+      return Status::Error(name + " measured " + ServerKey(parts[i]) + ", " + first + " measured " +
+                           ServerKey(parts[0]) + ": not the same server");
     }
     if (SchemaKey(parts[i]) != SchemaKey(parts[0])) {
       return Status::Error(name + " ran " + SchemaKey(parts[i]) + ", " + first + " ran " +
@@ -104,6 +104,12 @@ StatusOr<Results> MergeResults(const std::vector<Results>& parts,
   }
   merged.config["clients"] = clients;
   merged.config["threads"] = threads;
+  // The run's scenario keys (cli/run_scenario_keys.h) name the clients of all the hosts.
+  auto scenario = merged.config.find("scenario");
+  if (scenario != merged.config.end() && scenario->is_object() &&
+      scenario->contains("workload.clients")) {
+    (*scenario)["workload.clients"] = clients;
+  }
   merged.sections["merged_parts"] = list;
   if (merged.sections.contains("client_cpu")) merged.sections.erase("client_cpu");
   return merged;

@@ -7,10 +7,14 @@ namespace {
 
 Results Part(const std::string& sysid, uint64_t txns, double tps, int64_t latency_ns) {
   Results r = NewResults("run");
-  r.environment = {{"hostname", "client"},
-                   {"server", {{"system_identifier", sysid}, {"host", "h"}, {"port", "5432"},
-                               {"database", "d"}}}};
-  r.config = {{"scale", 10}, {"clients", 2}, {"threads", 1},
+  r.environment = {
+      {"hostname", "client"},
+      {"server",
+       {{"system_identifier", sysid}, {"host", "h"}, {"port", "5432"}, {"database", "d"}}}};
+  r.config = {{"scale", 10},
+              {"clients", 2},
+              {"threads", 1},
+              {"scenario", {{"workload.clients", 2}, {"workload.scale", 10}}},
               {"scripts", {{{"name", "tpcb-like"}, {"weight", 1}, {"builtin", true}}}}};
   r.transactions = txns;
   r.tps = tps;
@@ -34,6 +38,8 @@ TEST(ResultsMergeTest, AddsCountsHistogramsSeriesAndClients) {
   EXPECT_EQ(merged->transaction_latency.count(), 400u);
   EXPECT_NEAR(merged->transaction_latency.mean_ns(), 2500000, 30000);
   EXPECT_EQ(merged->config["clients"], 4);
+  EXPECT_EQ(merged->config["scenario"]["workload.clients"], 4);
+  EXPECT_EQ(merged->config["scenario"]["workload.scale"], 10);
   ASSERT_EQ(merged->series.size(), 2u);
   EXPECT_EQ(merged->series[0].transactions, 200u);
   EXPECT_DOUBLE_EQ(merged->series[0].tps, 40);
@@ -41,6 +47,17 @@ TEST(ResultsMergeTest, AddsCountsHistogramsSeriesAndClients) {
   EXPECT_EQ(merged->statements[0].latency.count(), 2u);
   EXPECT_EQ(merged->sections["merged_parts"].size(), 2u);
   EXPECT_EQ(merged->sections["merged_parts"][1]["file"], "b.json");
+}
+
+// Run results written before runs named their scenario keys merge without gaining one.
+TEST(ResultsMergeTest, WithoutScenarioKeysNoneIsAdded) {
+  Results a = Part("42", 1, 1, 1), b = Part("42", 1, 1, 1);
+  a.config.erase("scenario");
+  b.config.erase("scenario");
+  auto merged = MergeResults({a, b}, {"a", "b"});
+  ASSERT_TRUE(merged.ok()) << merged.status().message();
+  EXPECT_FALSE(merged->config.contains("scenario"));
+  EXPECT_EQ(merged->config["clients"], 4);
 }
 
 TEST(ResultsMergeTest, RefusesAnotherServerOrSchema) {

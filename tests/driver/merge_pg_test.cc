@@ -42,6 +42,7 @@ TEST(MergePgTest, TwoDriversStartedTogetherMerge) {
   EXPECT_NEAR(jm["summary"]["tps"].get<double>(),
               ja["summary"]["tps"].get<double>() + jb["summary"]["tps"].get<double>(), 1e-6);
   EXPECT_EQ(jm["config"]["clients"], 3);
+  EXPECT_EQ(jm["config"]["scenario"]["workload.clients"], 3);
   EXPECT_EQ(jm["transaction_latency"]["count"].get<uint64_t>(),
             jm["summary"]["transactions"].get<uint64_t>());
   // The same file twice is refused as an output over an input; another --out is fine.

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/run_scenario_keys.h"
 #include "common/output_path.h"
 #include "common/results.h"
 #include "common/stop_signal.h"
@@ -173,6 +174,7 @@ class RunCommand : public Command {
     Results r = NewResults("run");
     r.label = o_.label;
     r.config = RunConfigToJson(*config, scale_value);
+    r.config["scenario"] = RunScenarioKeys(*config, scale_value);
     r.environment = DriverEnvironment(conn->get(), server->conninfo, server->source);
     if (config->vacuum && scale.ok()) {
       std::cerr << "starting vacuum...";
