@@ -94,6 +94,18 @@ Status Host::Init() {
     relation_pages_[r] = layout_->pages(static_cast<Relation>(r));
   }
   history_rows_ = layout_->pages(Relation::kHistory) * layout_->history_tuples_per_page();
+  const std::vector<Statement>& script = model_->statements();
+  auto runs = [&](Statement s) {
+    return std::find(script.begin(), script.end(), s) != script.end();
+  };
+  inserts_history_row_ = runs(Statement::kInsertHistory);
+  updates_accounts_ = runs(Statement::kUpdateAccounts);
+  skip_growth_known_ = true;
+  for (int r = 0; r < kRelationCount; ++r) {
+    if (static_cast<Relation>(r) != Relation::kHistory && relation_pages_[r] <= 0) {
+      skip_growth_known_ = false;
+    }
+  }
   if (config_.start == CacheStart::kPgPrewarm) {
     PgPrewarm();
   } else if (config_.start == CacheStart::kWarm) {
@@ -127,9 +139,13 @@ void Host::StartTransaction(const TxnKeys& keys, std::vector<StatementEffects>* 
   if (config_.heap_churn) {
     const HeapChurnStats before = churn_->stats();
     churn_->Apply(keys, effects);
-    counts_.non_hot_updates += churn_->stats().non_hot_updates - before.non_hot_updates;
-    counts_.prunes += churn_->stats().prunes - before.prunes;
+    CountChurn(before);
   }
+}
+
+void Host::CountChurn(const HeapChurnStats& before) {
+  counts_.non_hot_updates += churn_->stats().non_hot_updates - before.non_hot_updates;
+  counts_.prunes += churn_->stats().prunes - before.prunes;
 }
 
 void Host::RunTransaction(const TxnKeys& keys, std::vector<CacheIo>* ios) {
@@ -142,13 +158,50 @@ void Host::RunTransaction(const TxnKeys& keys, std::vector<CacheIo>* ios) {
   EndTransaction();
 }
 
+// What StartTransaction does to the state, and the relations' growth from its
+// touches: where those can only be the history page and the heap churn's new accounts
+// pages (skip_growth_known_), without building the touches.
 void Host::SkipTransaction(const TxnKeys& keys) {
+  if (skip_growth_known_) {
+    if (inserts_history_row_) {
+      int64_t& pages = relation_pages_[static_cast<int>(Relation::kHistory)];
+      pages = std::max(pages, history_rows_ / layout_->history_tuples_per_page() + 1);
+    }
+    if (InsertsHistory(config_.workload)) ++history_rows_;
+    if (config_.heap_churn) {
+      const HeapChurnStats before = churn_->stats();
+      churn_->Advance(keys, updates_accounts_);
+      CountChurn(before);
+      int64_t& pages = relation_pages_[static_cast<int>(Relation::kAccounts)];
+      pages = std::max(pages, churn_->accounts_pages());
+    }
+    return;
+  }
   StartTransaction(keys, &scratch_);
   for (const StatementEffects& e : scratch_) {
     for (const PageTouch& t : e.touches) {
       int64_t& pages = relation_pages_[static_cast<int>(t.relation)];
       pages = std::max(pages, t.block + 1);
     }
+  }
+}
+
+void Host::SkipTransactions(KeyGenerator* keys, int64_t n) {
+  // The next kAhead transactions' keys are drawn (and their state prefetched) ahead of
+  // the one being skipped; no key beyond the n-th is drawn.
+  constexpr int64_t kAhead = 4;
+  std::array<TxnKeys, kAhead> ahead;
+  int64_t drawn = 0;
+  auto draw = [&] {
+    TxnKeys& k = ahead[drawn++ % kAhead];
+    k = keys->Next();
+    if (config_.heap_churn) churn_->Prefetch(k);
+  };
+  while (drawn < std::min(n, kAhead)) draw();
+  for (int64_t i = 0; i < n; ++i) {
+    const TxnKeys current = ahead[i % kAhead];
+    if (drawn < n) draw();
+    SkipTransaction(current);
   }
 }
 
@@ -289,12 +342,12 @@ CheckpointWork Host::StartCheckpoint(int64_t now_ns) {
   last_checkpoint_ns_ = now_ns;
   redo_lsn_ = wal_.insert_lsn();
   changed_.Clear();
-  const int64_t distance_ns =
-      cycle_ns > 0 ? std::min(cycle_ns, config_.checkpoint_timeout_ns) : config_.checkpoint_timeout_ns;
+  const int64_t distance_ns = cycle_ns > 0 ? std::min(cycle_ns, config_.checkpoint_timeout_ns)
+                                           : config_.checkpoint_timeout_ns;
   CheckpointWork work;
   work.pages = cache_->Checkpoint();
-  work.spread_ns = static_cast<int64_t>(static_cast<double>(distance_ns) *
-                                        config_.checkpoint_completion_target);
+  work.spread_ns =
+      static_cast<int64_t>(static_cast<double>(distance_ns) * config_.checkpoint_completion_target);
   counts_.checkpoint_writes += work.pages.size();
   return work;
 }

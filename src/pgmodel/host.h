@@ -87,15 +87,15 @@ struct RelationFetches {
 // What the host did, summed since the last ResetCounts().
 struct HostCounts {
   uint64_t transactions = 0;
-  uint64_t read_ios = 0;            // Physical reads (a readahead window is one).
-  uint64_t pages_read = 0;          // Pages those reads brought in.
-  uint64_t eviction_writes = 0;     // Dirty victims written by backends.
-  uint64_t extend_writes = 0;       // Zero pages written by relation extension.
-  uint64_t checkpoint_writes = 0;   // Buffers handed to the checkpointer.
-  uint64_t bgwriter_writes = 0;     // Buffers written by the background writer.
-  uint64_t buffers_dirtied = 0;     // Clean -> dirty transitions.
-  int64_t wal_record_bytes = 0;     // Records + images (MAXALIGNed, no page headers).
-  int64_t wal_lsn_bytes = 0;        // Insert position advance (page headers included).
+  uint64_t read_ios = 0;           // Physical reads (a readahead window is one).
+  uint64_t pages_read = 0;         // Pages those reads brought in.
+  uint64_t eviction_writes = 0;    // Dirty victims written by backends.
+  uint64_t extend_writes = 0;      // Zero pages written by relation extension.
+  uint64_t checkpoint_writes = 0;  // Buffers handed to the checkpointer.
+  uint64_t bgwriter_writes = 0;    // Buffers written by the background writer.
+  uint64_t buffers_dirtied = 0;    // Clean -> dirty transitions.
+  int64_t wal_record_bytes = 0;    // Records + images (MAXALIGNed, no page headers).
+  int64_t wal_lsn_bytes = 0;       // Insert position advance (page headers included).
   uint64_t full_page_images = 0;
   int64_t full_page_image_bytes = 0;
   uint64_t checkpoints = 0;
@@ -143,9 +143,13 @@ class Host {
   // A whole transaction at once, for callers without a clock: its touches, WAL and
   // commit; its I/O is appended to *ios.
   void RunTransaction(const TxnKeys& keys, std::vector<CacheIo>* ios);
-  // Runs a transaction's heap churn and relation growth only (no buffer access, WAL or
-  // counts): a database that has been updated `n` transactions long, cheaply.
+  // Runs a transaction's heap churn and relation growth only (no buffer access or WAL;
+  // counts only its non-HOT updates and prunes): a database that has been updated `n`
+  // transactions long, cheaply.
   void SkipTransaction(const TxnKeys& keys);
+  // SkipTransaction for the next `n` transactions of *keys (exactly n drawn), with
+  // each one's heap-churn state loaded while the ones before it run.
+  void SkipTransactions(KeyGenerator* keys, int64_t n);
   // Makes room at once for the state `transactions` more transactions add (the heap
   // churn's pages) instead of growing it as they come. A capacity hint: results do not
   // depend on it.
@@ -185,6 +189,7 @@ class Host {
   int64_t ImageBytes(const PageTouch& touch) const;
   bool ChangedFirstSinceCheckpoint(Relation relation, int64_t block);
   void CacheWalPages(int64_t start_lsn, int64_t end_lsn);
+  void CountChurn(const HeapChurnStats& before);
 
   const HostConfig config_;
   std::unique_ptr<DatabaseLayout> layout_;
@@ -195,6 +200,12 @@ class Host {
   mutable HostCounts counts_;  // Derived fields filled by counts().
   std::array<int64_t, kRelationCount> relation_pages_{};
   std::vector<StatementEffects> scratch_;  // Of RunTransaction and SkipTransaction.
+  // SkipTransaction without the transaction's touches: true when none of them can grow
+  // a relation but the history insert and the heap churn's new accounts pages (every
+  // other relation has pages, so its blocks are clamped inside it).
+  bool skip_growth_known_ = false;
+  bool inserts_history_row_ = false;  // The script runs INSERT history.
+  bool updates_accounts_ = false;     // The script runs UPDATE accounts.
   // The pages changed since the last redo point, keyed ChangedKey(relation, block):
   // memory follows the pages changed in one checkpoint cycle, not the relations' size.
   static int64_t ChangedKey(Relation relation, int64_t block) {

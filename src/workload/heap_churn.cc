@@ -10,6 +10,9 @@ namespace {
 
 constexpr int64_t kLinePointerBytes = 4;
 constexpr int64_t kTupleHeaderBytes = 23;
+constexpr int64_t kPageHeaderBytes = 24;
+// Free bytes of a page the table is extended with (one line pointer counted ahead).
+constexpr int64_t kFreshPageFreeBytes = kPageBytes - kPageHeaderBytes - kLinePointerBytes;
 // WAL records (bytes before MAXALIGN): XLogRecord 24 + block reference 20 + main-data
 // header 2, then main data / block data.
 constexpr int64_t kRecordBase = 24 + 20 + 2;
@@ -28,28 +31,30 @@ void HeapChurn::Reserve(int64_t updates) {
   if (updates <= 0 || accounts_pages_ <= 0) return;
   const double pages = static_cast<double>(accounts_pages_);
   const double distinct = -pages * std::expm1(-static_cast<double>(updates) / pages);
-  pages_.Reserve(pages_.size() + static_cast<size_t>(distinct));
   const RelationLayout& r = layout_->relation(Relation::kAccounts);
-  if (LoadedFreeBytes(0) < r.tuple_bytes + kLinePointerBytes) {
+  const int64_t needed = r.tuple_bytes + kLinePointerBytes;
+  double appended = 0;  // Pages the moved rows fill at the end of the table.
+  if (LoadedFreeBytes(0) < needed) {
     moved_.Reserve(moved_.size() + static_cast<size_t>(distinct));
+    appended = std::ceil(distinct * static_cast<double>(needed) /
+                         static_cast<double>(kFreshPageFreeBytes));
   }
+  pages_.Reserve(pages_.size() + static_cast<size_t>(distinct + appended));
 }
 
 // Loaded pages hold rows_per_page rows; the last loaded page may hold fewer.
 int64_t HeapChurn::LoadedFreeBytes(int64_t block) const {
   const RelationLayout& r = layout_->relation(Relation::kAccounts);
   const int64_t rows = std::min(r.tuples_per_page, r.rows - block * r.tuples_per_page);
-  return kPageBytes - 24 - std::max<int64_t>(rows, 0) * (r.tuple_bytes + kLinePointerBytes) -
-         kLinePointerBytes;
+  return kPageBytes - kPageHeaderBytes -
+         std::max<int64_t>(rows, 0) * (r.tuple_bytes + kLinePointerBytes) - kLinePointerBytes;
 }
 
 HeapChurn::PageState& HeapChurn::Page(int64_t block) {
-  if (PageState* known = pages_.Find(block)) return *known;
-  PageState state;
-  state.free_bytes = static_cast<int32_t>(LoadedFreeBytes(block));
-  PageState* added = pages_.Get(block);
-  *added = state;
-  return *added;
+  bool inserted = false;
+  PageState* page = pages_.Get(block, &inserted);
+  if (inserted) page->free_bytes = static_cast<int32_t>(LoadedFreeBytes(block));
+  return *page;
 }
 
 int64_t HeapChurn::CurrentBlock(int64_t aid) const {
@@ -80,36 +85,44 @@ int64_t HeapChurn::InsertTarget() {
     insert_block_ = accounts_pages_++;
     ++stats_.pages_added;
     PageState fresh;
-    fresh.free_bytes = static_cast<int32_t>(kPageBytes - 24 - kLinePointerBytes);
+    fresh.free_bytes = static_cast<int32_t>(kFreshPageFreeBytes);
     *pages_.Get(insert_block_) = fresh;
   }
   return insert_block_;
 }
 
-void HeapChurn::UpdateAccounts(int64_t aid, StatementEffects* update) {
+// The state change of UPDATE accounts: prune the row's page if due, then HOT (the
+// new version stays on the page) or not (it goes to the page being filled).
+HeapChurn::RowUpdate HeapChurn::UpdateRow(int64_t aid) {
   const RelationLayout& r = layout_->relation(Relation::kAccounts);
-  const int64_t block = CurrentBlock(aid);
-  update->touches.back().block = block;
-  update->wal_bytes += MaybePrune(block);
-  PageState& page = Page(block);
+  RowUpdate out;
+  out.block = CurrentBlock(aid);
+  out.prune_wal_bytes = MaybePrune(out.block);
+  PageState& page = Page(out.block);
   const int64_t needed = r.tuple_bytes + kLinePointerBytes;
-  if (page.free_bytes >= needed) {  // HOT: the new version stays on the page.
-    page.free_bytes -= needed;
-    page.dead_bytes += r.tuple_bytes;
-    page.dead_since_txn = txn_;
-    ++stats_.hot_updates;
-    return;
-  }
-  ++stats_.non_hot_updates;
   page.dead_bytes += r.tuple_bytes;
   page.dead_since_txn = txn_;
-  const int64_t target = InsertTarget();
-  Page(target).free_bytes -= needed;
-  *moved_.Get(aid) = target;
+  if (page.free_bytes >= needed) {
+    page.free_bytes -= needed;
+    ++stats_.hot_updates;
+    return out;
+  }
+  ++stats_.non_hot_updates;
+  out.new_block = InsertTarget();
+  Page(out.new_block).free_bytes -= needed;
+  *moved_.Get(aid) = out.new_block;
+  return out;
+}
+
+void HeapChurn::UpdateAccounts(int64_t aid, StatementEffects* update) {
+  const RowUpdate row = UpdateRow(aid);
+  update->touches.back().block = row.block;
+  update->wal_bytes += row.prune_wal_bytes;
+  if (row.new_block < 0) return;
   int64_t path[DatabaseLayout::kMaxIndexLevels];
   const int levels = layout_->IndexPathInto(Relation::kAccountsPkey, aid, path);
   const int64_t leaf = path[levels - 1];
-  update->touches.push_back({Relation::kAccounts, target, true});
+  update->touches.push_back({Relation::kAccounts, row.new_block, true});
   update->touches.push_back({Relation::kAccountsPkey, leaf, true});
   // The HOT record TpcbModel counted becomes LOCK + UPDATE (new block, whole row data
   // from t_bits: t_len - 23) + INSERT_LEAF.
@@ -117,6 +130,16 @@ void HeapChurn::UpdateAccounts(int64_t aid, StatementEffects* update) {
   update->wal_bytes = update->wal_bytes - MaxAlign(kRecordBase + 14 + 4 + 5 + 4) +
                       MaxAlign(kLockRecordBytes) + MaxAlign(kRecordBase + 8 + 14 + 5 + row_data) +
                       MaxAlign(kLeafInsertBytes);
+}
+
+void HeapChurn::Advance(const TxnKeys& keys, bool updates_accounts) {
+  ++txn_;
+  if (updates_accounts) UpdateRow(keys.aid);
+}
+
+void HeapChurn::Prefetch(const TxnKeys& keys) const {
+  moved_.Prefetch(keys.aid);
+  pages_.Prefetch(layout_->HeapBlock(Relation::kAccounts, keys.aid));
 }
 
 void HeapChurn::Apply(const TxnKeys& keys, std::vector<StatementEffects>* effects) {

@@ -42,6 +42,14 @@ class HeapChurn {
   // and a non-HOT update adds its touches (new page, pkey leaf) and WAL bytes; prunes
   // add WAL bytes. Call once per transaction, in commit order.
   void Apply(const TxnKeys& keys, std::vector<StatementEffects>* effects);
+  // Apply's state change alone, for a caller that needs where rows and free space go,
+  // not the transaction's touches or WAL: the same state and stats as Apply on the
+  // same transaction. `updates_accounts`: its script runs UPDATE accounts.
+  void Advance(const TxnKeys& keys, bool updates_accounts);
+  // Starts loading the state the transaction of `keys` will read (its row's entries),
+  // so a caller can overlap the memory latency with the transaction before it. A
+  // hint: state and results do not depend on it.
+  void Prefetch(const TxnKeys& keys) const;
 
   // Makes room at once for the pages `updates` more UPDATE accounts are expected to
   // change (uniform keys over the heap) and, where a loaded page has no room for a new
@@ -66,6 +74,13 @@ class HeapChurn {
   int64_t LoadedFreeBytes(int64_t block) const;  // After `pgbench -i`.
   PageState& Page(int64_t block);
   int64_t MaybePrune(int64_t block);  // Returns WAL bytes.
+  // What UPDATE accounts of one row did to the table (after the state change).
+  struct RowUpdate {
+    int64_t block = 0;            // The row's block before the update.
+    int64_t prune_wal_bytes = 0;  // Of the prune of that block, or 0.
+    int64_t new_block = -1;       // Non-HOT: the block the new version went to.
+  };
+  RowUpdate UpdateRow(int64_t aid);
   void UpdateAccounts(int64_t aid, StatementEffects* update);
   int64_t InsertTarget();
 

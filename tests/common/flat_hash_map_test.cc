@@ -39,7 +39,8 @@ TEST(FlatHashMap, AgreesWithStdMapUnderChurn) {
   std::map<int64_t, int32_t> ref;
   std::mt19937_64 rng(5);
   for (int step = 0; step < 200000; ++step) {
-    const int64_t key = static_cast<int64_t>(rng() % 3000) * (step % 2 == 0 ? 1 : (int64_t{1} << 40));
+    const int64_t key =
+        static_cast<int64_t>(rng() % 3000) * (step % 2 == 0 ? 1 : (int64_t{1} << 40));
     switch (rng() % 3) {
       case 0:
       case 1:
@@ -51,7 +52,8 @@ TEST(FlatHashMap, AgreesWithStdMapUnderChurn) {
         ref.erase(key);
     }
     if (step % 97 == 0) {
-      const int64_t probe = static_cast<int64_t>(rng() % 3000) * (step % 3 == 0 ? 1 : (int64_t{1} << 40));
+      const int64_t probe =
+          static_cast<int64_t>(rng() % 3000) * (step % 3 == 0 ? 1 : (int64_t{1} << 40));
       const int32_t* v = m.Find(probe);
       auto it = ref.find(probe);
       ASSERT_EQ(v != nullptr, it != ref.end()) << "step " << step << " key " << probe;
@@ -73,6 +75,45 @@ TEST(FlatHashMap, ClearEmptiesAndTheMapIsReusable) {
   for (int64_t k = 0; k < 1000; ++k) EXPECT_EQ(m.Find(k), nullptr);
   *m.Get(5) = 2;
   EXPECT_EQ(*m.Find(5), 2);
+}
+
+// A table past the allocator's 2 MiB (huge-page) threshold, reached by growth from
+// small tables and by Reserve, holds every entry, erases and clears like a small one;
+// Prefetch changes nothing.
+TEST(FlatHashMap, LargeTablesHoldEveryEntry) {
+  Map grown(-1);
+  Map reserved(-1);
+  reserved.Reserve(300000);  // 1 M slots of 16 bytes: 16 MiB.
+  constexpr int64_t kEntries = 300000;
+  for (int64_t k = 0; k < kEntries; ++k) {
+    grown.Prefetch(k * 7);
+    *grown.Get(k * 7) = static_cast<int32_t>(k);
+    *reserved.Get(k * 7) = static_cast<int32_t>(k);
+  }
+  ASSERT_EQ(grown.size(), static_cast<size_t>(kEntries));
+  for (int64_t k = 0; k < kEntries; k += 997) {
+    ASSERT_NE(grown.Find(k * 7), nullptr) << k;
+    EXPECT_EQ(*grown.Find(k * 7), k);
+    ASSERT_NE(reserved.Find(k * 7), nullptr) << k;
+    EXPECT_EQ(*reserved.Find(k * 7), k);
+    EXPECT_EQ(grown.Find(k * 7 + 1), nullptr);
+    grown.Erase(k * 7);
+    EXPECT_EQ(grown.Find(k * 7), nullptr);
+  }
+  EXPECT_EQ(grown.size(), static_cast<size_t>(kEntries - (kEntries + 996) / 997));
+  reserved.Clear();
+  EXPECT_EQ(reserved.size(), 0u);
+  EXPECT_EQ(reserved.Find(7), nullptr);
+  reserved.Prefetch(7);
+  EXPECT_EQ(reserved.size(), 0u);
+}
+
+// Prefetch on an empty map (no slots yet) is allowed and inserts nothing.
+TEST(FlatHashMap, PrefetchOfAnEmptyMapInsertsNothing) {
+  Map m(-1);
+  m.Prefetch(42);
+  EXPECT_EQ(m.size(), 0u);
+  EXPECT_EQ(m.Find(42), nullptr);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -116,6 +117,89 @@ TEST(HostTest, RejectsABadCompletionTarget) {
   HostConfig config = SmallHost();
   config.checkpoint_completion_target = 1.5;
   EXPECT_FALSE(Host::Create(config).ok());
+}
+
+// Skipping transactions grows the relations as their touches would: a host that
+// skipped n transactions then runs m more extends exactly the pages that the m
+// transactions' touches reach beyond every block the n touched (computed here from
+// StartTransaction's effects on a twin host).
+void ExpectSkipGrowsLikeTouches(WorkloadKind kind) {
+  HostConfig config = SmallHost();
+  config.workload = kind;
+  std::unique_ptr<Host> skipped = MakeHost(config);
+  std::unique_ptr<Host> twin = MakeHost(config);
+  ASSERT_NE(skipped, nullptr);
+  ASSERT_NE(twin, nullptr);
+  std::array<int64_t, kRelationCount> pages{};
+  for (int r = 0; r < kRelationCount; ++r)
+    pages[r] = twin->layout().pages(static_cast<Relation>(r));
+  std::vector<StatementEffects> effects;
+  // Counts the pages the touches reach beyond pages[] and raises it.
+  auto grow = [&](const std::vector<StatementEffects>& e) {
+    uint64_t beyond = 0;
+    for (const StatementEffects& s : e) {
+      for (const PageTouch& t : s.touches) {
+        int64_t& p = pages[static_cast<int>(t.relation)];
+        if (t.block >= p) {
+          beyond += static_cast<uint64_t>(t.block + 1 - p);
+          p = t.block + 1;
+        }
+      }
+    }
+    return beyond;
+  };
+  KeyGenerator keys(kind, 1, Random(11));
+  KeyGenerator twin_keys(kind, 1, Random(11));
+  skipped->SkipTransactions(&keys, 6000);
+  for (int i = 0; i < 6000; ++i) {
+    twin->StartTransaction(twin_keys.Next(), &effects);
+    grow(effects);
+  }
+  skipped->ResetCounts();
+  uint64_t expected_extends = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const TxnKeys k = keys.Next();
+    ASSERT_EQ(k.aid, twin_keys.Next().aid);  // Exactly 6000 keys were drawn.
+    twin->StartTransaction(k, &effects);
+    expected_extends += grow(effects);
+    RunTransaction(skipped.get(), k);
+  }
+  if (kind != WorkloadKind::kSelectOnly) {
+    EXPECT_GT(expected_extends, 10u);
+  }
+  EXPECT_EQ(skipped->counts().extend_writes, expected_extends);
+}
+
+TEST(HostTest, SkippedTransactionsGrowRelationsLikeTheirTouches) {
+  ExpectSkipGrowsLikeTouches(WorkloadKind::kTpcbLike);
+  ExpectSkipGrowsLikeTouches(WorkloadKind::kSimpleUpdate);
+  ExpectSkipGrowsLikeTouches(WorkloadKind::kSelectOnly);
+}
+
+// SkipTransactions(n) is n SkipTransaction calls on the next n keys.
+TEST(HostTest, SkipTransactionsIsSkipTransactionOnTheNextKeys) {
+  std::unique_ptr<Host> batched = MakeHost(SmallHost());
+  std::unique_ptr<Host> single = MakeHost(SmallHost());
+  ASSERT_NE(batched, nullptr);
+  ASSERT_NE(single, nullptr);
+  KeyGenerator a(1, 3);
+  KeyGenerator b(1, 3);
+  batched->SkipTransactions(&a, 4001);
+  batched->SkipTransactions(&a, 2);
+  batched->SkipTransactions(&a, 0);
+  for (int i = 0; i < 4003; ++i) single->SkipTransaction(b.Next());
+  EXPECT_EQ(batched->counts().non_hot_updates, single->counts().non_hot_updates);
+  EXPECT_GT(batched->counts().non_hot_updates, 1000u);
+  EXPECT_EQ(batched->counts().prunes, single->counts().prunes);
+  batched->ResetCounts();
+  single->ResetCounts();
+  for (int i = 0; i < 500; ++i) {
+    const TxnKeys k = a.Next();
+    ASSERT_EQ(k.aid, b.Next().aid);
+    RunTransaction(batched.get(), k);
+    RunTransaction(single.get(), k);
+  }
+  EXPECT_EQ(batched->counts().ToJson(), single->counts().ToJson());
 }
 
 }  // namespace

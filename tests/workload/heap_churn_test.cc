@@ -100,5 +100,37 @@ TEST_F(HeapChurnTest, ReserveChangesNoEffect) {
   EXPECT_EQ(plain.accounts_pages(), reserved.accounts_pages());
 }
 
+// Advance is Apply's state change: the same transactions give the same stats, table
+// size and row locations (moved rows included), with Prefetch hints in between.
+TEST_F(HeapChurnTest, AdvanceChangesTheStateAsApplyDoes) {
+  HeapChurn applied(&layout_);
+  HeapChurn advanced(&layout_);
+  for (int64_t i = 0; i < 20000; ++i) {
+    const int64_t aid = 1 + (i * 7919) % 100000;
+    Txn(&applied, aid);
+    advanced.Prefetch({aid, 1, 1, 5});
+    advanced.Advance({aid, 1, 1, 5}, true);
+  }
+  EXPECT_GT(applied.stats().non_hot_updates, 1000u);
+  EXPECT_GT(applied.stats().prunes, 0u);
+  EXPECT_EQ(applied.stats().non_hot_updates, advanced.stats().non_hot_updates);
+  EXPECT_EQ(applied.stats().hot_updates, advanced.stats().hot_updates);
+  EXPECT_EQ(applied.stats().prunes, advanced.stats().prunes);
+  EXPECT_EQ(applied.stats().pages_added, advanced.stats().pages_added);
+  EXPECT_EQ(applied.accounts_pages(), advanced.accounts_pages());
+  for (int64_t aid = 1; aid <= 100000; aid += 13) {
+    ASSERT_EQ(applied.CurrentBlock(aid), advanced.CurrentBlock(aid)) << aid;
+  }
+}
+
+// A script without UPDATE accounts changes no rows.
+TEST_F(HeapChurnTest, AdvanceWithoutAnUpdateMovesNothing) {
+  HeapChurn churn(&layout_);
+  churn.Advance({70, 1, 1, 5}, false);
+  EXPECT_EQ(churn.stats().non_hot_updates + churn.stats().hot_updates, 0u);
+  EXPECT_EQ(churn.CurrentBlock(70), 1);
+  EXPECT_EQ(churn.accounts_pages(), layout_.pages(Relation::kAccounts));
+}
+
 }  // namespace
 }  // namespace pgstorsim
