@@ -57,7 +57,9 @@ TEST(FlatHashMap, AgreesWithStdMapUnderChurn) {
       const int32_t* v = m.Find(probe);
       auto it = ref.find(probe);
       ASSERT_EQ(v != nullptr, it != ref.end()) << "step " << step << " key " << probe;
-      if (v != nullptr) ASSERT_EQ(*v, it->second);
+      if (v != nullptr) {
+        ASSERT_EQ(*v, it->second);
+      }
     }
   }
   ASSERT_EQ(m.size(), ref.size());
