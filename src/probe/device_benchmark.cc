@@ -10,9 +10,16 @@
 #include "replay/pattern.h"
 #include "replay/report.h"
 #include "replay/session.h"
+#include "replay/target.h"
 
 namespace pgstorsim {
 namespace {
+
+// The scratch file the benchmark created, and its marker (replay/target.h).
+void RemoveScratch(const std::string& path) {
+  unlink(path.c_str());
+  unlink(CreatedMarkerPath(path).c_str());
+}
 
 struct Pattern {
   const char* name;
@@ -73,25 +80,26 @@ StatusOr<std::vector<DeviceMeasurement>> RunDeviceBenchmark(
     if (p.writes && existed) {
       if (print) {
         print("device benchmark: " + std::string(p.name) + " skipped: " + o.path +
-              (device ? " is a device (read-only)" : " is an existing file pgstorsim did not create"));
+              (device ? " is a device (read-only)"
+                      : " is an existing file pgstorsim did not create"));
       }
       continue;
     }
     auto r = RunPattern(o, p, stop);
     if (!r.ok()) {
-      if (!existed) unlink(o.path.c_str());
+      if (!existed) RemoveScratch(o.path);
       return r.status().WithContext(std::string("--device-benchmark ") + p.name);
     }
     if (print) {
       char line[200];
-      std::snprintf(line, sizeof line, "device benchmark: %-14s %10.0f ops/s  mean %.3f ms",
-                    p.name, r->tps, r->transaction_latency.mean_ns() / kNsPerMs);
+      std::snprintf(line, sizeof line, "device benchmark: %-14s %10.0f ops/s  mean %.3f ms", p.name,
+                    r->tps, r->transaction_latency.mean_ns() / kNsPerMs);
       print(line);
     }
     out.push_back({p.name, std::move(r).value()});
     if (stop != nullptr && stop->load()) break;
   }
-  if (!existed) unlink(o.path.c_str());
+  if (!existed) RemoveScratch(o.path);
   return out;
 }
 

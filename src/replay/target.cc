@@ -106,6 +106,42 @@ Status CheckWritableFile(const std::string& path, const struct stat& st, bool cr
   return RefuseSignature(path, st.st_size, policy);
 }
 
+// The marker names the file it marks: "<dev> <inode> <birth time ns>" (statx; birth
+// time 0 where the filesystem keeps none), so a marker left beside a path whose file
+// was removed never makes another file at that path ours, even one given the same inode
+// later (a file given the same inode within the same timestamp tick cannot be told apart).
+std::string FileIdentity(const std::string& path) {
+  struct statx sx;
+  if (statx(AT_FDCWD, path.c_str(), 0, STATX_INO | STATX_BTIME, &sx) != 0) return "";
+  const int64_t born_ns =
+      (sx.stx_mask & STATX_BTIME) != 0
+          ? static_cast<int64_t>(sx.stx_btime.tv_sec) * kNsPerSec + sx.stx_btime.tv_nsec
+          : 0;
+  return std::to_string(makedev(sx.stx_dev_major, sx.stx_dev_minor)) + " " +
+         std::to_string(sx.stx_ino) + " " + std::to_string(born_ns) + "\n";
+}
+
+Status WriteMarker(const std::string& path, const std::string& marker) {
+  const std::string text = FileIdentity(path);
+  if (text.empty()) return Status::Error(path + ": cannot stat: " + Errno());
+  const int fd = open(marker.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) return Status::Error(marker + ": cannot write: " + Errno());
+  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  return written ? Status::Ok() : Status::Error(marker + ": cannot write: " + Errno());
+}
+
+// True when `marker` names the file at `path`.
+bool MarkerNames(const std::string& marker, const std::string& path) {
+  const int fd = open(marker.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[128] = {};
+  const ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  const std::string identity = FileIdentity(path);
+  return n > 0 && !identity.empty() && std::string(buf, static_cast<size_t>(n)) == identity;
+}
+
 StatusOr<PreparedTarget> CreateFile(const std::string& path, int64_t required,
                                     const TargetPolicy& policy) {
   if (path.rfind("/dev/", 0) == 0) {
@@ -115,12 +151,17 @@ StatusOr<PreparedTarget> CreateFile(const std::string& path, int64_t required,
   }
   const std::string marker = CreatedMarkerPath(path);
   const int64_t size = std::max(required, policy.create_size_bytes);
-  // The mark first, so the file is ours even if filling it is cut short.
+  // The mark first (O_EXCL: no other run creates this path meanwhile); it names the file
+  // once filled, so a file whose filling was cut short is nobody's and is never written.
   const int mfd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   const bool new_marker = mfd >= 0;
   if (mfd < 0 && errno != EEXIST) return Status::Error(marker + ": cannot create: " + Errno());
   if (new_marker) close(mfd);
   Status s = CreateOrExtend(path, 0, size, true);
+  if (s.ok()) {
+    s = WriteMarker(path, marker);
+    if (!s.ok()) unlink(path.c_str());
+  }
   if (!s.ok()) {
     if (new_marker) unlink(marker.c_str());
     return s;
@@ -134,8 +175,7 @@ StatusOr<PreparedTarget> PrepareRegularFile(const std::string& path, const struc
   if (st == nullptr) return CreateFile(path, required, policy);
   PreparedTarget t{path, false, needs_write, false, 0};
   const std::string marker = CreatedMarkerPath(path);
-  struct stat mst;
-  t.created_by_us = stat(marker.c_str(), &mst) == 0;
+  t.created_by_us = MarkerNames(marker, path);
   t.size_bytes = st->st_size;
   if (needs_write) {
     Status s = CheckWritableFile(path, *st, t.created_by_us, policy);

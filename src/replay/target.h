@@ -4,7 +4,9 @@
 // Regular files:
 //   - missing: created (O_EXCL) at max(required, create_size) bytes, filled with zeros
 //     so reads hit the device, and marked as ours with a sidecar "<path>.pgstorsim-created"
-//     written before the data (never under /dev/: a missing device path is an error);
+//     created before the data and naming the file (device and inode) once it exists
+//     (never under /dev/: a missing device path is an error); a marker that names
+//     another file (or none) marks nothing;
 //     if filling fails (ENOSPC, ...) the file and its mark are removed;
 //   - existing and marked: may be extended (never shrunk);
 //   - existing and not marked: never truncated, shrunk or extended (too small ->

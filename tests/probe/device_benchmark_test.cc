@@ -28,6 +28,7 @@ TEST(DeviceBenchmarkTest, ScratchFileGetsThreePatternsAndIsRemoved) {
   EXPECT_EQ(lines.size(), 3u);
   struct stat st {};
   EXPECT_NE(stat(o.path.c_str(), &st), 0) << "the scratch file must be removed";
+  EXPECT_NE(stat((o.path + ".pgstorsim-created").c_str(), &st), 0) << "and its marker";
 }
 
 TEST(DeviceBenchmarkTest, AnExistingFileIsOnlyRead) {

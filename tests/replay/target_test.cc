@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <cstring>
+#include <fstream>
 
 #include "replay/pattern.h"
 #include "replay/session.h"
@@ -28,13 +29,36 @@ TEST(TargetTest, CreatesMarksAndExtendsOwnFiles) {
   EXPECT_TRUE(t->created_by_us);
   EXPECT_TRUE(t->writable);
   EXPECT_EQ(SizeOf(path), 1 << 20);
-  EXPECT_EQ(SizeOf(CreatedMarkerPath(path)), 0);
+  EXPECT_GT(SizeOf(CreatedMarkerPath(path)), 0);  // Names the file: device and inode.
   auto bigger = PrepareTarget(path, 3 << 20, true, {});
   ASSERT_TRUE(bigger.ok()) << bigger.status().message();
   EXPECT_EQ(SizeOf(path), 3 << 20);
   // Never shrunk, even when ours.
   ASSERT_TRUE(PrepareTarget(path, 1 << 20, true, {}).ok());
   EXPECT_EQ(SizeOf(path), 3 << 20);
+}
+
+// A marker left beside a removed file marks nothing: a file someone else puts at the
+// path later is not ours, so it is neither written nor extended without consent.
+TEST(TargetTest, AStaleMarkerMarksNoOtherFile) {
+  TempDir dir;
+  const std::string path = dir.File("scratch");
+  ASSERT_TRUE(PrepareTarget(path, 1 << 20, true, {}).ok());
+  {
+    std::ofstream theirs(path + ".new");  // Made while ours exists: another inode.
+    theirs << std::string(1 << 20, 'x');
+  }
+  ASSERT_EQ(unlink(path.c_str()), 0);  // The marker stays behind.
+  ASSERT_EQ(rename((path + ".new").c_str(), path.c_str()), 0);
+  auto again = PrepareTarget(path, 1 << 20, true, {});
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.status().message().find("--allow-destroy"), std::string::npos)
+      << again.status().message();
+  auto read_only = PrepareTarget(path, 1 << 20, false, {});
+  ASSERT_TRUE(read_only.ok()) << read_only.status().message();
+  EXPECT_FALSE(read_only->created_by_us);
+  EXPECT_FALSE(PrepareTarget(path, 2 << 20, false, {}).ok());  // Never extended.
+  EXPECT_EQ(SizeOf(path), 1 << 20);
 }
 
 TEST(TargetTest, CreateSizeOptionSetsTheSize) {
