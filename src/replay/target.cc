@@ -89,23 +89,6 @@ Status RefuseSignature(const std::string& path, int64_t size_bytes, const Target
   return Status::Ok();
 }
 
-// An existing file is written only when nothing live uses it and, unless pgstorsim
-// created it, --allow-destroy names it and it holds no signature (or --force-signature).
-Status CheckWritableFile(const std::string& path, const struct stat& st, bool created_by_us,
-                         const TargetPolicy& policy) {
-  std::string why = PostgresFileReason(path);
-  if (why.empty()) why = LoopBackingFileReason(st);
-  if (!why.empty()) return Status::Error(path + ": refused: " + why);
-  if (created_by_us) return Status::Ok();
-  if (!AllowDestroyNames(policy, st)) {
-    return Status::Error(path + ": the trace writes, and a file pgstorsim did not create (no " +
-                         CreatedMarkerPath(path) +
-                         ") is only written when --allow-destroy names it (its contents are "
-                         "destroyed); refused before any I/O");
-  }
-  return RefuseSignature(path, st.st_size, policy);
-}
-
 // The marker names the file it marks: "<dev> <inode> <birth time ns>" (statx; birth
 // time 0 where the filesystem keeps none), so a marker left beside a path whose file
 // was removed never makes another file at that path ours, even one given the same inode
@@ -131,6 +114,15 @@ Status WriteMarker(const std::string& path, const std::string& marker) {
   return written ? Status::Ok() : Status::Error(marker + ": cannot write: " + Errno());
 }
 
+// Why the file at `path` is not ours, for an error message.
+std::string NotOursReason(const std::string& path) {
+  const std::string marker = CreatedMarkerPath(path);
+  if (access(marker.c_str(), F_OK) != 0) return "no " + marker;
+  return marker +
+         " names another file or none (left beside a removed file, or written "
+         "before markers named their file; remove both to have the file made anew)";
+}
+
 // True when `marker` names the file at `path`.
 bool MarkerNames(const std::string& marker, const std::string& path) {
   const int fd = open(marker.c_str(), O_RDONLY | O_CLOEXEC);
@@ -140,6 +132,23 @@ bool MarkerNames(const std::string& marker, const std::string& path) {
   close(fd);
   const std::string identity = FileIdentity(path);
   return n > 0 && !identity.empty() && std::string(buf, static_cast<size_t>(n)) == identity;
+}
+
+// An existing file is written only when nothing live uses it and, unless pgstorsim
+// created it, --allow-destroy names it and it holds no signature (or --force-signature).
+Status CheckWritableFile(const std::string& path, const struct stat& st, bool created_by_us,
+                         const TargetPolicy& policy) {
+  std::string why = PostgresFileReason(path);
+  if (why.empty()) why = LoopBackingFileReason(st);
+  if (!why.empty()) return Status::Error(path + ": refused: " + why);
+  if (created_by_us) return Status::Ok();
+  if (!AllowDestroyNames(policy, st)) {
+    return Status::Error(path + ": the trace writes, and a file pgstorsim did not create (" +
+                         NotOursReason(path) +
+                         ") is only written when --allow-destroy names it (its contents are "
+                         "destroyed); refused before any I/O");
+  }
+  return RefuseSignature(path, st.st_size, policy);
 }
 
 StatusOr<PreparedTarget> CreateFile(const std::string& path, int64_t required,
@@ -185,8 +194,8 @@ StatusOr<PreparedTarget> PrepareRegularFile(const std::string& path, const struc
   if (!t.created_by_us) {
     return Status::Error(path + " is " + FormatBytes(t.size_bytes) + " but the replay needs " +
                          FormatBytes(required) +
-                         "; pgstorsim never resizes a file it did not create (no " + marker +
-                         "): give a new path or a larger file");
+                         "; pgstorsim never resizes a file it did not create (" +
+                         NotOursReason(path) + "): give a new path or a larger file");
   }
   Status s = CreateOrExtend(path, t.size_bytes, required, false);
   if (!s.ok()) return s;

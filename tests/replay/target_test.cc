@@ -54,6 +54,8 @@ TEST(TargetTest, AStaleMarkerMarksNoOtherFile) {
   ASSERT_FALSE(again.ok());
   EXPECT_NE(again.status().message().find("--allow-destroy"), std::string::npos)
       << again.status().message();
+  EXPECT_NE(again.status().message().find("names another file"), std::string::npos)
+      << again.status().message();
   auto read_only = PrepareTarget(path, 1 << 20, false, {});
   ASSERT_TRUE(read_only.ok()) << read_only.status().message();
   EXPECT_FALSE(read_only->created_by_us);
