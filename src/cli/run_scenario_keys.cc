@@ -12,10 +12,12 @@ namespace {
 
 // The scenario keys the run states, as scenario values ("10", "20s", "tpcb-like").
 std::map<std::string, std::string> StatedKeys(const RunConfig& c, int scale) {
-  std::map<std::string, std::string> keys = {{"workload.clients", std::to_string(c.clients)},
-                                             {"workload.scale", std::to_string(scale)},
-                                             {"workload.seed", std::to_string(c.seed)},
-                                             {"workload.rate", std::to_string(c.rate_tps)}};
+  std::map<std::string, std::string> keys = {
+      {"workload.clients", std::to_string(c.clients)},
+      {"workload.scale", std::to_string(scale)},
+      {"workload.seed", std::to_string(c.seed)},
+      {"workload.rate", std::to_string(c.rate_tps)},
+      {"workload.protocol", c.prepared ? "prepared" : "simple"}};
   if (c.duration_ns > 0) keys["workload.duration"] = std::to_string(c.duration_ns) + "ns";
   if (c.transactions_per_client > 0) {
     keys["workload.transactions"] = std::to_string(c.transactions_per_client);

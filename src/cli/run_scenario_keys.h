@@ -12,8 +12,9 @@
 
 namespace pgstorsim {
 
-// The workload.* results keys the run states: clients, scale, seed, rate, duration or
-// transactions; type only for one built-in script; cache only when prepared cold or warm.
+// The workload.* results keys the run states: clients, scale, seed, rate, protocol,
+// duration or transactions; type only for one built-in script; cache only when prepared
+// cold or warm.
 // Keys the run leaves open (a custom script's type, an as-is cache) are absent.
 nlohmann::json RunScenarioKeys(const RunConfig& config, int scale);
 

@@ -11,6 +11,15 @@ std::string Text(const nlohmann::json& j, const char* key) {
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
 }
 
+// The workload keys a run states (config.scenario, cli/run_scenario_keys.h); an empty
+// object when it states none.
+const nlohmann::json& ScenarioOf(const nlohmann::json& config) {
+  static const nlohmann::json kNone = nlohmann::json::object();
+  if (!config.is_object()) return kNone;
+  auto it = config.find("scenario");
+  return it != config.end() && it->is_object() ? *it : kNone;
+}
+
 // The server a part measured: its system identifier when known, else host:port/db.
 std::string ServerKey(const Results& r) {
   const nlohmann::json server = r.environment.value("server", nlohmann::json::object());
@@ -23,7 +32,7 @@ std::string ServerKey(const Results& r) {
 std::string SchemaKey(const Results& r) {
   std::set<std::string> names;
   for (const StatementResult& s : r.statements) names.insert(s.name);
-  std::string key = "scale " + Text(r.config, "scale") + ", scripts " +
+  std::string key = "scale " + Text(ScenarioOf(r.config), "workload.scale") + ", scripts " +
                     r.config.value("scripts", nlohmann::json::array()).dump() + ", statements";
   for (const std::string& n : names) key += " [" + n + "]";
   return key;
@@ -93,7 +102,7 @@ StatusOr<Results> MergeResults(const std::vector<Results>& parts,
       merged.Merge(parts[i]);
       MergeSeries(parts[i], &merged.series);
     }
-    clients += IntOr0(parts[i].config, "clients");
+    clients += IntOr0(ScenarioOf(parts[i].config), "workload.clients");
     threads += IntOr0(parts[i].config, "threads");
     list.push_back({{"file", i < names.size() ? names[i] : ""},
                     {"client_host", parts[i].environment.value("hostname", "")},
@@ -102,13 +111,10 @@ StatusOr<Results> MergeResults(const std::vector<Results>& parts,
                     {"tps", parts[i].tps},
                     {"duration_s", parts[i].duration_s}});
   }
-  merged.config["clients"] = clients;
   merged.config["threads"] = threads;
-  // The run's scenario keys (cli/run_scenario_keys.h) name the clients of all the hosts.
-  auto scenario = merged.config.find("scenario");
-  if (scenario != merged.config.end() && scenario->is_object() &&
-      scenario->contains("workload.clients")) {
-    (*scenario)["workload.clients"] = clients;
+  // The merged run's clients are those of all the hosts.
+  if (ScenarioOf(merged.config).contains("workload.clients")) {
+    merged.config["scenario"]["workload.clients"] = clients;
   }
   merged.sections["merged_parts"] = list;
   if (merged.sections.contains("client_cpu")) merged.sections.erase("client_cpu");

@@ -214,21 +214,11 @@ nlohmann::json ScriptsJson(const RunConfig& c) {
   return out;
 }
 
-nlohmann::json RunConfigToJson(const RunConfig& c, int scale) {
-  return {{"scale", scale},
-          {"clients", c.clients},
-          {"threads", c.threads},
-          {"duration_s", NsToSec(c.duration_ns)},
-          {"transactions_per_client", c.transactions_per_client},
-          {"workload", c.mix != nullptr && c.mix->HasCustom() ? "custom"
-                                                                : WorkloadKindName(c.workload)},
-          {"protocol", c.prepared ? "prepared" : "simple"},
+nlohmann::json RunConfigToJson(const RunConfig& c) {
+  return {{"threads", c.threads},
           {"warmup_s", NsToSec(c.warmup_ns)},
-          {"rate_tps", c.rate_tps},
           {"progress_s", NsToSec(c.progress_ns)},
-          {"seed", c.seed},
           {"max_tries", c.max_tries},
-          {"cache", CacheModeName(c.cache)},
           {"scripts", ScriptsJson(c)},
           {"vacuum", c.vacuum},
           {"start_at_unix_s", NsToSec(c.start_at_unix_ns)},

@@ -99,8 +99,11 @@ int64_t UnixNowNs();
 std::string FormatUnixTime(int64_t unix_ns);
 
 const char* CacheModeName(CacheMode mode);
-// The config block of the results document.
-nlohmann::json RunConfigToJson(const RunConfig& config, int scale);
+// The run's own options for the results' config block: threads, warm-up, progress,
+// tries, scripts, vacuum, start time, reconnect wait (durations in seconds). The workload
+// it ran (clients, scale, seed, rate, duration, protocol, type, cache) is stated once,
+// under config.scenario in the scenario vocabulary (cli/run_scenario_keys.h).
+nlohmann::json RunConfigToJson(const RunConfig& config);
 
 }  // namespace pgstorsim
 

@@ -10,7 +10,9 @@
 
 #include "common/file_util.h"
 #include "common/results.h"
+#include "model/measured_conditions.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_results.h"
 
 namespace pgstorsim {
 namespace {
@@ -423,9 +425,31 @@ void SetCondition(const nlohmann::json& j, const char* field, const char* key,
   }
 }
 
-// Conditions of a run (its config), a replay (the trace's meta) or a simulation (its
+// The condition keys (ConditionKeys) a result states under config.scenario, in the
+// results schema's names (scenario_results.h), as canonical scenario text.
+void ScenarioKeyConditions(const nlohmann::json& keys, std::map<std::string, std::string>* out) {
+  const std::vector<std::string>& wanted = ConditionKeys();
+  Scenario s;
+  for (const auto& [name, value] : keys.items()) {
+    const std::optional<ResultsName> found = FindResultsName(name);
+    if (!found || std::find(wanted.begin(), wanted.end(), found->key) == wanted.end()) continue;
+    const std::string text = value.is_string()    ? value.get<std::string>()
+                             : value.is_boolean() ? (value.get<bool>() ? "on" : "off")
+                                                  : value.dump();
+    if (SetScenarioKeyFromResults(&s, name, text).ok()) {
+      (*out)[found->key] = GetScenarioKey(s, found->key).value();
+    }
+  }
+}
+
+// Conditions of a run (the workload keys its config.scenario states; the pgbench option
+// names of results without one), a replay (the trace's meta) or a simulation (its
 // scenario).
 Status ResultsConditions(const Results& r, std::map<std::string, std::string>* out) {
+  if (r.kind == "run" && r.config.contains("scenario") && r.config["scenario"].is_object()) {
+    ScenarioKeyConditions(r.config["scenario"], out);
+    return Status::Ok();
+  }
   const nlohmann::json* source = &r.config;
   if (r.kind == "replay") {
     static const nlohmann::json kNone = nlohmann::json::object();

@@ -31,7 +31,8 @@ TEST(RunScenarioKeys, AreTheModelsNamesAndValues) {
   ASSERT_TRUE(s.ok()) << s.status().message();
   const nlohmann::json model = ScenarioResultsKeys(*s);
   for (const char* name : {"workload.clients", "workload.scale", "workload.duration_ns",
-                           "workload.cache", "workload.seed", "workload.type", "workload.rate"}) {
+                           "workload.cache", "workload.seed", "workload.type", "workload.rate",
+                           "workload.protocol"}) {
     ASSERT_TRUE(keys.contains(name)) << name;
     EXPECT_EQ(keys[name], model[name]) << name;
   }
@@ -43,6 +44,7 @@ TEST(RunScenarioKeys, AreTheModelsNamesAndValues) {
 TEST(RunScenarioKeys, LeaveOutWhatTheRunLeavesOpen) {
   RunConfig c = WarmTpcb();
   c.cache = CacheMode::kAsIs;
+  c.prepared = true;
   auto mix = BuildScriptMix({"tpcb-like", "select-only"}, {}, "");
   ASSERT_TRUE(mix.ok()) << mix.status().message();
   c.mix = std::make_shared<const ScriptMix>(*mix);
@@ -50,12 +52,13 @@ TEST(RunScenarioKeys, LeaveOutWhatTheRunLeavesOpen) {
   EXPECT_FALSE(keys.contains("workload.cache"));
   EXPECT_FALSE(keys.contains("workload.type"));  // Two scripts: no one scenario type.
   EXPECT_EQ(keys["workload.clients"], 4);
+  EXPECT_EQ(keys["workload.protocol"], "prepared");
 }
 
 // The report pairs a run with a model result on the keys they share, and refuses one
 // of another scale.
 TEST(RunScenarioKeys, PairARunWithAModelOfTheSameWorkload) {
-  nlohmann::json run_config = RunConfigToJson(WarmTpcb(), 10);
+  nlohmann::json run_config = RunConfigToJson(WarmTpcb());
   run_config["scenario"] = RunScenarioKeys(WarmTpcb(), 10);
   auto same = DefaultScenario({"workload.clients=4", "workload.scale=10", "workload.cache=warm",
                                "workload.type=tpcb-like"});

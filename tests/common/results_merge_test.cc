@@ -11,9 +11,7 @@ Results Part(const std::string& sysid, uint64_t txns, double tps, int64_t latenc
       {"hostname", "client"},
       {"server",
        {{"system_identifier", sysid}, {"host", "h"}, {"port", "5432"}, {"database", "d"}}}};
-  r.config = {{"scale", 10},
-              {"clients", 2},
-              {"threads", 1},
+  r.config = {{"threads", 1},
               {"scenario", {{"workload.clients", 2}, {"workload.scale", 10}}},
               {"scripts", {{{"name", "tpcb-like"}, {"weight", 1}, {"builtin", true}}}}};
   r.transactions = txns;
@@ -37,8 +35,9 @@ TEST(ResultsMergeTest, AddsCountsHistogramsSeriesAndClients) {
   EXPECT_DOUBLE_EQ(merged->tps, 40);
   EXPECT_EQ(merged->transaction_latency.count(), 400u);
   EXPECT_NEAR(merged->transaction_latency.mean_ns(), 2500000, 30000);
-  EXPECT_EQ(merged->config["clients"], 4);
   EXPECT_EQ(merged->config["scenario"]["workload.clients"], 4);
+  EXPECT_FALSE(merged->config.contains("clients"));  // Stated once, in the scenario keys.
+  EXPECT_EQ(merged->config["threads"], 2);
   EXPECT_EQ(merged->config["scenario"]["workload.scale"], 10);
   ASSERT_EQ(merged->series.size(), 2u);
   EXPECT_EQ(merged->series[0].transactions, 200u);
@@ -49,23 +48,12 @@ TEST(ResultsMergeTest, AddsCountsHistogramsSeriesAndClients) {
   EXPECT_EQ(merged->sections["merged_parts"][1]["file"], "b.json");
 }
 
-// Run results written before runs named their scenario keys merge without gaining one.
-TEST(ResultsMergeTest, WithoutScenarioKeysNoneIsAdded) {
-  Results a = Part("42", 1, 1, 1), b = Part("42", 1, 1, 1);
-  a.config.erase("scenario");
-  b.config.erase("scenario");
-  auto merged = MergeResults({a, b}, {"a", "b"});
-  ASSERT_TRUE(merged.ok()) << merged.status().message();
-  EXPECT_FALSE(merged->config.contains("scenario"));
-  EXPECT_EQ(merged->config["clients"], 4);
-}
-
 TEST(ResultsMergeTest, RefusesAnotherServerOrSchema) {
   auto other = MergeResults({Part("42", 1, 1, 1), Part("43", 1, 1, 1)}, {"a", "b"});
   ASSERT_FALSE(other.ok());
   EXPECT_NE(other.status().message().find("not the same server"), std::string::npos);
   Results scaled = Part("42", 1, 1, 1);
-  scaled.config["scale"] = 20;
+  scaled.config["scenario"]["workload.scale"] = 20;
   auto schema = MergeResults({Part("42", 1, 1, 1), scaled}, {"a", "b"});
   ASSERT_FALSE(schema.ok());
   EXPECT_NE(schema.status().message().find("not the same schema"), std::string::npos);

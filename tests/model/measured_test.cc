@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "common/results.h"
+#include "model/measured_conditions.h"
+#include "scenario/scenario.h"
 
 namespace pgstorsim {
 namespace {
@@ -134,6 +136,36 @@ TEST(ParseResults, RunResultsGiveTpsAndStatementMeans) {
   EXPECT_NEAR(m->statement_latency_ms.at("END"), 3.0, 0.01);
   Results p = NewResults("predict");
   EXPECT_FALSE(ParseMeasuredText(p.ToJson().dump(), "p.json").ok());
+}
+
+// A run states its workload under config.scenario (the results schema's names); its
+// conditions are those keys, in the scenario's canonical text, and nothing else.
+TEST(ParseResults, RunConditionsAreItsScenarioKeys) {
+  Results r = NewResults("run");
+  r.tps = 100;
+  r.config = {{"threads", 2},
+              {"scenario",
+               {{"workload.clients", 4},
+                {"workload.scale", 10},
+                {"workload.cache", "warm"},
+                {"workload.type", "tpcb-like"},
+                {"workload.protocol", "prepared"},
+                {"workload.seed", 7},
+                {"workload.duration_ns", 20000000000}}}};
+  auto m = ParseMeasuredText(r.ToJson().dump(), "run.json");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const std::map<std::string, std::string> expected = {{"workload.clients", "4"},
+                                                       {"workload.scale", "10"},
+                                                       {"workload.cache", "warm"},
+                                                       {"workload.type", "tpcb-like"},
+                                                       {"workload.protocol", "prepared"}};
+  EXPECT_EQ(m->conditions, expected);
+  auto scenario = DefaultScenario({"workload.clients=10", "workload.scale=10"});
+  ASSERT_TRUE(scenario.ok());
+  const Status mismatch = CheckConditions(*m, *scenario);
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_NE(mismatch.message().find("measured workload.clients = 4"), std::string::npos)
+      << mismatch.message();
 }
 
 TEST(ParseMeasured, UnknownFormatNamesTheFile) {

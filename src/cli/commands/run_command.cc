@@ -173,7 +173,7 @@ class RunCommand : public Command {
     }
     Results r = NewResults("run");
     r.label = o_.label;
-    r.config = RunConfigToJson(*config, scale_value);
+    r.config = RunConfigToJson(*config);
     r.config["scenario"] = RunScenarioKeys(*config, scale_value);
     r.environment = DriverEnvironment(conn->get(), server->conninfo, server->source);
     if (config->vacuum && scale.ok()) {
