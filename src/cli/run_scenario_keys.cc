@@ -1,6 +1,7 @@
 #include "cli/run_scenario_keys.h"
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "common/units.h"
@@ -34,17 +35,12 @@ std::map<std::string, std::string> StatedKeys(const RunConfig& c, int scale) {
 
 nlohmann::json RunScenarioKeys(const RunConfig& config, int scale) {
   Scenario s;
-  const std::map<std::string, std::string> stated = StatedKeys(config, scale);
-  for (const auto& [key, value] : stated) {
+  std::set<std::string> keys;
+  for (const auto& [key, value] : StatedKeys(config, scale)) {
     if (!SetScenarioKey(&s, key, value).ok()) return nlohmann::json::object();
+    keys.insert(key);
   }
-  const nlohmann::json all = ScenarioResultsKeys(s);
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, value] : all.items()) {
-    const auto found = FindResultsName(name);
-    if (found && stated.count(found->key)) out[name] = value;
-  }
-  return out;
+  return StatedResultsKeys(s, keys);
 }
 
 }  // namespace pgstorsim

@@ -78,6 +78,16 @@ nlohmann::json ScenarioResultsKeys(const Scenario& s) {
   return out;
 }
 
+nlohmann::json StatedResultsKeys(const Scenario& s, const std::set<std::string>& keys) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const ScenarioKeyEntry& e : KeyTable()) {
+    if (!keys.count(e.info.key)) continue;
+    auto [name, value] = ResultsKeyValue(e.info.key, e.get(s));
+    out[name] = value;
+  }
+  return out;
+}
+
 nlohmann::json ScenarioResultsConfig(const Scenario& s) {
   return {{"scenario_toml", ScenarioToToml(s)},
           {"scenario_file", s.source_file},

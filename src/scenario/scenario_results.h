@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -41,6 +42,10 @@ struct ResultsName {
 std::optional<ResultsName> FindResultsName(const std::string& name);
 // Every key of ScenarioKeys() (calibration excluded) as {"array.stripe_bytes": 32768, ...}.
 nlohmann::json ScenarioResultsKeys(const Scenario& scenario);
+// Only the keys of ScenarioKeys() in `keys` (results names and values as
+// ScenarioResultsKeys gives them): what a result states it ran, when it ran under some
+// keys only (a run's workload, a replay's trace).
+nlohmann::json StatedResultsKeys(const Scenario& scenario, const std::set<std::string>& keys);
 // The scenario part of a model result's config, the same for simulate and predict:
 // {"scenario_toml": ScenarioToToml (calibration included), "scenario_file": the file it
 // was loaded from ("" when built-in), "scenario": ScenarioResultsKeys}.

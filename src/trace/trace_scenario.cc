@@ -14,4 +14,20 @@ StatusOr<GeneratorOptions> GeneratorOptionsFromScenario(const Scenario& s) {
   return o;
 }
 
+std::map<std::string, std::string> TraceWorkloadKeys(const nlohmann::json& meta) {
+  static const std::pair<const char*, const char*> kMetaKeys[] = {
+      {"workload", "workload.type"}, {"scale", "workload.scale"},   {"clients", "workload.clients"},
+      {"seed", "workload.seed"},     {"rate_tps", "workload.rate"}, {"cache", "workload.cache"}};
+  std::map<std::string, std::string> out;
+  if (!meta.is_object() || !meta.contains("generator")) return out;
+  for (const auto& [field, key] : kMetaKeys) {
+    if (!meta.contains(field)) continue;
+    const nlohmann::json& v = meta[field];
+    const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    Scenario probe;
+    if (SetScenarioKey(&probe, key, text).ok()) out[key] = GetScenarioKey(probe, key).value();
+  }
+  return out;
+}
+
 }  // namespace pgstorsim

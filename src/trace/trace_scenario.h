@@ -5,6 +5,10 @@
 #ifndef PGSTORSIM_TRACE_TRACE_SCENARIO_H_
 #define PGSTORSIM_TRACE_TRACE_SCENARIO_H_
 
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
 #include "common/status.h"
 #include "scenario/scenario.h"
 #include "trace/trace_generator.h"
@@ -16,6 +20,11 @@ namespace pgstorsim {
 // the WAL files' size. Options without a scenario key (fillfactor, keys log, warm-up,
 // group commit, background writer) keep their defaults.
 StatusOr<GeneratorOptions> GeneratorOptionsFromScenario(const Scenario& scenario);
+
+// The inverse for a trace already written: the scenario workload keys its meta states
+// (workload.type, scale, clients, seed, rate, cache), in their canonical text, keyed by
+// scenario key. A synthetic pattern's meta (replay/pattern.h) states none.
+std::map<std::string, std::string> TraceWorkloadKeys(const nlohmann::json& meta);
 
 }  // namespace pgstorsim
 

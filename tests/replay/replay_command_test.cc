@@ -62,6 +62,27 @@ TEST(ReplayCommandTest, WritesReplayResults) {
   EXPECT_FALSE(keys.contains("filesystem.block_size_bytes"));
 }
 
+// A replay states the workload its trace holds (the trace's clients and scale), not the
+// scenario's defaults; the scenario gives the storage only.
+TEST(ReplayCommandTest, StatesTheTracesWorkload) {
+  TempDir dir;
+  ShellResult t = RunPgstorsim("trace --scale 1 --clients 3 --transactions 60 --cache warm --out " +
+                               dir.File("t.trace"));
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  CommandRun r = Replay("--trace " + dir.File("t.trace") + " --target " + dir.File("data") +
+                        " --out " + dir.File("r.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto results = LoadResults(dir.File("r.json"));
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  const nlohmann::json& keys = results->config["scenario"];
+  EXPECT_EQ(keys.value("workload.clients", 0), 3);
+  EXPECT_EQ(keys.value("workload.scale", 0), 1);
+  EXPECT_EQ(keys.value("workload.type", ""), "tpcb-like");
+  EXPECT_EQ(keys.value("workload.cache", ""), "warm");
+  EXPECT_FALSE(keys.contains("workload.duration_ns"));  // Not in the trace: not stated.
+  EXPECT_TRUE(keys.contains("host.ram_bytes"));          // The scenario's storage and host.
+}
+
 // --scenario gives the array and filesystem geometry; the flags are aliases of --set
 // applied after it; the members must match array.disks.
 TEST(ReplayCommandTest, ScenarioGivesTheGeometry) {

@@ -6,6 +6,7 @@
 // complete=false and flag "interrupted", and the exit code is 130 (as `pgstorsim run`).
 #include <atomic>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "cli/command.h"
@@ -21,6 +22,7 @@
 #include "scenario/scenario_results.h"
 #include "scenario/storage_geometry.h"
 #include "trace/trace_io.h"
+#include "trace/trace_scenario.h"
 
 namespace pgstorsim {
 namespace {
@@ -132,8 +134,8 @@ class ReplayCommand : public Command {
     auto outcome = ReplayTrace(header, records, targets_, options_, &prepared);
     if (!outcome.ok()) return ReportError(kName, outcome.status());
     PrintSummary(*outcome, prepared, std::cout);
-    Results results =
-        MakeReplayResults(*outcome, prepared, options_.interval_ns, Config(), header.meta);
+    Results results = MakeReplayResults(*outcome, prepared, options_.interval_ns,
+                                        Config(header.meta), header.meta);
     results.label = label_;
     results.complete = !outcome->interrupted;
     if (outcome->interrupted) results.flags.push_back("interrupted");
@@ -254,14 +256,23 @@ class ReplayCommand : public Command {
 
   // The run's settings; the geometry as canonical scenario keys (config.scenario),
   // without the filesystem keys when no filesystem was emulated, nor the array keys
-  // when the data target is a single device.
-  nlohmann::json Config() const {
+  // when the data target is a single device; the workload keys are those the trace's
+  // meta states (the trace, not the scenario, holds the workload replayed).
+  nlohmann::json Config(const nlohmann::json& trace_meta) const {
     nlohmann::json keys = ScenarioResultsKeys(scenario_);
     for (auto it = keys.begin(); it != keys.end();) {
       const bool fs = it.key().rfind("filesystem.", 0) == 0;
       const bool array = it.key().rfind("array.", 0) == 0;
-      it = (fs && !emulated_fs_) || (array && !targets_.use_array) ? keys.erase(it) : std::next(it);
+      const bool workload = it.key().rfind("workload.", 0) == 0;
+      it = (fs && !emulated_fs_) || (array && !targets_.use_array) || workload ? keys.erase(it)
+                                                                               : std::next(it);
     }
+    Scenario traced;
+    std::set<std::string> stated;
+    for (const auto& [key, text] : TraceWorkloadKeys(trace_meta)) {
+      if (SetScenarioKey(&traced, key, text).ok()) stated.insert(key);
+    }
+    keys.update(StatedResultsKeys(traced, stated));
     return {{"trace", trace_},
             {"pattern", pattern_.name},
             {"target", targets_.target},
