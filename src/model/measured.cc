@@ -10,6 +10,7 @@
 
 #include "common/file_util.h"
 #include "common/results.h"
+#include "common/units.h"
 #include "model/measured_conditions.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_results.h"
@@ -442,11 +443,14 @@ void ScenarioKeyConditions(const nlohmann::json& keys, std::map<std::string, std
   }
 }
 
-// Conditions of a run (the workload keys its config.scenario states; the pgbench option
-// names of results without one), a replay (the trace's meta) or a simulation (its
-// scenario).
+// Conditions of a run or of a replay whose config names no trace (the device
+// benchmark's patterns): the workload keys their config.scenario states (the pgbench
+// option names of run results without one); of a replay of a trace or pattern (`replay`:
+// config.trace, "" for a pattern): the trace's meta; of a simulation: its scenario.
 Status ResultsConditions(const Results& r, std::map<std::string, std::string>* out) {
-  if (r.kind == "run" && r.config.contains("scenario") && r.config["scenario"].is_object()) {
+  const bool states_keys = r.config.contains("scenario") && r.config["scenario"].is_object();
+  const bool of_trace = r.kind == "replay" && r.config.contains("trace");
+  if (states_keys && (r.kind == "run" || (r.kind == "replay" && !of_trace))) {
     ScenarioKeyConditions(r.config["scenario"], out);
     return Status::Ok();
   }
@@ -473,6 +477,31 @@ Status ResultsConditions(const Results& r, std::map<std::string, std::string>* o
   SetCondition(*source, "protocol", "workload.protocol", out);
   SetCondition(*source, "cache", "workload.cache", out);
   return Status::Ok();
+}
+
+// A replayed io workload's requests as device figures, like fio's: reads and writes per
+// second (the replay's requests per second split by their counts) and each one's mean
+// latency, a write's with the fsyncs that follow it (the io workload's "write" request).
+void ReplayDeviceFigures(const Results& r, Measured* m) {
+  auto find = [&](const char* name) -> const LatencyHistogram* {
+    for (const StatementResult& s : r.statements) {
+      if (s.name == name) return &s.latency;
+    }
+    return nullptr;
+  };
+  const LatencyHistogram* read = find("data read");
+  const LatencyHistogram* write = find("data write");
+  const LatencyHistogram* fsync = find("fsync");
+  const double reads = read ? read->count() : 0, writes = write ? write->count() : 0;
+  if (reads + writes <= 0) return;
+  m->read_iops = r.tps * reads / (reads + writes);
+  m->write_iops = r.tps * writes / (reads + writes);
+  if (reads > 0) m->read_latency_ms = read->mean_ns() / kNsPerMs;
+  if (writes > 0) {
+    const double fsync_ms =
+        fsync && fsync->count() > 0 ? fsync->mean_ns() / kNsPerMs * fsync->count() / writes : 0;
+    m->write_latency_ms = write->mean_ns() / kNsPerMs + fsync_ms;
+  }
 }
 
 }  // namespace
@@ -506,6 +535,10 @@ StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& 
   }
   Status st = ResultsConditions(*results, &m.conditions);
   if (!st.ok()) return st.WithContext(source);
+  if (results->kind == "replay" && IsDeviceBenchmark(m)) {
+    m.tps = 0;  // Requests, not transactions: the device figures below.
+    ReplayDeviceFigures(*results, &m);
+  }
   return m;
 }
 

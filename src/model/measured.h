@@ -24,7 +24,8 @@ struct Measured {
   std::string label;   // Machine/test label where the tool prints one.
   double tps = 0;
   std::map<std::string, double> statement_latency_ms;  // Mean per statement.
-  // Device-level figures (randomio, fio, bonnie++).
+  // Device-level figures (randomio, fio, bonnie++, a replayed io workload: the
+  // device benchmark of `probe`); tps stays 0 for them.
   double read_iops = 0;
   double write_iops = 0;
   double read_latency_ms = 0;        // Mean.
@@ -41,10 +42,10 @@ struct Measured {
 
 // pgbench -r output. Conditions from the header lines ("transaction type:", "scaling
 // factor:", "query mode:", "number of clients:") or, without them (9.x), from a
-// pgbench command line echoed above the output (-c, -M, -S, -N, -b). Takes "tps = X (excluding ...)" / "(without initial connection
-// time)" in preference to the "including" figure; statement lines of both the 9.x
-// layout ("latency  SQL") and the 15 layout ("latency  failures  SQL"); skips \set
-// lines. Fails when no tps line is present.
+// pgbench command line echoed above the output (-c, -M, -S, -N, -b). Takes "tps = X (excluding
+// ...)" / "(without initial connection time)" in preference to the "including" figure; statement
+// lines of both the 9.x layout ("latency  SQL") and the 15 layout ("latency  failures  SQL"); skips
+// \set lines. Fails when no tps line is present.
 StatusOr<Measured> ParsePgbenchText(const std::string& text, const std::string& source);
 // randomio's table: averages every data row ("total | read iops min avg max sdev |
 // write ..."), weighting latencies by IOPS. Fails when there is no data row.
@@ -54,8 +55,11 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
 // fio JSON: sums IOPS over jobs, IOPS-weighted mean completion latency.
 StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& source);
 // pgstorsim results JSON of kind run, replay or simulate: tps and statement means;
-// conditions from the run's config, the replayed trace's meta or the simulated
-// scenario.
+// conditions from the run's config.scenario (or older runs' option names), the replayed
+// trace's meta, a device benchmark's config.scenario (a replay of no trace) or the
+// simulated scenario. A replay whose conditions are an io workload (workload.type = io)
+// gives device figures: read and write requests per second and their mean latencies
+// (a write's including the fsync after it), tps 0.
 StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& source);
 
 // Detects the format from the content and parses it. Errors name the file.

@@ -17,10 +17,12 @@ StatusOr<std::string> Canonical(const std::string& key, const std::string& value
 
 const std::vector<std::string>& ConditionKeys() {
   static const std::vector<std::string> keys = {
-      "workload.type",          "workload.scale",     "workload.clients",
-      "workload.protocol",      "workload.cache",     "workload.io_size",
-      "workload.read_fraction", "workload.io_access", "workload.io_depth",
-      "workload.io_fsync_writes", "workload.io_direct", "workload.file_size"};
+      "workload.type",          "workload.scale",
+      "workload.clients",       "workload.protocol",
+      "workload.cache",         "workload.io_size",
+      "workload.read_fraction", "workload.io_access",
+      "workload.io_depth",      "workload.io_fsync_writes",
+      "workload.io_direct",     "workload.file_size"};
   return keys;
 }
 
@@ -31,8 +33,8 @@ Status SetMeasuredCondition(Measured* measured, const std::string& assignment) {
   if (eq == std::string::npos || std::find(keys.begin(), keys.end(), key) == keys.end()) {
     std::string known;
     for (const std::string& k : keys) known += (known.empty() ? "" : ", ") + k;
-    return Status::Error("--measured-set '" + assignment + "': expected KEY=VALUE with KEY one of " +
-                         known);
+    return Status::Error("--measured-set '" + assignment +
+                         "': expected KEY=VALUE with KEY one of " + known);
   }
   auto value = Canonical(key, assignment.substr(eq + 1));
   if (!value.ok()) return value.status().WithContext("--measured-set " + key);
@@ -51,13 +53,19 @@ Status CheckConditions(const Measured& measured, const Scenario& scenario) {
     }
     const std::string wanted = GetScenarioKey(scenario, key).value();
     if (*value != wanted) {
-      return Status::Error(measured.source + ": measured " + key + " = " + *value +
-                           ", scenario " + key + " = " + wanted + " (fit at the measured "
-                           "conditions with --set " + key + "=" + *value +
+      return Status::Error(measured.source + ": measured " + key + " = " + *value + ", scenario " +
+                           key + " = " + wanted + " (fit at the measured conditions with --set " +
+                           key + "=" + *value +
                            ", or correct the measurement's with --measured-set)");
     }
   }
   return Status::Ok();
+}
+
+bool IsDeviceBenchmark(const Measured& m) {
+  auto type = m.conditions.find("workload.type");
+  return m.tool == "randomio" || m.tool == "fio" || m.tool == "bonnie++" ||
+         (type != m.conditions.end() && type->second == "io");
 }
 
 std::vector<std::string> UnrecordedConditions(const Measured& measured) {

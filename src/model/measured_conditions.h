@@ -28,6 +28,11 @@ Status SetMeasuredCondition(Measured* measured, const std::string& assignment);
 // workload.scale = 10, scenario workload.scale = 2000 (...)".
 Status CheckConditions(const Measured& measured, const Scenario& scenario);
 
+// A device benchmark: randomio, fio or bonnie++ output, or a measurement whose conditions
+// state workload.type = io (`probe --device-benchmark` results). `calibrate` fits one
+// on a pgbench scenario as the io workload its conditions describe, on the same storage.
+bool IsDeviceBenchmark(const Measured& measured);
+
 // The condition keys `measured` does not record (not checked), for a note.
 std::vector<std::string> UnrecordedConditions(const Measured& measured);
 

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <set>
 
 #include "common/units.h"
 #include "replay/pattern.h"
 #include "replay/report.h"
 #include "replay/session.h"
 #include "replay/target.h"
+#include "scenario/scenario_results.h"
 
 namespace pgstorsim {
 namespace {
@@ -25,19 +28,48 @@ struct Pattern {
   const char* name;
   const char* pattern;
   int clients;
-  bool writes;
+  bool writes;  // Writes only (each followed by an fsync), sequential; else random reads.
 };
 
 const Pattern kPatterns[] = {{"randread-qd1", "randread", 1, false},
                              {"randread-qd32", "randread", 32, false},
                              {"write-fsync", "seqwrite-fsync", 1, true}};
 
+constexpr int64_t kRequestBytes = 8192;
+
+// The io workload a pattern runs, as scenario keys (docs/scenario-format.md, "Device
+// workloads"): the replayer (psync engine) gives each trace client its own worker, and a
+// worker has one request outstanding, so "QD32" is 32 jobs (workload.clients) at
+// workload.io_depth 1 each; requests of kRequestBytes on one file of size_bytes, opened
+// with O_DIRECT, for seconds_per_pattern.
+std::map<std::string, std::string> IoWorkloadKeys(const DeviceBenchmarkOptions& o,
+                                                  const Pattern& p) {
+  return {{"workload.type", "io"},
+          {"workload.clients", std::to_string(p.clients)},
+          {"workload.io_depth", "1"},
+          {"workload.io_size", std::to_string(kRequestBytes)},
+          {"workload.read_fraction", p.writes ? "0" : "1"},
+          {"workload.io_access", p.writes ? "sequential" : "random"},
+          {"workload.io_fsync_writes", p.writes ? "on" : "off"},
+          {"workload.io_direct", "on"},
+          {"workload.file_size", std::to_string(o.size_bytes)},
+          {"workload.duration", std::to_string(o.seconds_per_pattern) + "s"}};
+}
+
 StatusOr<Results> RunPattern(const DeviceBenchmarkOptions& o, const Pattern& p,
                              const std::atomic<bool>* stop) {
+  Scenario io;
+  std::set<std::string> stated;
+  for (const auto& [key, text] : IoWorkloadKeys(o, p)) {
+    Status set = SetScenarioKey(&io, key, text);
+    if (!set.ok()) return set;
+    stated.insert(key);
+  }
   PatternOptions po;
   po.name = p.pattern;
   po.file_bytes = o.size_bytes;
   po.clients = p.clients;
+  po.block_bytes = kRequestBytes;
   // The replayer repeats the trace until the duration: a short trace is enough.
   po.ops_per_client = std::max(2000, 50000 / p.clients);
   po.interarrival_ns = 0;
@@ -53,12 +85,10 @@ StatusOr<Results> RunPattern(const DeviceBenchmarkOptions& o, const Pattern& p,
   PreparedReplay prepared;
   auto outcome = ReplayTrace(header, records, targets, ro, &prepared);
   if (!outcome.ok()) return outcome.status();
-  Results r = MakeReplayResults(*outcome, prepared, ro.interval_ns,
-                                {{"device_benchmark", p.name},
-                                 {"path", o.path},
-                                 {"workers", p.clients},
-                                 {"size_bytes", o.size_bytes}},
-                                header.meta);
+  Results r = MakeReplayResults(
+      *outcome, prepared, ro.interval_ns,
+      {{"device_benchmark", p.name}, {"path", o.path}, {"scenario", StatedResultsKeys(io, stated)}},
+      header.meta);
   r.label = std::string("device benchmark ") + p.name;
   r.complete = !outcome->interrupted;
   return r;

@@ -5,9 +5,12 @@
 // never write to a device without --allow-destroy; the write pattern is skipped); a
 // path that does not exist becomes a scratch file created, zero-filled and, at the
 // end, removed by pgstorsim; an existing regular file not made by pgstorsim is only
-// read too. Each pattern yields replay results (kind "replay") that `calibrate
-// --measured` accepts. Thread safety: one call at a time; `stop` may be set from a
-// signal handler.
+// read too. Each pattern yields replay results (kind "replay") whose config.scenario
+// states the io workload it ran (workload.type = io, clients, io_depth, io_size,
+// read_fraction, io_access, io_fsync_writes, io_direct, file_size, duration; results
+// names and units of scenario/scenario_results.h), so `calibrate --measured` fits each
+// as that io workload on the scenario's storage. Thread safety: one call at a time; `stop` may be
+// set from a signal handler.
 #ifndef PGSTORSIM_PROBE_DEVICE_BENCHMARK_H_
 #define PGSTORSIM_PROBE_DEVICE_BENCHMARK_H_
 

@@ -53,6 +53,29 @@ TEST(CalibrateCommand, FitsAtTheMeasuredConditionsAndWritesTheOriginalWorkloadBa
   EXPECT_FALSE(Exists(out));
 }
 
+// `probe --device-benchmark` results state their io workload: calibrate fits them as it,
+// on the scenario's storage, with requests per second and read latency as residuals.
+TEST(CalibrateCommand, FitsADeviceBenchmarkAsTheIoWorkloadItRan) {
+  const std::string out = TempPath("devbench.toml");
+  ShellResult r = RunPgstorsim("calibrate --scenario " + kSource +
+                               "/scenarios/m5110e.toml --measured " + kSource +
+                               "/tests/model/data/devbench-randread-qd1.json "
+                               "--fit read_seek_scale --accept-poor-fit --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("devbench-randread-qd1.json: fitted as an io workload "
+                          "(workload.clients=1 workload.file_size=256MiB "
+                          "workload.io_access=random workload.io_depth=1 workload.io_direct=on "
+                          "workload.io_fsync_writes=off workload.io_size=8KiB "
+                          "workload.read_fraction=1 workload.type=io)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("devbench-randread-qd1.json: iops"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("devbench-randread-qd1.json: read latency"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find(": tps"), std::string::npos) << r.output;
+  std::remove(out.c_str());
+}
+
 // No `nan` and no zero-width uncertainty for any measured input in tests/.
 TEST(CalibrateCommand, NoNanOrZeroUncertaintyForAnyTestInput) {
   const std::string lab = kSource + "/results/validation/lab-matrix-scenarios/lab-150-s5.toml";

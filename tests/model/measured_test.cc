@@ -168,6 +168,23 @@ TEST(ParseResults, RunConditionsAreItsScenarioKeys) {
       << mismatch.message();
 }
 
+// A replay of a trace (config.trace): the trace holds the workload replayed, and its meta
+// gives the conditions, whatever config.scenario says.
+TEST(ParseResults, AReplayOfATraceHasTheTracesConditions) {
+  Results r = NewResults("replay");
+  r.tps = 100;
+  r.config = {{"trace", "s5.trace"},
+              {"scenario", {{"workload.type", "tpcb-like"}, {"workload.clients", 10}}}};
+  r.sections["trace"] = {{"meta", {{"workload", "select-only"}, {"clients", 4}, {"scale", 5}}}};
+  auto m = ParseMeasuredText(r.ToJson().dump(), "replay.json");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const std::map<std::string, std::string> expected = {
+      {"workload.type", "select-only"}, {"workload.clients", "4"}, {"workload.scale", "5"}};
+  EXPECT_EQ(m->conditions, expected);
+  EXPECT_FALSE(IsDeviceBenchmark(*m));
+  EXPECT_DOUBLE_EQ(m->tps, 100);
+}
+
 TEST(ParseMeasured, UnknownFormatNamesTheFile) {
   auto m = ParseMeasuredText("hello world\n", "mystery.txt");
   ASSERT_FALSE(m.ok());

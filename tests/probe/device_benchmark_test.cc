@@ -5,9 +5,37 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
+
+#include "model/measured.h"
+#include "model/measured_conditions.h"
 
 namespace pgstorsim {
 namespace {
+
+// What `calibrate` reads from a pattern's results: the io workload the pattern ran (the
+// replayer's 32 workers of "QD32" are 32 jobs at depth 1) and its requests per second.
+void ExpectMeasuredAsItsIoWorkload(const DeviceMeasurement& d, int64_t file_bytes) {
+  auto m = ParseResultsJson(d.results.ToJson().dump(), d.name + ".json");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const bool writes = d.name == "write-fsync";
+  const std::map<std::string, std::string> expected = {
+      {"workload.type", "io"},
+      {"workload.clients", d.name == "randread-qd32" ? "32" : "1"},
+      {"workload.io_depth", "1"},
+      {"workload.io_size", "8KiB"},
+      {"workload.read_fraction", writes ? "0" : "1"},
+      {"workload.io_access", writes ? "sequential" : "random"},
+      {"workload.io_fsync_writes", writes ? "on" : "off"},
+      {"workload.io_direct", "on"},
+      {"workload.file_size", std::to_string(file_bytes >> 20) + "MiB"}};
+  EXPECT_EQ(m->conditions, expected) << d.name;
+  EXPECT_TRUE(IsDeviceBenchmark(*m)) << d.name;
+  EXPECT_EQ(m->tps, 0) << d.name << ": requests are device figures, not transactions";
+  EXPECT_GT(writes ? m->write_iops : m->read_iops, 0) << d.name;
+  EXPECT_EQ(writes ? m->read_iops : m->write_iops, 0) << d.name;
+  EXPECT_GT(writes ? m->write_latency_ms : m->read_latency_ms, 0) << d.name;
+}
 
 TEST(DeviceBenchmarkTest, ScratchFileGetsThreePatternsAndIsRemoved) {
   DeviceBenchmarkOptions o;
@@ -24,6 +52,7 @@ TEST(DeviceBenchmarkTest, ScratchFileGetsThreePatternsAndIsRemoved) {
   for (const DeviceMeasurement& d : *m) {
     EXPECT_EQ(d.results.kind, "replay");
     EXPECT_GT(d.results.transactions, 0u) << d.name;
+    ExpectMeasuredAsItsIoWorkload(d, o.size_bytes);
   }
   EXPECT_EQ(lines.size(), 3u);
   struct stat st {};

@@ -44,10 +44,6 @@ std::string Header(const Scenario& base, const CalibrationReport& r) {
   return h;
 }
 
-bool IsDeviceBenchmark(const Measured& m) {
-  return m.tool == "randomio" || m.tool == "fio" || m.tool == "bonnie++";
-}
-
 std::string JoinOverrides(const std::vector<std::string>& sets) {
   std::string out;
   for (const std::string& s : sets) out += (out.empty() ? "" : " ") + s;
@@ -60,8 +56,9 @@ class CalibrateCommand : public Command {
     app->add_option("--scenario", scenario_path_, "Base scenario (the measured system)")
         ->required();
     app->add_option("--measured", measured_,
-                    "Measurement files: pgbench -r text, results JSON, fio JSON, "
-                    "randomio or bonnie++ output")
+                    "Measurement files: pgbench -r text, results JSON (run, replay, "
+                    "simulate; probe --device-benchmark), fio JSON, randomio or bonnie++ "
+                    "output")
         ->required();
     app->add_option("--set", sets_,
                     "Override key=value on the base scenario (repeatable); workload.* keys "
