@@ -1,7 +1,6 @@
 #include "cli/run_scenario_keys.h"
 
 #include <map>
-#include <set>
 #include <string>
 
 #include "common/units.h"
@@ -34,13 +33,8 @@ std::map<std::string, std::string> StatedKeys(const RunConfig& c, int scale) {
 }  // namespace
 
 nlohmann::json RunScenarioKeys(const RunConfig& config, int scale) {
-  Scenario s;
-  std::set<std::string> keys;
-  for (const auto& [key, value] : StatedKeys(config, scale)) {
-    if (!SetScenarioKey(&s, key, value).ok()) return nlohmann::json::object();
-    keys.insert(key);
-  }
-  return StatedResultsKeys(s, keys);
+  auto keys = StatedResultsKeys(StatedKeys(config, scale));
+  return keys.ok() ? *keys : nlohmann::json::object();
 }
 
 }  // namespace pgstorsim

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <set>
 
 #include "common/units.h"
 #include "replay/pattern.h"
@@ -58,13 +57,8 @@ std::map<std::string, std::string> IoWorkloadKeys(const DeviceBenchmarkOptions& 
 
 StatusOr<Results> RunPattern(const DeviceBenchmarkOptions& o, const Pattern& p,
                              const std::atomic<bool>* stop) {
-  Scenario io;
-  std::set<std::string> stated;
-  for (const auto& [key, text] : IoWorkloadKeys(o, p)) {
-    Status set = SetScenarioKey(&io, key, text);
-    if (!set.ok()) return set;
-    stated.insert(key);
-  }
+  auto io_keys = StatedResultsKeys(IoWorkloadKeys(o, p));
+  if (!io_keys.ok()) return io_keys.status();
   PatternOptions po;
   po.name = p.pattern;
   po.file_bytes = o.size_bytes;
@@ -87,8 +81,7 @@ StatusOr<Results> RunPattern(const DeviceBenchmarkOptions& o, const Pattern& p,
   if (!outcome.ok()) return outcome.status();
   Results r = MakeReplayResults(
       *outcome, prepared, ro.interval_ns,
-      {{"device_benchmark", p.name}, {"path", o.path}, {"scenario", StatedResultsKeys(io, stated)}},
-      header.meta);
+      {{"device_benchmark", p.name}, {"path", o.path}, {"scenario", *io_keys}}, header.meta);
   r.label = std::string("device benchmark ") + p.name;
   r.complete = !outcome->interrupted;
   return r;

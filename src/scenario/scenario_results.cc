@@ -78,10 +78,15 @@ nlohmann::json ScenarioResultsKeys(const Scenario& s) {
   return out;
 }
 
-nlohmann::json StatedResultsKeys(const Scenario& s, const std::set<std::string>& keys) {
+StatusOr<nlohmann::json> StatedResultsKeys(const std::map<std::string, std::string>& texts) {
+  Scenario s;
+  for (const auto& [key, text] : texts) {
+    Status set = SetScenarioKey(&s, key, text);
+    if (!set.ok()) return set;
+  }
   nlohmann::json out = nlohmann::json::object();
   for (const ScenarioKeyEntry& e : KeyTable()) {
-    if (!keys.count(e.info.key)) continue;
+    if (!texts.count(e.info.key)) continue;
     auto [name, value] = ResultsKeyValue(e.info.key, e.get(s));
     out[name] = value;
   }

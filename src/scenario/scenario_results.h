@@ -10,9 +10,9 @@
 #ifndef PGSTORSIM_SCENARIO_SCENARIO_RESULTS_H_
 #define PGSTORSIM_SCENARIO_SCENARIO_RESULTS_H_
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 
@@ -42,10 +42,11 @@ struct ResultsName {
 std::optional<ResultsName> FindResultsName(const std::string& name);
 // Every key of ScenarioKeys() (calibration excluded) as {"array.stripe_bytes": 32768, ...}.
 nlohmann::json ScenarioResultsKeys(const Scenario& scenario);
-// Only the keys of ScenarioKeys() in `keys` (results names and values as
-// ScenarioResultsKeys gives them): what a result states it ran, when it ran under some
-// keys only (a run's workload, a replay's trace).
-nlohmann::json StatedResultsKeys(const Scenario& scenario, const std::set<std::string>& keys);
+// What a result states it ran when it ran under some keys only (a run's workload, a
+// replay's trace, a device benchmark's pattern): the keys `texts` names (scenario key ->
+// text as SetScenarioKey takes it), as results names and values (ScenarioResultsKeys).
+// An error names the key whose text the table refuses.
+StatusOr<nlohmann::json> StatedResultsKeys(const std::map<std::string, std::string>& texts);
 // The scenario part of a model result's config, the same for simulate and predict:
 // {"scenario_toml": ScenarioToToml (calibration included), "scenario_file": the file it
 // was loaded from ("" when built-in), "scenario": ScenarioResultsKeys}.

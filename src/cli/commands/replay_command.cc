@@ -6,7 +6,6 @@
 // complete=false and flag "interrupted", and the exit code is 130 (as `pgstorsim run`).
 #include <atomic>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 #include "cli/command.h"
@@ -267,12 +266,8 @@ class ReplayCommand : public Command {
       it = (fs && !emulated_fs_) || (array && !targets_.use_array) || workload ? keys.erase(it)
                                                                                : std::next(it);
     }
-    Scenario traced;
-    std::set<std::string> stated;
-    for (const auto& [key, text] : TraceWorkloadKeys(trace_meta)) {
-      if (SetScenarioKey(&traced, key, text).ok()) stated.insert(key);
-    }
-    keys.update(StatedResultsKeys(traced, stated));
+    auto traced = StatedResultsKeys(TraceWorkloadKeys(trace_meta));  // Canonical texts.
+    if (traced.ok()) keys.update(*traced);
     return {{"trace", trace_},
             {"pattern", pattern_.name},
             {"target", targets_.target},
