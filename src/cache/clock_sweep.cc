@@ -18,7 +18,8 @@ ClockSweepImpl::ClockSweepImpl(int64_t buffers, int max_usage_count, CacheTable*
 std::vector<PageId> ClockSweepImpl::TakeDirty() {
   std::vector<PageId> out;
   out.reserve(static_cast<size_t>(dirty_count_));
-  for (size_t i = 0; i < states_.size(); ++i) {
+  // Frames never used (from next_free_ on) hold no page.
+  for (size_t i = 0; i < next_free_; ++i) {
     if ((states_[i] & (kValid | kDirty)) == (kValid | kDirty)) {
       out.push_back(pages_[i]);
       states_[i] &= static_cast<uint8_t>(~kDirty);

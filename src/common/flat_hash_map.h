@@ -1,7 +1,7 @@
 // FlatHashMap<Key, Value, Hash>: an open-addressing hash map (linear probing in one
-// power-of-two array of {key, value} slots, at most half full, backward-shift deletion:
-// no tombstones) for the simulator's page and line tables. Its memory follows the
-// entries it holds (16-32 bytes a slot, 2-4 slots an entry), never the key range, and
+// power-of-two array of {key, value} slots, at most three quarters full, backward-shift
+// deletion: no tombstones) for the simulator's page and line tables. Its memory follows
+// the entries it holds (16-32 bytes a slot, 4/3-8/3 slots an entry), never the key range, and
 // a lookup touches one or two cache lines (std::unordered_map: a bucket and a node).
 // An array of 2 MiB or more is in transparent huge pages where the kernel allows
 // (SlotAllocator), rounded up to a multiple of 2 MiB.
@@ -96,7 +96,7 @@ class FlatHashMap {
 
   // The value of `key`, inserted as Value() if absent; *inserted (if given) says which.
   Value* Get(const Key& key, bool* inserted = nullptr) {
-    if (2 * (size_ + 1) > slots_.size()) Rehash(slots_.empty() ? 16 : 2 * slots_.size());
+    if (Full(size_ + 1, slots_.size())) Rehash(slots_.empty() ? 16 : 2 * slots_.size());
     size_t i = Home(key);
     for (; !(slots_[i].key == empty_key_); i = (i + 1) & mask_) {
       if (slots_[i].key == key) {
@@ -142,7 +142,7 @@ class FlatHashMap {
   // Makes room for `entries` entries in all without further rehashing.
   void Reserve(size_t entries) {
     size_t slots = slots_.empty() ? 16 : slots_.size();
-    while (2 * entries > slots) slots *= 2;
+    while (Full(entries, slots)) slots *= 2;
     if (slots > slots_.size()) Rehash(slots);
   }
 
@@ -153,6 +153,11 @@ class FlatHashMap {
     Key key;
     Value value;
   };
+
+  // More than `entries` in `slots` slots: above the load of 3/4 (linear probing's
+  // lookups stay within a few slots, and a table just past a power of two is not
+  // doubled to a quarter full).
+  static bool Full(size_t entries, size_t slots) { return 4 * entries > 3 * slots; }
 
   size_t Home(const Key& key) const {
     return static_cast<size_t>((static_cast<uint64_t>(Hash()(key)) * 0x9E3779B97F4A7C15ULL) >>

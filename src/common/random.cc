@@ -37,11 +37,14 @@ int64_t Random::UniformInt(int64_t lo, int64_t hi) {
   const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
   if (range == UINT64_MAX) return static_cast<int64_t>(Next());
   const uint64_t span = range + 1;
-  const uint64_t limit = UINT64_MAX - UINT64_MAX % span;
-  uint64_t x;
-  do {
-    x = Next();
-  } while (x >= limit);
+  // Draws at or above limit = UINT64_MAX - UINT64_MAX % span are rejected (so every
+  // value is equally likely); limit > UINT64_MAX - span, so a draw below that needs no
+  // limit (one division fewer per call).
+  uint64_t x = Next();
+  if (x > UINT64_MAX - span) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % span;
+    while (x >= limit) x = Next();
+  }
   return lo + static_cast<int64_t>(x % span);
 }
 

@@ -163,18 +163,9 @@ void Host::RunTransaction(const TxnKeys& keys, std::vector<CacheIo>* ios) {
 // pages (skip_growth_known_), without building the touches.
 void Host::SkipTransaction(const TxnKeys& keys) {
   if (skip_growth_known_) {
-    if (inserts_history_row_) {
-      int64_t& pages = relation_pages_[static_cast<int>(Relation::kHistory)];
-      pages = std::max(pages, history_rows_ / layout_->history_tuples_per_page() + 1);
-    }
-    if (InsertsHistory(config_.workload)) ++history_rows_;
-    if (config_.heap_churn) {
-      const HeapChurnStats before = churn_->stats();
-      churn_->Advance(keys, updates_accounts_);
-      CountChurn(before);
-      int64_t& pages = relation_pages_[static_cast<int>(Relation::kAccounts)];
-      pages = std::max(pages, churn_->accounts_pages());
-    }
+    const HeapChurnStats before = churn_->stats();
+    if (config_.heap_churn) churn_->Advance(keys, updates_accounts_);
+    EndSkips(1, before);
     return;
   }
   StartTransaction(keys, &scratch_);
@@ -186,7 +177,37 @@ void Host::SkipTransaction(const TxnKeys& keys) {
   }
 }
 
+// After `n` skipped transactions (skip_growth_known_) whose heap churn ran from
+// `before`: the history rows they inserted and the pages those and the churn's
+// appended rows need. Both grow monotonically, so their largest value over the n
+// transactions is the last one's: the history page of the last row inserted
+// before it, and the churn's current accounts size.
+void Host::EndSkips(int64_t n, const HeapChurnStats& before) {
+  if (n <= 0) return;
+  if (inserts_history_row_) {
+    int64_t& pages = relation_pages_[static_cast<int>(Relation::kHistory)];
+    const int64_t last_row_before = history_rows_ + n - 1;
+    pages = std::max(pages, last_row_before / layout_->history_tuples_per_page() + 1);
+  }
+  if (InsertsHistory(config_.workload)) history_rows_ += n;
+  if (config_.heap_churn) {
+    CountChurn(before);
+    int64_t& pages = relation_pages_[static_cast<int>(Relation::kAccounts)];
+    pages = std::max(pages, churn_->accounts_pages());
+  }
+}
+
 void Host::SkipTransactions(KeyGenerator* keys, int64_t n) {
+  if (!skip_growth_known_) {
+    for (int64_t i = 0; i < n; ++i) SkipTransaction(keys->Next());
+    return;
+  }
+  const HeapChurnStats before = churn_->stats();
+  if (!config_.heap_churn) {
+    for (int64_t i = 0; i < n; ++i) keys->Next();
+    EndSkips(n, before);
+    return;
+  }
   // The next kAhead transactions' keys are drawn (and their state prefetched) ahead of
   // the one being skipped; no key beyond the n-th is drawn.
   constexpr int64_t kAhead = 4;
@@ -195,14 +216,15 @@ void Host::SkipTransactions(KeyGenerator* keys, int64_t n) {
   auto draw = [&] {
     TxnKeys& k = ahead[drawn++ % kAhead];
     k = keys->Next();
-    if (config_.heap_churn) churn_->Prefetch(k);
+    churn_->Prefetch(k);
   };
   while (drawn < std::min(n, kAhead)) draw();
   for (int64_t i = 0; i < n; ++i) {
     const TxnKeys current = ahead[i % kAhead];
     if (drawn < n) draw();
-    SkipTransaction(current);
+    churn_->Advance(current, updates_accounts_);
   }
+  EndSkips(n, before);
 }
 
 void Host::Reserve(int64_t transactions) {

@@ -190,6 +190,7 @@ class Host {
   bool ChangedFirstSinceCheckpoint(Relation relation, int64_t block);
   void CacheWalPages(int64_t start_lsn, int64_t end_lsn);
   void CountChurn(const HeapChurnStats& before);
+  void EndSkips(int64_t n, const HeapChurnStats& before);
 
   const HostConfig config_;
   std::unique_ptr<DatabaseLayout> layout_;

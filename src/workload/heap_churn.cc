@@ -64,31 +64,36 @@ int64_t HeapChurn::CurrentBlock(int64_t aid) const {
 
 // heap_page_prune_opt: a reader prunes a page with rows dead before its transaction
 // when less than max(10 %, fillfactor reserve) of the page is free.
-int64_t HeapChurn::MaybePrune(int64_t block) {
-  PageState& page = Page(block);
+int64_t HeapChurn::MaybePrune(PageState* page) {
   const int64_t reserve = kPageBytes * (100 - layout_->fillfactor()) / 100;
   const int64_t min_free = std::max<int64_t>(kPageBytes / 10, reserve);
-  if (page.dead_bytes == 0 || page.dead_since_txn >= txn_ || page.free_bytes >= min_free) {
+  if (page->dead_bytes == 0 || page->dead_since_txn >= txn_ || page->free_bytes >= min_free) {
     return 0;
   }
-  page.free_bytes += page.dead_bytes;
-  page.dead_bytes = 0;
+  page->free_bytes += page->dead_bytes;
+  page->dead_bytes = 0;
   ++stats_.prunes;
   return MaxAlign(kPruneRecordBytes);
 }
 
-// The page being filled at the end of the table; a new one when full.
-int64_t HeapChurn::InsertTarget() {
+// The page being filled at the end of the table; a new one when full. Sets *block.
+HeapChurn::PageState& HeapChurn::InsertTarget(int64_t* block) {
   const RelationLayout& r = layout_->relation(Relation::kAccounts);
   const int64_t need = r.tuple_bytes + kPageBytes * (100 - layout_->fillfactor()) / 100;
-  if (insert_block_ < 0 || Page(insert_block_).free_bytes < need) {
-    insert_block_ = accounts_pages_++;
-    ++stats_.pages_added;
-    PageState fresh;
-    fresh.free_bytes = static_cast<int32_t>(kFreshPageFreeBytes);
-    *pages_.Get(insert_block_) = fresh;
+  if (insert_block_ >= 0) {
+    PageState& current = Page(insert_block_);
+    if (current.free_bytes >= need) {
+      *block = insert_block_;
+      return current;
+    }
   }
-  return insert_block_;
+  insert_block_ = accounts_pages_++;
+  ++stats_.pages_added;
+  PageState& fresh = *pages_.Get(insert_block_);
+  fresh = PageState();
+  fresh.free_bytes = static_cast<int32_t>(kFreshPageFreeBytes);
+  *block = insert_block_;
+  return fresh;
 }
 
 // The state change of UPDATE accounts: prune the row's page if due, then HOT (the
@@ -97,8 +102,8 @@ HeapChurn::RowUpdate HeapChurn::UpdateRow(int64_t aid) {
   const RelationLayout& r = layout_->relation(Relation::kAccounts);
   RowUpdate out;
   out.block = CurrentBlock(aid);
-  out.prune_wal_bytes = MaybePrune(out.block);
-  PageState& page = Page(out.block);
+  PageState& page = Page(out.block);  // Valid until the next Page() of another block.
+  out.prune_wal_bytes = MaybePrune(&page);
   const int64_t needed = r.tuple_bytes + kLinePointerBytes;
   page.dead_bytes += r.tuple_bytes;
   page.dead_since_txn = txn_;
@@ -108,8 +113,7 @@ HeapChurn::RowUpdate HeapChurn::UpdateRow(int64_t aid) {
     return out;
   }
   ++stats_.non_hot_updates;
-  out.new_block = InsertTarget();
-  Page(out.new_block).free_bytes -= needed;
+  InsertTarget(&out.new_block).free_bytes -= needed;
   *moved_.Get(aid) = out.new_block;
   return out;
 }

@@ -73,7 +73,7 @@ class HeapChurn {
 
   int64_t LoadedFreeBytes(int64_t block) const;  // After `pgbench -i`.
   PageState& Page(int64_t block);
-  int64_t MaybePrune(int64_t block);  // Returns WAL bytes.
+  int64_t MaybePrune(PageState* page);  // Returns WAL bytes.
   // What UPDATE accounts of one row did to the table (after the state change).
   struct RowUpdate {
     int64_t block = 0;            // The row's block before the update.
@@ -82,7 +82,7 @@ class HeapChurn {
   };
   RowUpdate UpdateRow(int64_t aid);
   void UpdateAccounts(int64_t aid, StatementEffects* update);
-  int64_t InsertTarget();
+  PageState& InsertTarget(int64_t* block);
 
   const DatabaseLayout* layout_;
   int64_t accounts_pages_;

@@ -85,7 +85,7 @@ TEST(FlatHashMap, ClearEmptiesAndTheMapIsReusable) {
 TEST(FlatHashMap, LargeTablesHoldEveryEntry) {
   Map grown(-1);
   Map reserved(-1);
-  reserved.Reserve(300000);  // 1 M slots of 16 bytes: 16 MiB.
+  reserved.Reserve(300000);  // 512 Ki slots of 16 bytes: 8 MiB.
   constexpr int64_t kEntries = 300000;
   for (int64_t k = 0; k < kEntries; ++k) {
     grown.Prefetch(k * 7);
