@@ -2,7 +2,7 @@
 # Simulator and model speed, timed on one core, SIM_SPEED_RUNS times (default 3): each
 # run's wall and CPU seconds (user + sys) and peak resident memory, then the medians, the
 # targets and the ratio of the median CPU to its target. No other tool needed
-# (farm-bench, where installed, compares two binaries pair by pair: see README.md).
+# (ab.sh compares two binaries round by round: see README.md).
 # SIM_SPEED_CASE picks the case:
 #   scale2000 (default)  15 simulated minutes of 10-client TPC-B at scale 2000 on the
 #                        ServeRAID M5110e-like array (about 0.26 M transactions);
