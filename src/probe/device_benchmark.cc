@@ -119,7 +119,7 @@ StatusOr<std::vector<DeviceMeasurement>> RunDeviceBenchmark(
                     r->tps, r->transaction_latency.mean_ns() / kNsPerMs);
       print(line);
     }
-    out.push_back({p.name, std::move(r).value()});
+    out.push_back({p.name, p.clients, std::move(r).value()});
     if (stop != nullptr && stop->load()) break;
   }
   if (!existed) RemoveScratch(o.path);

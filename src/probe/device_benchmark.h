@@ -32,7 +32,8 @@ struct DeviceBenchmarkOptions {
 };
 
 struct DeviceMeasurement {
-  std::string name;  // "randread-qd1", "randread-qd32", "write-fsync".
+  std::string name;     // "randread-qd1", "randread-qd32", "write-fsync".
+  int queue_depth = 1;  // Requests outstanding (one per replayer worker).
   Results results;
 };
 

@@ -10,7 +10,8 @@
 // scheduler, queue depth and rotational flag (/sys/dev/block, /sys/block/*/queue), md
 // RAID level, chunk and members (/sys/block/md*/md, /proc/mdstat), and whether WAL
 // lives on another device than the data. Every Fact is detected (with its source),
-// assumed (the scenario default, said so) or unknown.
+// assumed (the scenario default, said so) or unknown; the device
+// benchmark's timings add measured facts (device_inference.h).
 // Thread safety: pure functions apart from reading the given paths and the connection.
 #ifndef PGSTORSIM_PROBE_PROBE_H_
 #define PGSTORSIM_PROBE_PROBE_H_
@@ -21,14 +22,16 @@
 #include <vector>
 
 #include "common/status.h"
+#include "scenario/scenario.h"
 
 namespace pgstorsim {
 
-enum class FactOrigin { kDetected, kAssumed, kUnknown };
+// kMeasured: from the device benchmark's timings (device_inference.h).
+enum class FactOrigin { kDetected, kMeasured, kAssumed, kUnknown };
 
 struct Fact {
-  std::string key;     // Scenario key ("postgres.shared_buffers") or a fact's name.
-  std::string value;   // In scenario syntax ("134217728", "300s", "on"); "" when unknown.
+  std::string key;    // Scenario key ("postgres.shared_buffers") or a fact's name.
+  std::string value;  // In scenario syntax ("134217728", "300s", "on"); "" when unknown.
   FactOrigin origin = FactOrigin::kDetected;
   std::string source;  // "pg_settings", "/proc/meminfo", ...; or why it is assumed/unknown.
 };
@@ -58,11 +61,15 @@ bool ParseMdstat(const std::string& mdstat, const std::string& md, std::string* 
 // "none"); the text itself when nothing is bracketed.
 std::string SelectedScheduler(const std::string& text);
 
+// The default scenario with every fact that names a scenario key applied, in order (a
+// later fact overrides an earlier one); facts whose value does not apply are skipped.
+StatusOr<Scenario> ScenarioOfFacts(const std::vector<Fact>& facts);
+
 // The scenario TOML: every fact applied to the default scenario with its origin as the
 // key's comment, facts without a scenario key listed in a comment block, keys nobody
-// probed marked "assumed (default)". Errors: the resulting scenario does not validate.
-StatusOr<std::string> ProbeScenarioToml(const std::vector<Fact>& facts,
-                                        const std::string& header);
+// probed marked "assumed (default)"; a later fact for a key overrides an earlier one. Errors: the
+// resulting scenario does not validate.
+StatusOr<std::string> ProbeScenarioToml(const std::vector<Fact>& facts, const std::string& header);
 
 }  // namespace pgstorsim
 

@@ -11,6 +11,8 @@ std::string Describe(const Fact& f) {
   switch (f.origin) {
     case FactOrigin::kDetected:
       return "detected: " + f.source;
+    case FactOrigin::kMeasured:
+      return "measured by the device benchmark: " + f.source;
     case FactOrigin::kAssumed:
       return "assumed: " + f.source;
     case FactOrigin::kUnknown:
@@ -19,30 +21,48 @@ std::string Describe(const Fact& f) {
   return "";
 }
 
-}  // namespace
-
-StatusOr<std::string> ProbeScenarioToml(const std::vector<Fact>& facts, const std::string& header) {
+// The default scenario with each fact that names a scenario key applied, in order (a later fact
+// overrides an earlier one); records its origin in `comments` and other facts in `notes`.
+StatusOr<Scenario> ApplyFacts(const std::vector<Fact>& facts,
+                              std::map<std::string, std::string>* comments,
+                              std::vector<std::string>* notes) {
   auto scenario = DefaultScenario();
   if (!scenario.ok()) return scenario.status();
-  Scenario s = *scenario;
-  std::map<std::string, std::string> comments;
-  std::vector<std::string> notes;
+  Scenario applied = *scenario;
+  Scenario* s = &applied;
   for (const Fact& f : facts) {
-    const bool is_key = GetScenarioKey(s, f.key).ok();
+    const bool is_key = GetScenarioKey(*s, f.key).ok();
     if (!is_key) {
-      notes.push_back(f.key + " = " + (f.value.empty() ? "?" : f.value) + "  (" + Describe(f) +
-                      ")");
+      notes->push_back(f.key + " = " + (f.value.empty() ? "?" : f.value) + "  (" + Describe(f) +
+                       ")");
       continue;
     }
     if (!f.value.empty()) {
-      Status set = SetScenarioKey(&s, f.key, f.value);
+      Status set = SetScenarioKey(s, f.key, f.value);
       if (!set.ok()) {
-        notes.push_back(f.key + " = " + f.value + " not applied: " + set.message());
+        notes->push_back(f.key + " = " + f.value + " not applied: " + set.message());
         continue;
       }
     }
-    comments[f.key] = Describe(f);
+    (*comments)[f.key] = Describe(f);
   }
+  return applied;
+}
+
+}  // namespace
+
+StatusOr<Scenario> ScenarioOfFacts(const std::vector<Fact>& facts) {
+  std::map<std::string, std::string> comments;
+  std::vector<std::string> notes;
+  return ApplyFacts(facts, &comments, &notes);
+}
+
+StatusOr<std::string> ProbeScenarioToml(const std::vector<Fact>& facts, const std::string& header) {
+  std::map<std::string, std::string> comments;
+  std::vector<std::string> notes;
+  auto applied = ApplyFacts(facts, &comments, &notes);
+  if (!applied.ok()) return applied.status();
+  Scenario s = *applied;
   for (const ScenarioKeyInfo& k : ScenarioKeys()) {
     if (!comments.count(k.key)) comments[k.key] = "assumed (default)";
   }

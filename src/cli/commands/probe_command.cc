@@ -8,10 +8,11 @@
 #include "common/file_util.h"
 #include "common/output_path.h"
 #include "common/results.h"
+#include "common/stop_signal.h"
 #include "driver/run_options.h"
 #include "pg/server.h"
-#include "common/stop_signal.h"
 #include "probe/device_benchmark.h"
+#include "probe/device_inference.h"
 #include "probe/probe.h"
 
 namespace pgstorsim {
@@ -32,8 +33,7 @@ class ProbeCommand : public Command {
     app->add_option("--device-benchmark", bench_.path,
                     "Also time random reads (QD1, QD32) and write+fsync with the replayer on "
                     "this device (read-only) or scratch file; results next to --out");
-    app->add_option("--benchmark-seconds", bench_.seconds_per_pattern,
-                    "Seconds per device pattern")
+    app->add_option("--benchmark-seconds", bench_.seconds_per_pattern, "Seconds per device pattern")
         ->capture_default_str();
     app->add_flag("--force", force_, "--out may replace an existing file");
   }
@@ -66,50 +66,62 @@ class ProbeCommand : public Command {
     }
     facts->push_back({"scenario.description", Description(conn->get()), FactOrigin::kDetected,
                       "pgstorsim probe"});
+    if (!bench_.path.empty()) {
+      s = Benchmark(facts);
+      if (!s.ok()) return ReportError("probe", s);
+    }
     const std::string header =
         "Scenario of " + Description(conn->get()) + ", written by `pgstorsim probe` at " +
         FormatUnixTime(UnixNowNs()) +
-        ".\nEach value says where it came from: detected (and from where), assumed (a default "
-        "or a guess, with why) or unknown.\n" +
+        ".\nEach value says where it came from: detected (and from where), measured by the "
+        "device benchmark (and the rule), assumed (a default or a guess, with why) or "
+        "unknown.\n" +
         (local ? "The server runs on this machine: host facts read from /proc and /sys."
                : "The server is remote: only what SQL tells is detected; the rest is assumed.");
     auto toml = ProbeScenarioToml(*facts, header);
     if (!toml.ok()) return ReportError("probe", toml.status());
     s = WriteFileAtomically(out_, *toml);
     if (!s.ok()) return ReportError("probe", s);
-    int detected = 0, assumed = 0, unknown = 0;
+    int detected = 0, measured = 0, assumed = 0, unknown = 0;
     for (const Fact& f : *facts) {
-      (f.origin == FactOrigin::kDetected ? detected
-       : f.origin == FactOrigin::kAssumed ? assumed
-                                          : unknown)++;
+      (f.origin == FactOrigin::kDetected   ? detected
+       : f.origin == FactOrigin::kMeasured ? measured
+       : f.origin == FactOrigin::kAssumed  ? assumed
+                                           : unknown)++;
     }
-    if (!bench_.path.empty()) {
-      int code = Benchmark();
-      if (code != 0) return code;
-    }
-    std::cout << "probe: " << detected << " facts detected, " << assumed << " assumed, " << unknown
-              << " unknown (" << (local ? "local server" : "remote server") << ")\n"
+    std::cout << "probe: " << detected << " facts detected, " << measured << " measured, "
+              << assumed << " assumed, " << unknown << " unknown ("
+              << (local ? "local server" : "remote server") << ")\n"
               << "scenario: " << out_ << "\n";
     return 0;
   }
 
  private:
-  // Each pattern's results go to <out stem>-<pattern>.json (calibrate --measured).
-  int Benchmark() {
-    const std::string stem = out_.substr(0, out_.rfind(".toml") == std::string::npos
-                                                ? out_.size()
-                                                : out_.rfind(".toml"));
+  // Each pattern's results go to <out stem>-<pattern>.json (calibrate --measured); what
+  // their timings say about the disk and its write cache is appended to `facts`.
+  Status Benchmark(std::vector<Fact>* facts) {
+    const std::string stem = out_.substr(
+        0, out_.rfind(".toml") == std::string::npos ? out_.size() : out_.rfind(".toml"));
     auto measured = RunDeviceBenchmark(bench_, InstallStopSignals(),
                                        [](const std::string& l) { std::cout << l << "\n"; });
-    if (!measured.ok()) return ReportError("probe", measured.status());
+    if (!measured.ok()) return measured.status();
     for (const DeviceMeasurement& m : *measured) {
       const std::string path = stem + "-" + m.name + ".json";
       Status s = CheckOutputPath("--out", path, {out_}, force_);
       if (s.ok()) s = SaveResults(path, m.results);
-      if (!s.ok()) return ReportError("probe", s);
+      if (!s.ok()) return s;
       std::cout << "measurement: " << path << "\n";
     }
-    return 0;
+    auto probed = ScenarioOfFacts(*facts);
+    if (!probed.ok()) return probed.status();
+    std::string disk_type_source;
+    for (const Fact& f : *facts) {
+      if (f.key == "disks.type") disk_type_source = f.source;
+    }
+    for (Fact& f : InferDeviceFacts(*probed, DeviceTimingsOf(*measured), disk_type_source)) {
+      facts->push_back(std::move(f));
+    }
+    return Status::Ok();
   }
 
   static std::string Description(PGconn* conn) {
@@ -124,8 +136,9 @@ class ProbeCommand : public Command {
   DeviceBenchmarkOptions bench_;
 };
 
-PGSTORSIM_REGISTER_COMMAND(ProbeCommand, "probe",
-                           "Write the scenario of a server as it is (SQL and, when local, host facts)");
+PGSTORSIM_REGISTER_COMMAND(
+    ProbeCommand, "probe",
+    "Write the scenario of a server as it is (SQL and, when local, host facts)");
 
 }  // namespace
 }  // namespace pgstorsim
