@@ -9,6 +9,7 @@
 #include "common/output_path.h"
 #include "common/results.h"
 #include "common/stop_signal.h"
+#include "common/units.h"
 #include "driver/run_options.h"
 #include "pg/server.h"
 #include "probe/device_benchmark.h"
@@ -35,12 +36,22 @@ class ProbeCommand : public Command {
                     "this device (read-only) or scratch file; results next to --out");
     app->add_option("--benchmark-seconds", bench_.seconds_per_pattern, "Seconds per device pattern")
         ->capture_default_str();
+    app->add_option("--benchmark-size", bench_size_,
+                    "Region the device patterns cover (the scratch file's size); larger than "
+                    "any controller cache, or its reads are cache hits")
+        ->capture_default_str();
     app->add_flag("--force", force_, "--out may replace an existing file");
   }
 
   int Run() override {
     Status s = CheckOutputPath("--out", out_, {}, force_);
     if (!s.ok()) return ReportError("probe", s);
+    auto size = ParseBytes(bench_size_);
+    if (!size.ok() || *size < (1 << 20)) {
+      return ReportError("probe", Status::Error("--benchmark-size '" + bench_size_ +
+                                                "': expected a size of at least 1MiB"));
+    }
+    bench_.size_bytes = *size;
     auto server = OpenServer(server_);
     if (!server.ok()) return ReportError("probe", server.status());
     auto conn = Connect(server->conninfo);
@@ -134,6 +145,7 @@ class ProbeCommand : public Command {
   std::string out_;
   bool force_ = false;
   DeviceBenchmarkOptions bench_;
+  std::string bench_size_ = "256MiB";
 };
 
 PGSTORSIM_REGISTER_COMMAND(
