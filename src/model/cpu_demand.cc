@@ -5,9 +5,13 @@
 namespace pgstorsim {
 namespace {
 
-// StatementCpuShare in Statement order (workload/tpcb.h).
-constexpr std::array<double, kStatementCount> kCpuShares = {0.05, 0,    0.19, 0.30,
-                                                            0.30, 0.16, 0};
+// StatementCpuShare in Statement order (workload/tpcb.h): each statement's share of a
+// transaction's time where no statement waits for a disk, a lock or a flush (pgbench
+// -r, 1 client, scale 10 in memory, synchronous_commit = off, PostgreSQL 15: BEGIN
+// 0.051, UPDATE accounts 0.115, SELECT 0.105, UPDATE tellers 0.102, UPDATE branches
+// 0.090, INSERT 0.076, END 0.076 ms; docs/model.md "CPU").
+constexpr std::array<double, kStatementCount> kCpuShares = {0.083, 0.187, 0.171, 0.166,
+                                                            0.146, 0.123, 0.124};
 
 // Sum of the shares of the workload's statements.
 double WorkloadCpuShare(const Scenario& s) {

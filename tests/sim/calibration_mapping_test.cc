@@ -41,7 +41,8 @@ TEST(CalibrationMappingTest, ModelKeysGetTheirPhysicalMeaning) {
   EXPECT_EQ(c.controller.destage_outstanding, 2);     // In order: no deeper queue.
   const int64_t cpu = std::accumulate(c.cpu_ns.begin(), c.cpu_ns.end(), int64_t{0});
   EXPECT_NEAR(static_cast<double>(cpu), 800'000, 10);
-  EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kUpdateAccounts)], 0);
+  // UPDATE accounts has CPU time of its own (0.187 of cpu_ms), beside its reads.
+  EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kUpdateAccounts)], 149'600);
   EXPECT_EQ(c.client_rtt_ns, 0);
   EXPECT_EQ(c.controller.write_ack_ns, 250'000 - c.controller.command_overhead_ns);
   // Half of 24 GiB: distinct pages, inclusive cache.
@@ -55,7 +56,7 @@ TEST(CalibrationMappingTest, CpuMsSplitsByTheModelsStatementShares) {
     const Statement st = static_cast<Statement>(i);
     EXPECT_EQ(c.cpu_ns[i], MsToNs(2 * StatementCpuShare(st))) << StatementName(st);
   }
-  EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kSelectAccounts)], 380'000);
+  EXPECT_EQ(c.cpu_ns[static_cast<int>(Statement::kSelectAccounts)], 342'000);  // 0.171 x 2 ms.
 }
 
 TEST(CalibrationMappingTest, WithoutCalibrationTheMechanicsStay) {
