@@ -25,22 +25,22 @@ constexpr double kMaxIops = 1e7;
 
 // One kind of request (a read or a write) as the network sees it, per request.
 struct Kind {
-  double share = 0;                // Of all requests.
-  std::vector<double> path_ms;     // Disk busy ms the request waits for, per member.
-  bool path_locked = false;        // Its disk path runs under the file lock.
-  double ack_ms = 0;               // Fixed wait (controller acknowledgement).
+  double share = 0;             // Of all requests.
+  std::vector<double> path_ms;  // Disk busy ms the request waits for, per member.
+  bool path_locked = false;     // Its disk path runs under the file lock.
+  double ack_ms = 0;            // Fixed wait (controller acknowledgement).
   bool ack_locked = false;
-  std::vector<double> after_ms;    // Disk path after the lock is released (an fsync's
-                                   // write-through on a filesystem that syncs unlocked).
-  std::vector<double> open_ms;     // Background disk busy ms it causes (destage, write-back).
-  bool visits_lock = false;        // Waits for the lock (and holds it for its locked parts).
-  double device_reads = 0;         // Device read commands it waits for (percentiles).
+  std::vector<double> after_ms;  // Disk path after the lock is released (an fsync's
+                                 // write-through on a filesystem that syncs unlocked).
+  std::vector<double> open_ms;   // Background disk busy ms it causes (destage, write-back).
+  bool visits_lock = false;      // Waits for the lock (and holds it for its locked parts).
+  double device_reads = 0;       // Device read commands it waits for (percentiles).
 };
 
 struct Net {
   int n = 1;
   Kind read, write;
-  double fork = 1;          // Fork-join charge on a split read's residence.
+  double fork = 1;  // Fork-join charge on a split read's residence.
   double read_service_ms = 0, destage_service_ms = 0;
   double destage_threshold = 0.75;
   bool write_back = true;
@@ -76,8 +76,8 @@ Eval Evaluate(const Net& net, double x) {
   for (size_t m = 0; m < m_count; ++m) {
     for (const Kind* k : {&net.read, &net.write}) {
       background[m] += x * k->share * (k->open_ms[m] + (k->path_locked ? k->path_ms[m] : 0));
-      shared[m] += x * k->share *
-                   (k->open_ms[m] + k->after_ms[m] + (k->path_locked ? 0 : k->path_ms[m]));
+      shared[m] +=
+          x * k->share * (k->open_ms[m] + k->after_ms[m] + (k->path_locked ? 0 : k->path_ms[m]));
     }
     background[m] = std::min(background[m], 0.99);
   }
@@ -124,8 +124,8 @@ Eval Evaluate(const Net& net, double x) {
     read_res += per_demand * read_part[m];
     write_res += per_demand * (demands[m] - read_part[m]);
   }
-  const double visits = (net.read.visits_lock ? net.read.share : 0) +
-                        (net.write.visits_lock ? net.write.share : 0);
+  const double visits =
+      (net.read.visits_lock ? net.read.share : 0) + (net.write.visits_lock ? net.write.share : 0);
   const double lock_wait =
       visits > 0 ? std::max(0.0, mva.residence_ms[m_count] - lock_ms) / visits : 0;
   auto latency = [&](const Kind& k, double path_res, double hold_ms, double fork) {
@@ -159,8 +159,10 @@ Solution Solve(const Net& net) {
   // leave of the disks; then every member's total demand bounds the throughput.
   double rho = 0, busiest = 0;
   for (size_t m = 0; m < net.members; ++m) {
-    const double destage = net.write.share * net.write.open_ms[m] + net.read.share * net.read.open_ms[m];
-    const double path = net.write.share * net.write.path_ms[m] + net.read.share * net.read.path_ms[m];
+    const double destage =
+        net.write.share * net.write.open_ms[m] + net.read.share * net.read.open_ms[m];
+    const double path =
+        net.write.share * net.write.path_ms[m] + net.read.share * net.read.path_ms[m];
     rho = std::max(rho, xa * destage / std::max(1e-6, 1 - xa * path));
     busiest = std::max(busiest, destage + path);
   }
@@ -181,8 +183,9 @@ Solution Solve(const Net& net) {
   s.write_busy.assign(net.members, 0);
   for (size_t m = 0; m < net.members; ++m) {
     s.read_busy[m] = s.x_per_ms * net.read.share * net.read.path_ms[m];
-    s.write_busy[m] = s.x_per_ms * (net.write.share * (net.write.open_ms[m] + net.write.path_ms[m]) +
-                                    net.read.share * net.read.open_ms[m]);
+    s.write_busy[m] =
+        s.x_per_ms * (net.write.share * (net.write.open_ms[m] + net.write.path_ms[m]) +
+                      net.read.share * net.read.open_ms[m]);
   }
   return s;
 }
@@ -196,11 +199,32 @@ bool TypeIs(const Scenario& s, std::initializer_list<const char*> names) {
   return false;
 }
 
+// An SSD's channels as in the pgbench network (storage_network.h, SsdLanes): each
+// request's queue demand is S / c, and the rest of its time, S (c - 1) / c, is a delay
+// on its path: a read's (its block or pieces), a synchronous write's (the slowest
+// member's piece, the copies in parallel). `whole_read_ms` < 0: read by pieces.
+template <typename ReadMs>
+void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c,
+                  double whole_read_ms, double read_miss, bool sync_write, double copies,
+                  ReadMs read_ms, Net* net) {
+  if (s.disks.type != DiskType::kSsd) return;
+  const double lanes = storage_network::SsdLanes(s);
+  double read_total_ms = whole_read_ms;
+  if (read_total_ms < 0) {
+    read_total_ms = 0;
+    for (size_t m = 0; m < g.members.size(); ++m) read_total_ms += read_ms(m);
+  }
+  net->read.ack_ms += read_miss * (lanes - 1) * read_total_ms;
+  if (!sync_write) return;
+  double slowest_ms = 0;
+  for (size_t m = 0; m < g.members.size(); ++m) slowest_ms = std::max(slowest_ms, g.WriteMs(m, c));
+  net->write.ack_ms += (lanes - 1) * slowest_ms / copies;
+}
+
 // The network's pieces once `miss` of the read requests (and of the partial writes'
 // blocks) miss the OS cache.
-Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec,
-             const AccessGeometry& g, const DiskCosts& random_costs,
-             double miss) {
+Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const AccessGeometry& g,
+             const DiskCosts& random_costs, double miss) {
   Net net;
   net.n = spec.in_flight();
   net.members = g.members.size();
@@ -212,7 +236,10 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec,
   if (spec.sequential) {
     // One stream streams (no positioning); several interleave at the disks. Reads
     // come in read-ahead windows: one command per window.
-    if (spec.in_flight() == 1) c.read_position_ms = c.destage_position_ms = 0;
+    // An SSD's latency is no positioning: it stays.
+    if (spec.in_flight() == 1 && s.disks.type == DiskType::kHdd) {
+      c.read_position_ms = c.destage_position_ms = 0;
+    }
     reads_per_request = static_cast<double>(spec.io_bytes) / spec.readahead_bytes;
   }
   net.read.share = spec.read_fraction;
@@ -233,8 +260,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec,
   auto read_ms = [&](size_t m) {
     if (whole) return whole_read_ms / members;
     const MemberWork& w = g.members[m];
-    return reads_per_request * w.read_commands * c.read_position_ms +
-           w.read_bytes / c.bytes_per_ms;
+    return reads_per_request * w.read_commands * c.read_position_ms + w.read_bytes / c.bytes_per_ms;
   };
   const double read_miss = spec.direct ? 1 : miss;
   for (size_t m = 0; m < members; ++m) net.read.path_ms[m] = read_miss * read_ms(m);
@@ -259,6 +285,8 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec,
   }
   net.write.device_reads = rmw ? miss : 0;
   if (sync && net.write_back) net.write.ack_ms = p.commit_ms;
+  AddSsdDelays(s, g, c, whole ? whole_read_ms : -1, read_miss, sync && !net.write_back, copies,
+               read_ms, &net);
   net.fork = whole ? 1 : 1 + p.fork_join_weight * (ForkJoinFactor(g.read_forks) - 1);
   // The file lock (FileLockRulesFor): what runs under it.
   const FileLockRules& lock = spec.lock;
@@ -280,8 +308,8 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec,
 // A throttled device (rate caps, no controller cache): the pgbench model's paced
 // network with one operation per request: its block read when not cached (a read, or
 // a partial-block write's read), its write, and a durable write's wait at the cap.
-StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p,
-                                        const IoSpec& spec, const AccessGeometry& g,
+StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p, const IoSpec& spec,
+                                        const AccessGeometry& g,
                                         const std::function<double(double)>& miss_after) {
   Scenario t = s;
   t.workload.clients = spec.in_flight();
@@ -358,8 +386,8 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   // The OS cache's share of the file: warm, an LRU holding what fits (a sequential
   // pass over a larger file keeps nothing it will reuse in time); cold, the blocks
   // touched so far, up to that.
-  const double cache_share =
-      std::min(1.0, static_cast<double>(spec.os_cache_bytes) / static_cast<double>(spec.file_bytes));
+  const double cache_share = std::min(
+      1.0, static_cast<double>(spec.os_cache_bytes) / static_cast<double>(spec.file_bytes));
   const double warm_cached = spec.sequential ? (cache_share >= 1 ? 1.0 : 0.0) : cache_share;
   const double blocks = static_cast<double>(spec.file_bytes) / spec.fs_block_bytes;
   const double touches = std::max(1.0, static_cast<double>(spec.io_bytes) / spec.fs_block_bytes);
@@ -393,7 +421,8 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
     writes_ms += ops * sol.write_ms;
     lock_u += ops * sol.lock_utilization;
     full_w += ops * sol.cache_full_weight;
-    misses += ops * (net.read.share * net.read.device_reads + net.write.share * net.write.device_reads);
+    misses +=
+        ops * (net.read.share * net.read.device_reads + net.write.share * net.write.device_reads);
     for (size_t m = 0; m < read_busy.size(); ++m) {
       read_busy[m] += ops * sol.read_busy[m] / x;
       write_busy[m] += ops * sol.write_busy[m] / x;
@@ -410,7 +439,7 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   out.bytes_per_s = out.tps * static_cast<double>(spec.io_bytes);
   const double lock_utilization = lock_u / done;
   out.cache_full_probability = full_w / done;
-  out.regime = lock_utilization > 0.9            ? "file-lock-bound"
+  out.regime = lock_utilization > 0.9              ? "file-lock-bound"
                : out.cache_full_probability >= 0.5 ? "destage-bound"
                                                    : "read-bound";
   out.file_lock_utilization = lock_utilization;

@@ -33,10 +33,17 @@ Prediction PredictOk(const Scenario& s) {
 
 // One 15K disk behind an HBA, O_DIRECT 4 KiB random reads over the whole disk.
 std::vector<std::string> OneDisk() {
-  return {"controller.kind=hba",     "controller.cache_size=0", "array.level=jbod",
-          "array.disks=1",           "disks.capacity=300GB",    "workload.file_size=299GB",
-          "workload.io_direct=on",   "disks.rpm=15000rpm",      "disks.avg_read_seek=3.4ms",
-          "disks.transfer_rate=160MiB", "filesystem.partition_offset=1MiB"};
+  return {"controller.kind=hba",
+          "controller.cache_size=0",
+          "array.level=jbod",
+          "array.disks=1",
+          "disks.capacity=300GB",
+          "workload.file_size=299GB",
+          "workload.io_direct=on",
+          "disks.rpm=15000rpm",
+          "disks.avg_read_seek=3.4ms",
+          "disks.transfer_rate=160MiB",
+          "filesystem.partition_offset=1MiB"};
 }
 
 TEST(IoModel, RandomReadAtQd1IsSeekPlusHalfRotationPlusTransfer) {
@@ -77,7 +84,7 @@ TEST(IoModel, UfsSerialisesFsyncedWritesOnTheFileLock) {
   // vnode lock through its block's read and its fsync, so the jobs take turns; on ext4
   // with 4 KiB blocks nothing is read and the fsync runs outside the lock.
   const std::vector<std::string> randomio = {
-      "workload.io_size=8KiB", "workload.read_fraction=0", "workload.io_fsync_writes=on",
+      "workload.io_size=8KiB", "workload.read_fraction=0",  "workload.io_fsync_writes=on",
       "workload.clients=8",    "workload.file_size=200GiB", "host.ram=8GiB"};
   std::vector<std::string> ufs = randomio;
   ufs.insert(ufs.end(), {"filesystem.type=ufs2", "filesystem.block_size=64KiB",
@@ -125,9 +132,9 @@ TEST(IoModel, CalibratesTheDisksOnADeviceBenchmarkThenPredictsPgbench) {
   auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
   ASSERT_TRUE(base.ok()) << base.status().message();
   const std::vector<std::string> randomio = {
-      "workload.type=io",          "workload.io_size=8KiB",     "workload.file_size=48000MiB",
+      "workload.type=io",           "workload.io_size=8KiB",       "workload.file_size=48000MiB",
       "workload.read_fraction=0.5", "workload.io_fsync_writes=on", "workload.clients=8",
-      "workload.duration=100s",    "workload.cache=cold"};
+      "workload.duration=100s",     "workload.cache=cold"};
   Scenario io = *base;
   for (const std::string& o : randomio) ASSERT_TRUE(ApplyOverride(&io, o).ok()) << o;
   ModelParams truth = ParamsFromScenario(*base);
@@ -146,6 +153,42 @@ TEST(IoModel, CalibratesTheDisksOnADeviceBenchmarkThenPredictsPgbench) {
   EXPECT_NEAR(report->values[0], 1.3, 0.01);
   EXPECT_EQ(report->calibrated.workload.type, WorkloadKind::kTpcbLike);
   EXPECT_TRUE(Predict(report->calibrated).ok());
+}
+
+// An SSD of c channels behind an HBA, O_DIRECT 8 KiB requests: a lone request takes the
+// device's latency plus its transfer (a channel per request), whether random or
+// sequential, and enough outstanding requests reach c / that time.
+TEST(IoModel, SsdRequestTakesItsLatencyAloneAndItsChannelsServeDepth) {
+  const std::vector<std::string> ssd = {"controller.kind=hba",
+                                        "controller.cache_size=0",
+                                        "array.level=jbod",
+                                        "array.disks=1",
+                                        "disks.type=ssd",
+                                        "disks.read_latency=110us",
+                                        "disks.write_latency=1170us",
+                                        "disks.channels=6",
+                                        "disks.transfer_rate=500MiB",
+                                        "io.queue_depth=32",
+                                        "disks.page_size=4KiB",
+                                        "workload.file_size=256MiB",
+                                        "workload.io_direct=on",
+                                        "workload.io_size=8KiB",
+                                        "filesystem.partition_offset=1MiB"};
+  const double transfer_ms = 8192.0 / (500.0 * 1048.576);
+  std::vector<std::string> qd1 = ssd;
+  qd1.push_back("workload.io_access=random");
+  const Prediction one = PredictOk(Io(qd1));
+  EXPECT_NEAR(one.statement_latency_ms.at("read"), 0.110 + transfer_ms, 0.02 * 0.110);
+  std::vector<std::string> deep = qd1;
+  deep.push_back("workload.clients=32");
+  const double saturated_per_s = 6 * 1000 / (0.110 + transfer_ms);
+  EXPECT_GT(PredictOk(Io(deep)).tps, 0.8 * saturated_per_s);
+  EXPECT_LE(PredictOk(Io(deep)).tps, 1.0001 * saturated_per_s);
+  std::vector<std::string> fsynced = ssd;
+  fsynced.insert(fsynced.end(), {"workload.read_fraction=0", "workload.io_access=sequential",
+                                 "workload.io_fsync_writes=on"});
+  const Prediction writes = PredictOk(Io(fsynced));
+  EXPECT_NEAR(writes.statement_latency_ms.at("write"), 1.170 + transfer_ms, 0.02 * 1.170);
 }
 
 }  // namespace
