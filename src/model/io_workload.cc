@@ -201,20 +201,13 @@ bool TypeIs(const Scenario& s, std::initializer_list<const char*> names) {
 
 // An SSD's channels as in the pgbench network (storage_network.h, SsdLanes): each
 // request's queue demand is S / c, and the rest of its time, S (c - 1) / c, is a delay
-// on its path: a read's (its block or pieces), a synchronous write's (the slowest
-// member's piece, the copies in parallel). `whole_read_ms` < 0: read by pieces.
-template <typename ReadMs>
-void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c,
-                  double whole_read_ms, double read_miss, bool sync_write, double copies,
-                  ReadMs read_ms, Net* net) {
+// on its path: a read's (`read_ms`, its block or pieces), a synchronous write's (the
+// slowest member's piece, the copies in parallel).
+void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c, double read_ms,
+                  double read_miss, bool sync_write, double copies, Net* net) {
   if (s.disks.type != DiskType::kSsd) return;
   const double lanes = storage_network::SsdLanes(s);
-  double read_total_ms = whole_read_ms;
-  if (read_total_ms < 0) {
-    read_total_ms = 0;
-    for (size_t m = 0; m < g.members.size(); ++m) read_total_ms += read_ms(m);
-  }
-  net->read.ack_ms += read_miss * (lanes - 1) * read_total_ms;
+  net->read.ack_ms += read_miss * (lanes - 1) * read_ms;
   if (!sync_write) return;
   double slowest_ms = 0;
   for (size_t m = 0; m < g.members.size(); ++m) slowest_ms = std::max(slowest_ms, g.WriteMs(m, c));
@@ -285,8 +278,6 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   }
   net.write.device_reads = rmw ? miss : 0;
   if (sync && net.write_back) net.write.ack_ms = p.commit_ms;
-  AddSsdDelays(s, g, c, whole ? whole_read_ms : -1, read_miss, sync && !net.write_back, copies,
-               read_ms, &net);
   net.fork = whole ? 1 : 1 + p.fork_join_weight * (ForkJoinFactor(g.read_forks) - 1);
   // The file lock (FileLockRulesFor): what runs under it.
   const FileLockRules& lock = spec.lock;
@@ -301,6 +292,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     write_total += g.WriteMs(m, c);
   }
   net.read_service_ms = whole ? whole_read_ms : read_total / std::max(1e-12, g.read_commands);
+  AddSsdDelays(s, g, c, read_total, read_miss, sync && !net.write_back, copies, &net);
   net.destage_service_ms = write_total / std::max(1e-12, g.write_commands);
   return net;
 }

@@ -434,9 +434,8 @@ void ScenarioKeyConditions(const nlohmann::json& keys, std::map<std::string, std
   for (const auto& [name, value] : keys.items()) {
     const std::optional<ResultsName> found = FindResultsName(name);
     if (!found || std::find(wanted.begin(), wanted.end(), found->key) == wanted.end()) continue;
-    const std::string text = value.is_string()    ? value.get<std::string>()
-                             : value.is_boolean() ? (value.get<bool>() ? "on" : "off")
-                                                  : value.dump();
+    // Booleans dump as true / false, which on/off keys take.
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
     if (SetScenarioKeyFromResults(&s, name, text).ok()) {
       (*out)[found->key] = GetScenarioKey(s, found->key).value();
     }

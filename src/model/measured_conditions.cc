@@ -3,17 +3,6 @@
 #include <algorithm>
 
 namespace pgstorsim {
-namespace {
-
-// `value` in the key's canonical form ("10", "tpcb-like"), or the key's error.
-StatusOr<std::string> Canonical(const std::string& key, const std::string& value) {
-  Scenario probe;
-  Status st = SetScenarioKey(&probe, key, value);
-  if (!st.ok()) return st;
-  return GetScenarioKey(probe, key);
-}
-
-}  // namespace
 
 const std::vector<std::string>& ConditionKeys() {
   static const std::vector<std::string> keys = {
@@ -36,7 +25,7 @@ Status SetMeasuredCondition(Measured* measured, const std::string& assignment) {
     return Status::Error("--measured-set '" + assignment +
                          "': expected KEY=VALUE with KEY one of " + known);
   }
-  auto value = Canonical(key, assignment.substr(eq + 1));
+  auto value = CanonicalScenarioValue(key, assignment.substr(eq + 1));
   if (!value.ok()) return value.status().WithContext("--measured-set " + key);
   measured->conditions[key] = *value;
   return Status::Ok();
@@ -46,7 +35,7 @@ Status CheckConditions(const Measured& measured, const Scenario& scenario) {
   for (const std::string& key : ConditionKeys()) {
     auto it = measured.conditions.find(key);
     if (it == measured.conditions.end()) continue;
-    auto value = Canonical(key, it->second);
+    auto value = CanonicalScenarioValue(key, it->second);
     if (!value.ok()) {
       return Status::Error(measured.source + ": measured " + key + " = " + it->second +
                            " is not one the models answer (" + value.status().message() + ")");

@@ -160,6 +160,13 @@ Status ApplyOverride(Scenario* scenario, const std::string& assignment) {
   return st.ok() ? st : Status::Error("--set " + st.message());
 }
 
+StatusOr<std::string> CanonicalScenarioValue(const std::string& key, const std::string& value) {
+  Scenario probe;
+  Status st = SetScenarioKey(&probe, key, value);
+  if (!st.ok()) return st;
+  return GetScenarioKey(probe, key);
+}
+
 StatusOr<std::string> GetScenarioKey(const Scenario& scenario, const std::string& key) {
   if (key.rfind("calibration.", 0) == 0) {
     auto it = scenario.calibration.values.find(key.substr(12));

@@ -233,6 +233,9 @@ Status SetScenarioKey(Scenario* scenario, const std::string& key, const std::str
 Status ApplyOverride(Scenario* scenario, const std::string& assignment);
 // The canonical textual value of a key ("1MiB" style sizes), or an error if unknown.
 StatusOr<std::string> GetScenarioKey(const Scenario& scenario, const std::string& key);
+// `value` of `key` in its canonical text ("10", "1MiB", "on" for "true"), or the key's
+// error: what GetScenarioKey gives after SetScenarioKey.
+StatusOr<std::string> CanonicalScenarioValue(const std::string& key, const std::string& value);
 
 // Refuses impossible configurations (RAID 10 with odd disks, stripe not a multiple of
 // 512 or outside the controller's min/max, zero clients, ...). Messages name the key

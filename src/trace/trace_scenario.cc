@@ -24,8 +24,7 @@ std::map<std::string, std::string> TraceWorkloadKeys(const nlohmann::json& meta)
     if (!meta.contains(field)) continue;
     const nlohmann::json& v = meta[field];
     const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-    Scenario probe;
-    if (SetScenarioKey(&probe, key, text).ok()) out[key] = GetScenarioKey(probe, key).value();
+    if (auto value = CanonicalScenarioValue(key, text); value.ok()) out[key] = *value;
   }
   return out;
 }
