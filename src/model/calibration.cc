@@ -132,7 +132,6 @@ StatusOr<LeastSquaresResult> RobustFit(const ResidualFunction& f,
   return fit;
 }
 
-
 std::string Join(const std::vector<std::string>& names) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -168,11 +167,11 @@ Status ChooseIdentifiable(const FitChosen& fit_chosen, const std::vector<std::st
                     keep.size() > 1 ? "the fitted ones" : names[keep.front()].c_str(),
                     100 * id.independent_effect[col], 100 * kIdentifiabilityTolerance);
       report->kept.push_back(names[(*chosen)[col]]);
-      report->notes.push_back(names[(*chosen)[col]] + " stays at the scenario's value: " +
-                              (id.column_norm[col] > 0
-                                   ? std::string("the measurements cannot tell it apart (") +
-                                         buf + ")"
-                                   : std::string("it moves no measured figure here")));
+      report->notes.push_back(
+          names[(*chosen)[col]] + " stays at the scenario's value: " +
+          (id.column_norm[col] > 0
+               ? std::string("the measurements cannot tell it apart (") + buf + ")"
+               : std::string("it moves no measured figure here")));
     }
     *chosen = keep;
     auto refit = fit_chosen(*chosen);
@@ -180,7 +179,9 @@ Status ChooseIdentifiable(const FitChosen& fit_chosen, const std::vector<std::st
     *fit = *refit;
   }
   if (fit->identifiability.rank == 0) {
-    return Status::Error("no candidate parameter moves the measured figures (nothing to fit: a cap or a fixed parameter decides them)");
+    return Status::Error(
+        "no candidate parameter moves the measured figures (nothing to fit: a cap or a fixed "
+        "parameter decides them)");
   }
   if (!report->kept.empty()) {
     std::vector<std::string> fitted;
@@ -204,11 +205,17 @@ const std::vector<std::string>& DefaultFittedParameters() {
   return names;
 }
 
+const std::vector<std::string>& DefaultFittedParametersFor(const Scenario& s) {
+  static const std::vector<std::string> ssd = {"ssd_read_latency_scale", "ssd_write_latency_scale",
+                                               "cpu_ms"};
+  return s.disks.type == DiskType::kSsd ? ssd : DefaultFittedParameters();
+}
+
 std::vector<std::string> DefaultFitFor(const Scenario& base,
                                        const std::vector<CalibrationInput>& inputs) {
   std::vector<std::string> out;
   auto fixed = [&](const std::string& name) { return base.calibration.values.count(name) > 0; };
-  for (const std::string& name : DefaultFittedParameters()) {
+  for (const std::string& name : DefaultFittedParametersFor(base)) {
     if (!fixed(name)) out.push_back(name);
   }
   bool split_measured = base.controller.EffectiveWriteBack();
@@ -244,8 +251,9 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
     targets.push_back(std::move(t));
   }
   if (targets.empty()) {
-    return Status::Error("calibrate: no measurement with a tps figure (or, for an io "
-                         "workload, requests per second)");
+    return Status::Error(
+        "calibrate: no measurement with a tps figure (or, for an io "
+        "workload, requests per second)");
   }
   const ModelParams start = ParamsFromScenario(base);
   std::vector<double> initial, lower, upper;

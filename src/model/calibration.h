@@ -57,8 +57,13 @@ inline constexpr double kIdentifiabilityTolerance = 0.01;
 
 // The candidate parameters: read_seek_scale, destage_position_ms, cpu_ms.
 const std::vector<std::string>& DefaultFittedParameters();
-// What `calibrate` fits when not told (--fit): the candidates the scenario does not fix
-// in its [calibration] table (a value there is a DBA's or datasheet's, not fitted), plus
+// The candidates for the scenario's disks: an SSD's are ssd_read_latency_scale,
+// ssd_write_latency_scale and cpu_ms (the seek and destage-positioning parameters have
+// no effect on it); other disks', DefaultFittedParameters.
+const std::vector<std::string>& DefaultFittedParametersFor(const Scenario& s);
+// What `calibrate` fits when not told (--fit): the candidates (DefaultFittedParametersFor)
+// the scenario does not fix in its [calibration] table (a value there is a DBA's or
+// datasheet's, not fitted), plus
 // update_residence_share when it is not fixed, the controller is write-back and every
 // measurement with a tps has UPDATE accounts and END latencies (their ratio identifies
 // it). For scenarios/m5110e.toml: destage_position_ms, cpu_ms, update_residence_share.

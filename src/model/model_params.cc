@@ -21,7 +21,9 @@ double ModelParams::*Field(const std::string& name) {
       {"destage_threshold", &ModelParams::destage_threshold},
       {"fork_join_weight", &ModelParams::fork_join_weight},
       {"update_residence_share", &ModelParams::update_residence_share},
-      {"whole_block_reads", &ModelParams::whole_block_reads}};
+      {"whole_block_reads", &ModelParams::whole_block_reads},
+      {"ssd_read_latency_scale", &ModelParams::ssd_read_latency_scale},
+      {"ssd_write_latency_scale", &ModelParams::ssd_write_latency_scale}};
   for (const auto& [key, field] : kFields) {
     if (name == key) return field;
   }

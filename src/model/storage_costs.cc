@@ -57,13 +57,14 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fra
   }
   if (d.type == DiskType::kSsd) {
     const double lanes = SsdLanes(s);
-    c.read_position_ms = d.read_latency_ns / 1e6 / lanes;
-    c.destage_position_ms = d.write_latency_ns / 1e6 / lanes;
+    const double read_ms = d.read_latency_ns / 1e6 * p.ssd_read_latency_scale;
+    c.read_position_ms = read_ms / lanes;
+    c.destage_position_ms = d.write_latency_ns / 1e6 * p.ssd_write_latency_scale / lanes;
     // Pieces of a block that does not start on a flash page read the page first.
     const int64_t page = std::max<int64_t>(1, d.page_size_bytes);
     if (s.filesystem.partition_offset_bytes % page != 0 ||
         s.filesystem.block_size_bytes % page != 0)
-      c.destage_position_ms += d.read_latency_ns / 1e6 / lanes;
+      c.destage_position_ms += read_ms / lanes;
     c.bytes_per_ms *= lanes;
     return c;
   }

@@ -27,24 +27,28 @@ namespace pgstorsim {
 
 // Calibratable parameters; the name of each is its key in [calibration].
 struct ModelParams {
-  double read_seek_scale = 1.0;       // "read_seek_scale": x datasheet seek curve.
-  double destage_position_ms = 1.5;   // "destage_position_ms": positioning per destage cmd.
-  double cpu_ms = 0.6;                // "cpu_ms": non-I/O time per transaction.
-  double commit_ms = 0.2;             // "commit_ms": commit into a non-full write-back cache.
-  double cache_fraction = 0.75;       // "cache_fraction": share of RAM caching data pages.
-  double destage_threshold = 0.75;    // "destage_threshold": destage load at which the
-                                      // write-back cache fills (regime switch).
-  double fork_join_weight = 0.5;      // "fork_join_weight": share of the fork-join
-                                      // wait (H_k - 1) x read residence charged to
-                                      // split reads (a delay, not disk busy time).
-  double update_residence_share = 0;  // "update_residence_share": > 0: share of the
-                                      // destage-bound disk residence (reads and
-                                      // destage alike) spent in UPDATE accounts, the
-                                      // rest in END; 0: UPDATE = reads, END = destage.
-  double whole_block_reads = 0;       // "whole_block_reads": 1: a block read costs the
-                                      // disks one positioning + the block's transfer,
-                                      // spread over members, whatever the stripe (no
-                                      // per-piece commands, no fork-join wait).
+  double read_seek_scale = 1.0;        // "read_seek_scale": x datasheet seek curve.
+  double destage_position_ms = 1.5;    // "destage_position_ms": positioning per destage cmd.
+  double cpu_ms = 0.6;                 // "cpu_ms": non-I/O time per transaction.
+  double commit_ms = 0.2;              // "commit_ms": commit into a non-full write-back cache.
+  double cache_fraction = 0.75;        // "cache_fraction": share of RAM caching data pages.
+  double destage_threshold = 0.75;     // "destage_threshold": destage load at which the
+                                       // write-back cache fills (regime switch).
+  double fork_join_weight = 0.5;       // "fork_join_weight": share of the fork-join
+                                       // wait (H_k - 1) x read residence charged to
+                                       // split reads (a delay, not disk busy time).
+  double update_residence_share = 0;   // "update_residence_share": > 0: share of the
+                                       // destage-bound disk residence (reads and
+                                       // destage alike) spent in UPDATE accounts, the
+                                       // rest in END; 0: UPDATE = reads, END = destage.
+  double whole_block_reads = 0;        // "whole_block_reads": 1: a block read costs the
+                                       // disks one positioning + the block's transfer,
+                                       // spread over members, whatever the stripe (no
+                                       // per-piece commands, no fork-join wait).
+  double ssd_read_latency_scale = 1;   // "ssd_read_latency_scale": x disks.read_latency
+                                       // (SSD).
+  double ssd_write_latency_scale = 1;  // "ssd_write_latency_scale": x disks.write_latency
+                                       // (SSD).
 };
 
 // Names of the parameters, in ModelParams order.

@@ -30,6 +30,12 @@ const std::vector<CalibrationKey>& CalibrationKeys() {
        "in END; 0: UPDATE = reads, END = destage"},
       {"whole_block_reads", true, true, 1e-6, 1e6,
        "1: a block read costs one positioning + the block's transfer, whatever the stripe"},
+      {"ssd_read_latency_scale", true, true, 0.05, 20,
+       "x disks.read_latency of an SSD (the drive's own read latency against the "
+       "scenario's, e.g. a datasheet's); no effect on other disks"},
+      {"ssd_write_latency_scale", true, true, 0.05, 20,
+       "x disks.write_latency of an SSD (its write acknowledgement against the "
+       "scenario's); no effect on other disks"},
       {"cpu_ms_begin", false, true, 0, 0, "CPU per BEGIN statement"},
       {"cpu_ms_update_accounts", false, true, 0, 0, "CPU per UPDATE accounts statement"},
       {"cpu_ms_select_accounts", false, true, 0, 0, "CPU per SELECT accounts statement"},

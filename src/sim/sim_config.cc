@@ -1,6 +1,7 @@
 #include "sim/sim_config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -114,6 +115,16 @@ Apply ApplyFor(const std::string& key) {
       {"cache_fraction", [](double, SimConfig*) {}},
       {"whole_block_reads",
        [](double v, SimConfig* c) { c->controller.whole_block_reads = v > 0.5; }},
+      {"ssd_read_latency_scale",
+       [](double v, SimConfig* c) {
+         if (c->disk.kind != DiskKind::kSsd) return;
+         c->disk.ssd_read_ns = std::llround(static_cast<double>(c->disk.ssd_read_ns) * v);
+       }},
+      {"ssd_write_latency_scale",
+       [](double v, SimConfig* c) {
+         if (c->disk.kind != DiskKind::kSsd) return;
+         c->disk.ssd_write_ns = std::llround(static_cast<double>(c->disk.ssd_write_ns) * v);
+       }},
       {"cpu_ms_begin", SetStatementCpu<Statement::kBegin>},
       {"cpu_ms_update_accounts", SetStatementCpu<Statement::kUpdateAccounts>},
       {"cpu_ms_select_accounts", SetStatementCpu<Statement::kSelectAccounts>},

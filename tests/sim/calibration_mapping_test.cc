@@ -49,6 +49,22 @@ TEST(CalibrationMappingTest, ModelKeysGetTheirPhysicalMeaning) {
   EXPECT_EQ(c.host.cache.os_cache_pages, (12LL << 30) / kPageBytes);
 }
 
+TEST(CalibrationMappingTest, SsdLatencyScalesMultiplyTheSsdsLatenciesOnly) {
+  const std::vector<std::string> ssd = {"disks.type=ssd", "disks.capacity=400GiB",
+                                        "disks.read_latency=90us", "disks.write_latency=30us"};
+  std::vector<std::string> scaled = ssd;
+  scaled.insert(scaled.end(), {"calibration.ssd_read_latency_scale=1.5",
+                               "calibration.ssd_write_latency_scale=0.5"});
+  const SimConfig c = ConfigFor(scaled);
+  EXPECT_EQ(c.disk.ssd_read_ns, 135'000);
+  EXPECT_EQ(c.disk.ssd_write_ns, 15'000);
+  EXPECT_EQ(ConfigFor(ssd).disk.ssd_read_ns, 90'000);
+  // An HDD keeps its mechanics.
+  const SimConfig hdd = ConfigFor({"calibration.ssd_read_latency_scale=3"});
+  EXPECT_EQ(hdd.disk.ssd_read_ns, ConfigFor({}).disk.ssd_read_ns);
+  EXPECT_DOUBLE_EQ(hdd.disk.seek_scale, ConfigFor({}).disk.seek_scale);
+}
+
 TEST(CalibrationMappingTest, CpuMsSplitsByTheModelsStatementShares) {
   // One table: the simulator's per-statement CPU is cpu_ms x model/cpu_demand.h's share.
   const SimConfig c = ConfigFor({"calibration.cpu_ms=2"});
