@@ -33,8 +33,11 @@ struct Kind {
   std::vector<double> after_ms;  // Disk path after the lock is released (an fsync's
                                  // write-through on a filesystem that syncs unlocked).
   std::vector<double> open_ms;   // Background disk busy ms it causes (destage, write-back).
-  bool visits_lock = false;      // Waits for the lock (and holds it for its locked parts).
-  double device_reads = 0;       // Device read commands it waits for (percentiles).
+  // Disk busy ms of its own commands that run beside its path (a synchronous write's
+  // other pieces and copies): load for the other requests in flight, not for itself.
+  std::vector<double> parallel_ms;
+  bool visits_lock = false;  // Waits for the lock (and holds it for its locked parts).
+  double device_reads = 0;   // Device read commands it waits for (percentiles).
 };
 
 struct Net {
@@ -73,11 +76,16 @@ Eval Evaluate(const Net& net, double x) {
   // Background load at each member: destage / write-back, and the paths run under the
   // lock (one at a time, outside the closed chain); `shared` adds the closed paths.
   std::vector<double> background(m_count, 0), shared(m_count, 0);
+  // A request's parallel commands load the others: the unlocked requests (all of a
+  // locked path's, n - 1 of n of an unlocked one's), never a locked path.
+  const double others = (net.n - 1.0) / net.n;
   for (size_t m = 0; m < m_count; ++m) {
     for (const Kind* k : {&net.read, &net.write}) {
-      background[m] += x * k->share * (k->open_ms[m] + (k->path_locked ? k->path_ms[m] : 0));
-      shared[m] +=
-          x * k->share * (k->open_ms[m] + k->after_ms[m] + (k->path_locked ? 0 : k->path_ms[m]));
+      const double locked = k->path_locked ? k->path_ms[m] + k->parallel_ms[m] : 0;
+      const double unlocked = k->path_locked ? 0 : k->path_ms[m] + others * k->parallel_ms[m];
+      background[m] += x * k->share *
+                       (k->open_ms[m] + locked + (k->path_locked ? 0 : others * k->parallel_ms[m]));
+      shared[m] += x * k->share * (k->open_ms[m] + k->after_ms[m] + unlocked);
     }
     background[m] = std::min(background[m], 0.99);
   }
@@ -161,8 +169,8 @@ Solution Solve(const Net& net) {
   for (size_t m = 0; m < net.members; ++m) {
     const double destage =
         net.write.share * net.write.open_ms[m] + net.read.share * net.read.open_ms[m];
-    const double path =
-        net.write.share * net.write.path_ms[m] + net.read.share * net.read.path_ms[m];
+    const double path = net.write.share * (net.write.path_ms[m] + net.write.parallel_ms[m]) +
+                        net.read.share * net.read.path_ms[m];
     rho = std::max(rho, xa * destage / std::max(1e-6, 1 - xa * path));
     busiest = std::max(busiest, destage + path);
   }
@@ -183,9 +191,9 @@ Solution Solve(const Net& net) {
   s.write_busy.assign(net.members, 0);
   for (size_t m = 0; m < net.members; ++m) {
     s.read_busy[m] = s.x_per_ms * net.read.share * net.read.path_ms[m];
-    s.write_busy[m] =
-        s.x_per_ms * (net.write.share * (net.write.open_ms[m] + net.write.path_ms[m]) +
-                      net.read.share * net.read.open_ms[m]);
+    s.write_busy[m] = s.x_per_ms * (net.write.share * (net.write.open_ms[m] + net.write.path_ms[m] +
+                                                       net.write.parallel_ms[m]) +
+                                    net.read.share * net.read.open_ms[m]);
   }
   return s;
 }
@@ -212,6 +220,22 @@ void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c
   double slowest_ms = 0;
   for (size_t m = 0; m < g.members.size(); ++m) slowest_ms = std::max(slowest_ms, g.WriteMs(m, c));
   net->write.ack_ms += (lanes - 1) * slowest_ms / copies;
+}
+
+// A synchronous write's member commands (its pieces, their copies, RAID 5/6 pre-reads)
+// run in parallel: in one phase, or two when pre-reads come first, each phase lasting
+// its slowest command, F(k) = 1 + w (H_k - 1) times its mean command (the fork-join
+// charge of a split read). The share of the commands' summed busy time the write waits
+// for; the rest loads the members in the background.
+double SyncWriteWaitedShare(const AccessGeometry& g, double fork_join_weight) {
+  double pre_reads = 0;
+  for (const MemberWork& w : g.members) pre_reads += w.pre_read_commands;
+  const double commands = g.write_commands;
+  if (!(commands > 1)) return 1;
+  const double phases = pre_reads > 0 ? 2 : 1;
+  const double per_phase = commands / phases;
+  const double slowest = 1 + fork_join_weight * (ForkJoinFactor(per_phase) - 1);
+  return std::min(1.0, phases * slowest / commands);
 }
 
 // The network's pieces once `miss` of the read requests (and of the partial writes'
@@ -243,6 +267,8 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   net.write.open_ms.assign(members, 0);
   net.read.after_ms.assign(members, 0);
   net.write.after_ms.assign(members, 0);
+  net.read.parallel_ms.assign(members, 0);
+  net.write.parallel_ms.assign(members, 0);
   const bool whole = p.whole_block_reads > 0.5 && !spec.sequential;
   double whole_read_ms = 0;
   if (whole) {
@@ -266,12 +292,13 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   // An fsync the filesystem runs without the file lock waits after releasing it.
   const bool sync_unlocked = spec.lock.writes && !spec.direct && !spec.lock.fsync;
   std::vector<double>& sync_path = sync_unlocked ? net.write.after_ms : net.write.path_ms;
+  const double waited = SyncWriteWaitedShare(g, p.fork_join_weight);
   for (size_t m = 0; m < members; ++m) {
     if (rmw) net.write.path_ms[m] += miss * read_ms(m);
     const double write_ms = g.WriteMs(m, c);
     if (sync && !net.write_back) {
-      sync_path[m] += write_ms / copies;  // Copies run in parallel.
-      net.write.open_ms[m] += write_ms * (1 - 1 / copies);
+      sync_path[m] += write_ms * waited;
+      net.write.parallel_ms[m] += write_ms * (1 - waited);
     } else {
       net.write.open_ms[m] += write_ms;  // Destage or OS write-back.
     }

@@ -87,7 +87,9 @@ TEST(CpuStation, CpuBoundClosedSystemMeetsTheMvaBound) {
       EXPECT_LT(p.reads_per_transaction, 1e-3);
       EXPECT_LE(p.tps, bound_tps * (1 + 1e-9)) << cores << " cores, " << clients << " clients";
       // Fewer clients than cores: nobody waits for a core.
-      if (clients <= cores) EXPECT_NEAR(p.tps, 1000 * clients / d_ms, 1e-6 * p.tps);
+      if (clients <= cores) {
+        EXPECT_NEAR(p.tps, 1000 * clients / d_ms, 1e-6 * p.tps);
+      }
       if (clients >= 8 * cores) {
         EXPECT_GE(p.tps, 0.95 * bound_tps) << cores << " cores, " << clients << " clients";
       }
@@ -111,17 +113,16 @@ TEST(CpuStation, UtilisationNeverAboveOne) {
     for (const char* cpu_ms : {"0.6", "5", "25"}) {
       for (int cores : {1, 4, 16}) {
         for (int clients : {1, 16, 256}) {
-          auto s = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml",
-                                {std::string("workload.type=") + type,
-                                 std::string("calibration.cpu_ms=") + cpu_ms,
-                                 "host.cpu_cores=" + std::to_string(cores),
-                                 "workload.clients=" + std::to_string(clients)});
+          auto s = LoadScenario(
+              std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml",
+              {std::string("workload.type=") + type, std::string("calibration.cpu_ms=") + cpu_ms,
+               "host.cpu_cores=" + std::to_string(cores),
+               "workload.clients=" + std::to_string(clients)});
           ASSERT_TRUE(s.ok()) << s.status().message();
           const Prediction p = MustPredict(*s);
           for (const DeviceLoad& d : p.devices) {
-            EXPECT_LE(d.utilization, 1 + 1e-6)
-                << d.name << " " << type << " cpu_ms " << cpu_ms << " cores " << cores
-                << " clients " << clients;
+            EXPECT_LE(d.utilization, 1 + 1e-6) << d.name << " " << type << " cpu_ms " << cpu_ms
+                                               << " cores " << cores << " clients " << clients;
           }
         }
       }

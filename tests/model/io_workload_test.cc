@@ -79,6 +79,25 @@ TEST(IoModel, OneSequentialStreamRunsAtTheTransferRate) {
   EXPECT_NEAR(p.bytes_per_s, 160.0 * 1048576, 0.02 * 160.0 * 1048576);
 }
 
+TEST(IoModel, MirroredSyncWriteWaitsForItsSlowerCopyAlone) {
+  // O_DIRECT 4 KiB writes, one job, no controller cache: a single disk takes one write
+  // command (datasheet write seek + half a revolution + transfer); a RAID 1 pair waits
+  // for the slower of its two copies, which run in parallel: more than one command,
+  // less than two in series, and its own second copy does not queue ahead of it.
+  std::vector<std::string> one = OneDisk();
+  one.insert(one.end(), {"workload.read_fraction=0", "disks.avg_write_seek=3.9ms",
+                         "controller.write_policy=write-through"});
+  const Prediction single = PredictOk(Io(one));
+  const double command_ms = 3.9 + 30000.0 / 15000 + 4096.0 / (160.0 * 1048.576);
+  EXPECT_NEAR(single.statement_latency_ms.at("write"), command_ms, 0.03 * command_ms);
+  std::vector<std::string> mirror = one;
+  mirror.insert(mirror.end(), {"array.level=raid1", "array.disks=2"});
+  const Prediction pair = PredictOk(Io(mirror));
+  const double pair_ms = pair.statement_latency_ms.at("write");
+  // The model's fork-join charge for two parallel commands: 1 + w (H_2 - 1), w = 0.5.
+  EXPECT_NEAR(pair_ms, 1.25 * command_ms, 0.03 * command_ms);
+}
+
 TEST(IoModel, UfsSerialisesFsyncedWritesOnTheFileLock) {
   // 8 KiB writes into 64 KiB UFS2 blocks, an fsync each, 8 jobs: every write holds the
   // vnode lock through its block's read and its fsync, so the jobs take turns; on ext4
@@ -153,6 +172,42 @@ TEST(IoModel, CalibratesTheDisksOnADeviceBenchmarkThenPredictsPgbench) {
   EXPECT_NEAR(report->values[0], 1.3, 0.01);
   EXPECT_EQ(report->calibrated.workload.type, WorkloadKind::kTpcbLike);
   EXPECT_TRUE(Predict(report->calibrated).ok());
+}
+
+TEST(IoModel, CalibratesAnSsdsLatenciesOnADeviceBenchmark) {
+  // An SSD behind an HBA whose reads take 1.5x and writes 0.6x the scenario's
+  // latencies, measured (here: predicted) by probe's QD1 patterns: the default fit for
+  // an SSD recovers both scales from the two patterns; the HDD parameters are not
+  // candidates.
+  const std::vector<std::string> ssd = {
+      "controller.kind=hba",   "controller.cache_size=0", "array.level=jbod",
+      "array.disks=1",         "disks.type=ssd",          "disks.capacity=400GB",
+      "workload.io_direct=on", "workload.io_size=8KiB",   "workload.file_size=1GiB"};
+  const Scenario base = Io(ssd);
+  ModelParams truth = ParamsFromScenario(base);
+  truth.ssd_read_latency_scale = 1.5;
+  truth.ssd_write_latency_scale = 0.6;
+  std::vector<CalibrationInput> inputs;
+  for (const char* fraction : {"workload.read_fraction=1", "workload.read_fraction=0"}) {
+    Scenario s = base;
+    ASSERT_TRUE(ApplyOverride(&s, fraction).ok());
+    auto p = PredictWith(s, truth);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    Measured m;
+    m.source = fraction;
+    m.tool = "pgstorsim";
+    (s.workload.read_fraction > 0 ? m.read_iops : m.write_iops) = p->tps;
+    inputs.push_back({m, {fraction}});
+  }
+  const std::vector<std::string> fit = DefaultFitFor(base, inputs);
+  EXPECT_EQ(std::count(fit.begin(), fit.end(), "read_seek_scale"), 0);
+  auto report = Calibrate(base, inputs, fit);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  const auto& values = report->calibrated.calibration.values;
+  ASSERT_EQ(values.count("ssd_read_latency_scale"), 1u);
+  ASSERT_EQ(values.count("ssd_write_latency_scale"), 1u);
+  EXPECT_NEAR(values.at("ssd_read_latency_scale"), 1.5, 0.02);
+  EXPECT_NEAR(values.at("ssd_write_latency_scale"), 0.6, 0.02);
 }
 
 // An SSD of c channels behind an HBA, O_DIRECT 8 KiB requests: a lone request takes the

@@ -1,7 +1,8 @@
 // simulate vs predict on tps across the cross-check matrix of
 // tests/data/sim_predict_crosscheck.tsv (issue 14: HDD 4..24 disks, RAID 0/1/10/5/6/50
 // and nested RAID 100, SSDs behind an HBA, a throttled device; tpcb-like, simple-update,
-// select-only; scale in cache and 10x RAM; 1..64 clients; synchronous_commit on/off).
+// select-only, io (fio / randomio patterns); scale in cache and 10x RAM; 1..64 clients;
+// synchronous_commit on/off).
 // Each row holds |sim/predict - 1| to its tolerance: 0.15 is the target, a wider one is
 // the error reached, with the reason in the file. The test prints every ratio.
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include "common/units.h"
 #include "model/storage_model.h"
 #include "scenario/scenario.h"
+#include "sim/io_clients.h"
 #include "sim/run_simulation.h"
 #include "sim/sim_config.h"
 #include "support/steady_tps.h"
@@ -45,23 +47,30 @@ std::vector<Point> ReadPoints() {
   return out;
 }
 
+// The simulation of a point: an io workload in the io simulator (workload.seed 1), any
+// other in the PostgreSQL engine with seed 1 and 5 s series intervals.
+StatusOr<SimulationOutput> Simulate(const Scenario& s) {
+  if (s.workload.type == WorkloadKind::kIo) return RunIoSimulation(s);
+  auto config = SimConfigFromScenario(s);
+  if (!config.ok()) return config.status();
+  SimConfig sim = *config;
+  sim.seed = 1;
+  sim.series_interval_ns = 5 * kNsPerSec;
+  return RunSimulation(sim);
+}
+
 // sim/predict tps of one point; 0 when either refuses the scenario (a failure is
 // recorded).
 double SimOverPredict(const Point& p) {
-  auto s = LoadScenario(
-      std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml",
-      p.overrides);
+  auto s =
+      LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml",
+                   p.overrides);
   EXPECT_TRUE(s.ok()) << p.name << ": " << s.status().message();
   if (!s.ok()) return 0;
   auto prediction = Predict(*s);
   EXPECT_TRUE(prediction.ok()) << p.name << ": " << prediction.status().message();
-  auto config = SimConfigFromScenario(*s);
-  EXPECT_TRUE(config.ok()) << p.name << ": " << config.status().message();
-  if (!prediction.ok() || !config.ok() || !(prediction->tps > 0)) return 0;
-  SimConfig sim = *config;
-  sim.seed = 1;
-  sim.series_interval_ns = 5 * kNsPerSec;
-  auto run = RunSimulation(sim);
+  if (!prediction.ok() || !(prediction->tps > 0)) return 0;
+  auto run = Simulate(*s);
   EXPECT_TRUE(run.ok()) << p.name << ": " << run.status().message();
   if (!run.ok()) return 0;
   const double sim_tps = testing_support::SteadyTps(run->results);
