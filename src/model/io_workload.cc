@@ -45,6 +45,7 @@ struct Net {
   Kind read, write;
   double fork = 1;  // Fork-join charge on a split read's residence.
   double read_service_ms = 0, destage_service_ms = 0;
+  double sync_write_ms = 0;  // A synchronous write's wait for its own commands, unqueued.
   double destage_threshold = 0.75;
   bool write_back = true;
   size_t members = 0;
@@ -321,6 +322,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   net.read_service_ms = whole ? whole_read_ms : read_total / std::max(1e-12, g.read_commands);
   AddSsdDelays(s, g, c, read_total, read_miss, sync && !net.write_back, copies, &net);
   net.destage_service_ms = write_total / std::max(1e-12, g.write_commands);
+  if (sync && !net.write_back) net.sync_write_ms = waited * write_total;
   return net;
 }
 
@@ -472,20 +474,23 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
     out.devices.push_back({"disk" + std::to_string(m), r + w, r, w});
     mean_busy += (r + w) / read_busy.size();
   }
-  auto add = [&](const char* name, const Kind& k, double mean_ms) {
+  // A request waits for the lock while another holds it: the lock's utilisation by the
+  // other n - 1 requests (arrival theorem); a lone request never waits for it.
+  const double lock_others = lock_utilization * (net.n - 1.0) / net.n;
+  auto add = [&](const char* name, const Kind& k, double own_ms, double mean_ms) {
     if (!(k.share > 0)) return;
     out.statement_latency_ms[name] = mean_ms;
     out.transaction_latency_ms += k.share * mean_ms;
     StatementShape shape;
     shape.mean_ms = mean_ms;
-    shape.fixed_ms = std::min(mean_ms, k.ack_ms);
+    shape.fixed_ms = std::min(mean_ms, k.ack_ms + own_ms);
     shape.reads = k.device_reads;
     shape.read_service_ms = net.read_service_ms;
-    shape.busy = std::clamp(std::max(mean_busy, k.visits_lock ? lock_utilization : 0.0), 0.0, 0.99);
+    shape.busy = std::clamp(std::max(mean_busy, k.visits_lock ? lock_others : 0.0), 0.0, 0.99);
     out.statement_percentiles[name] = StatementPercentiles(shape);
   };
-  add("read", net.read, reads_ms / done);
-  add("write", net.write, writes_ms / done);
+  add("read", net.read, 0, reads_ms / done);
+  add("write", net.write, net.sync_write_ms, writes_ms / done);
   // A request's distribution: a read or a write, in their shares (their mixture's
   // percentiles are approximated by the share-weighted percentiles).
   LatencyPercentiles& t = out.transaction_percentiles;

@@ -125,6 +125,23 @@ TEST(IoModel, UfsSerialisesFsyncedWritesOnTheFileLock) {
   EXPECT_FALSE(FileLockRulesFor(Io(ext4)).fsync);
 }
 
+TEST(IoModel, ALoneLockedWriteWaitsForNoOneElse) {
+  // One job of 8 KiB writes with an fsync each on UFS2, write-through: the job holds
+  // the vnode lock all the time, but only ever waits for its own block read and its
+  // write's commands, so its latency has no queueing tail (its p95 is its block read
+  // plus its write, not an exponential wait behind a lock held by itself).
+  const Scenario s = Io({"workload.io_size=8KiB", "workload.read_fraction=0",
+                         "workload.io_fsync_writes=on", "workload.file_size=200GiB",
+                         "host.ram=8GiB", "filesystem.type=ufs2", "filesystem.block_size=64KiB",
+                         "filesystem.fragment_size=8KiB", "controller.write_policy=write-through"});
+  const Prediction p = PredictOk(s);
+  EXPECT_GT(p.file_lock_utilization, 0.9);
+  const double mean_ms = p.statement_latency_ms.at("write");
+  const LatencyPercentiles& q = p.statement_percentiles.at("write");
+  EXPECT_LE(q.p95_ms, 1.5 * mean_ms);
+  EXPECT_GE(q.p95_ms, mean_ms);
+}
+
 TEST(IoModel, ColdCacheWarmsAndWarmCacheHits) {
   std::vector<std::string> cached = {"workload.io_size=8KiB", "workload.file_size=4GiB",
                                      "host.ram=16GiB", "workload.clients=4"};
