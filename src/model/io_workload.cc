@@ -210,13 +210,16 @@ bool TypeIs(const Scenario& s, std::initializer_list<const char*> names) {
 
 // An SSD's channels as in the pgbench network (storage_network.h, SsdLanes): each
 // request's queue demand is S / c, and the rest of its time, S (c - 1) / c, is a delay
-// on its path: a read's (`read_ms`, its block or pieces), a synchronous write's (the
-// slowest member's piece, the copies in parallel).
+// on its path: a read's (`read_ms`, its block or pieces), a partial-block write's block
+// read (`write_read_miss` of the writes read it), a synchronous write's (the slowest
+// member's piece, the copies in parallel).
 void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c, double read_ms,
-                  double read_miss, bool sync_write, double copies, Net* net) {
+                  double read_miss, double write_read_miss, bool sync_write, double copies,
+                  Net* net) {
   if (s.disks.type != DiskType::kSsd) return;
   const double lanes = storage_network::SsdLanes(s);
   net->read.ack_ms += read_miss * (lanes - 1) * read_ms;
+  net->write.ack_ms += write_read_miss * (lanes - 1) * read_ms;
   if (!sync_write) return;
   double slowest_ms = 0;
   for (size_t m = 0; m < g.members.size(); ++m) slowest_ms = std::max(slowest_ms, g.WriteMs(m, c));
@@ -320,7 +323,8 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     write_total += g.WriteMs(m, c);
   }
   net.read_service_ms = whole ? whole_read_ms : read_total / std::max(1e-12, g.read_commands);
-  AddSsdDelays(s, g, c, read_total, read_miss, sync && !net.write_back, copies, &net);
+  AddSsdDelays(s, g, c, read_total, read_miss, rmw ? miss : 0, sync && !net.write_back, copies,
+               &net);
   net.destage_service_ms = write_total / std::max(1e-12, g.write_commands);
   if (sync && !net.write_back) net.sync_write_ms = waited * write_total;
   return net;

@@ -227,6 +227,32 @@ TEST(IoModel, CalibratesAnSsdsLatenciesOnADeviceBenchmark) {
   EXPECT_NEAR(values.at("ssd_write_latency_scale"), 0.6, 0.02);
 }
 
+TEST(IoModel, SsdPartialBlockWriteWaitsForItsBlockReadInFull) {
+  // 8 KiB buffered writes with an fsync each into 64 KiB UFS2 blocks of a file far
+  // larger than the cache, one job, an SSD behind an HBA: a write first reads its block
+  // (as a read request does, the channels' delay included), then writes it; so it
+  // takes longer than a read request by at least the SSD's write latency.
+  std::vector<std::string> sets = {"controller.kind=hba",
+                                   "controller.cache_size=0",
+                                   "array.level=jbod",
+                                   "array.disks=1",
+                                   "disks.type=ssd",
+                                   "disks.capacity=400GB",
+                                   "disks.write_latency=30us",
+                                   "workload.io_size=8KiB",
+                                   "workload.file_size=300GiB",
+                                   "host.ram=4GiB",
+                                   "workload.io_fsync_writes=on",
+                                   "filesystem.type=ufs2",
+                                   "filesystem.block_size=64KiB",
+                                   "filesystem.fragment_size=8KiB"};
+  const double read_ms = PredictOk(Io(sets)).statement_latency_ms.at("read");
+  sets.push_back("workload.read_fraction=0");
+  const double write_ms = PredictOk(Io(sets)).statement_latency_ms.at("write");
+  EXPECT_GT(write_ms, read_ms + 0.03);
+  EXPECT_LT(write_ms, 2.5 * read_ms);
+}
+
 // An SSD of c channels behind an HBA, O_DIRECT 8 KiB requests: a lone request takes the
 // device's latency plus its transfer (a channel per request), whether random or
 // sequential, and enough outstanding requests reach c / that time.
