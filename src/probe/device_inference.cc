@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "common/units.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace {
@@ -20,6 +21,11 @@ std::string Ms(double ms) {
 // A scenario duration ("81us") from milliseconds, whole microseconds, at least 1 us.
 std::string DurationValue(double ms) {
   return std::to_string(std::max<int64_t>(1, std::llround(ms * 1000))) + "us";
+}
+
+// Stripe units a request of `bytes` at a multiple of its size spans (rounded up).
+int64_t StripeUnitsSpanned(const ArrayGeometry& g, int64_t bytes) {
+  return (bytes + g.stripe_unit_bytes - 1) / g.stripe_unit_bytes;
 }
 
 Fact Measured(const std::string& key, const std::string& value, const std::string& why) {
@@ -74,6 +80,33 @@ void AddWriteCacheFacts(const DeviceTimings& t, bool rotating, double half_rev_m
   out->push_back(Measured("controller.battery_healthy", "on", cache));
 }
 
+// disks.transfer_rate from the seqread bandwidth over the members streaming it.
+void AddTransferRateFact(const Scenario& probed, const DeviceTimings& t, std::vector<Fact>* out) {
+  if (t.seq_read_bytes_per_s <= 0 || t.seq_read_request_bytes <= 0) return;
+  const ArrayGeometry g = ArrayGeometryFor(probed);
+  const int members = StreamingMembers(g, t.seq_read_request_bytes);
+  const int64_t rate = std::llround(t.seq_read_bytes_per_s / members);
+  char why[300];
+  const long long request_kib = t.seq_read_request_bytes >> 10;
+  int n = std::snprintf(why, sizeof why,
+                        "seqread (%lld KiB reads at QD1) %.1f MiB/s / %d member%s streaming in "
+                        "parallel",
+                        request_kib, t.seq_read_bytes_per_s / (1 << 20), members,
+                        members == 1 ? "" : "s");
+  if (g.level == RaidLevel::kJbod) {
+    std::snprintf(why + n, sizeof why - n, " (%s)",
+                  g.members == 1 ? "a single device" : "jbod: one member at a time");
+  } else {
+    std::snprintf(why + n, sizeof why - n,
+                  " (%s of %d: %d data members; a %lld KiB read spans %lld stripe units of "
+                  "%lld KiB)",
+                  RaidLevelName(g.level), g.members, DataMembers(g), request_kib,
+                  static_cast<long long>(StripeUnitsSpanned(g, t.seq_read_request_bytes)),
+                  static_cast<long long>(g.stripe_unit_bytes >> 10));
+  }
+  out->push_back(Measured("disks.transfer_rate", std::to_string(rate), why));
+}
+
 }  // namespace
 
 DeviceTimings DeviceTimingsOf(const std::vector<DeviceMeasurement>& measured) {
@@ -86,11 +119,20 @@ DeviceTimings DeviceTimingsOf(const std::vector<DeviceMeasurement>& measured) {
     } else if (m.name == "randread-qd32") {
       t.read_deep_per_s = m.results.tps;
       t.read_deep_depth = m.queue_depth;
+    } else if (m.name == "seqread") {
+      t.seq_read_bytes_per_s = m.results.tps * static_cast<double>(m.request_bytes);
+      t.seq_read_request_bytes = m.request_bytes;
     } else if (m.name == "write-fsync") {
       t.write_fsync_mean_ms = mean_ms;
     }
   }
   return t;
+}
+
+int StreamingMembers(const ArrayGeometry& g, int64_t request_bytes) {
+  if (g.level == RaidLevel::kJbod) return 1;
+  return static_cast<int>(
+      std::clamp<int64_t>(StripeUnitsSpanned(g, request_bytes), 1, DataMembers(g)));
 }
 
 double HddMinimumReadMs(const DiskConfig& disks) {
@@ -131,6 +173,7 @@ std::vector<Fact> InferDeviceFacts(const Scenario& probed, const DeviceTimings& 
                 &out);
   }
   AddWriteCacheFacts(t, rotating, half_rev_ms, &out);
+  AddTransferRateFact(probed, t, &out);
   return out;
 }
 

@@ -20,6 +20,12 @@
 //   wait of an uncached write. So controller.write_policy = "write-back" (kind raid,
 //   battery present and healthy) when write_fsync_mean_ms <= 2 x read_qd1_mean_ms (and,
 //   for an HDD, <= half a revolution), else "write-through".
+// - Transfer rate. One sequential stream of large direct reads at QD1 (seqread) moves
+//   data at the media rate of each member it keeps busy: disks.transfer_rate = the
+//   seqread bytes per second / StreamingMembers (1 for a single disk or JBOD; for a
+//   striped array, the data members of ArrayGeometryFor's geometry, DataMembers: RAID 0
+//   n, RAID 10 n / 2 (one copy of a mirrored pair serves a stream), RAID 5 n - 1,
+//   RAID 6 n - 2, RAID 1 1, and no more than the stripe units one request spans).
 // A timing of 0 means "not measured": its rule emits nothing.
 #ifndef PGSTORSIM_PROBE_DEVICE_INFERENCE_H_
 #define PGSTORSIM_PROBE_DEVICE_INFERENCE_H_
@@ -27,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "layout/raid_layout.h"
 #include "probe/device_benchmark.h"
 #include "probe/probe.h"
 #include "scenario/scenario.h"
@@ -34,15 +41,21 @@
 namespace pgstorsim {
 
 struct DeviceTimings {
-  double read_qd1_mean_ms = 0;     // randread-qd1: mean time of one 8 KiB read.
-  double read_qd1_per_s = 0;       // randread-qd1: reads per second.
-  double read_deep_per_s = 0;      // randread-qd32: reads per second.
-  int read_deep_depth = 0;         // randread-qd32: outstanding reads (32).
-  double write_fsync_mean_ms = 0;  // write-fsync: mean time of one 8 KiB write + fsync.
+  double read_qd1_mean_ms = 0;         // randread-qd1: mean time of one 8 KiB read.
+  double read_qd1_per_s = 0;           // randread-qd1: reads per second.
+  double read_deep_per_s = 0;          // randread-qd32: reads per second.
+  int read_deep_depth = 0;             // randread-qd32: outstanding reads (32).
+  double write_fsync_mean_ms = 0;      // write-fsync: mean time of one 8 KiB write + fsync.
+  double seq_read_bytes_per_s = 0;     // seqread: bytes read per second.
+  int64_t seq_read_request_bytes = 0;  // seqread: bytes per read (1 MiB).
 };
 
 // The timings of RunDeviceBenchmark's measurements (by name); absent patterns stay 0.
 DeviceTimings DeviceTimingsOf(const std::vector<DeviceMeasurement>& measured);
+
+// Members a sequential stream of `request_bytes` reads at QD1 keeps busy at once: 1 on
+// JBOD; else DataMembers(geometry), at most the stripe units one request spans.
+int StreamingMembers(const ArrayGeometry& geometry, int64_t request_bytes);
 
 // The least time an HDD of `disks` can take to position for a random read, in ms:
 // half a revolution plus a track-to-track seek.

@@ -6,10 +6,11 @@ namespace pgstorsim {
 namespace {
 
 Status Validate(const PatternOptions& o) {
-  if (o.name != "randrw" && o.name != "randread" && o.name != "randwrite" &&
+  if (o.name != "randrw" && o.name != "randread" && o.name != "randwrite" && o.name != "seqread" &&
       o.name != "seqwrite-fsync") {
-    return Status::Error("--pattern '" + o.name +
-                         "' is unknown (expected randrw, randread, randwrite, seqwrite-fsync)");
+    return Status::Error(
+        "--pattern '" + o.name +
+        "' is unknown (expected randrw, randread, randwrite, seqread, seqwrite-fsync)");
   }
   if (o.block_bytes <= 0 || o.block_bytes % 512 != 0) {
     return Status::Error("pattern block size must be a positive multiple of 512");
@@ -50,9 +51,13 @@ Status MakePatternTrace(const PatternOptions& o, TraceHeader* header,
       r.client = static_cast<uint32_t>(c);
       r.transaction = txn;
       r.length_bytes = o.block_bytes;
-      if (o.name == "seqwrite-fsync") {
+      const int64_t next_in_region = (c * region_blocks + i % region_blocks) * o.block_bytes;
+      if (o.name == "seqread") {
+        r.op = IoOp::kRead;
+        r.offset_bytes = next_in_region;
+      } else if (o.name == "seqwrite-fsync") {
         r.op = IoOp::kWrite;
-        r.offset_bytes = (c * region_blocks + i % region_blocks) * o.block_bytes;
+        r.offset_bytes = next_in_region;
         records->push_back(r);
         r.op = IoOp::kFsync;
         r.offset_bytes = 0;

@@ -5,6 +5,8 @@
 //                   or write; one op per transaction.
 //   randread        randrw with read_fraction 1.
 //   randwrite       randrw with read_fraction 0.
+//   seqread         each client reads its own contiguous region sequentially, from its
+//                   start again after its end; one read per transaction (fio rw=read).
 //   seqwrite-fsync  each client writes its own contiguous region sequentially; each
 //                   transaction is one write followed by an fsync (fio --fdatasync=1).
 // Transaction i of the whole trace is scheduled at i * interarrival_ns.

@@ -9,6 +9,7 @@
 
 #include "model/measured.h"
 #include "model/measured_conditions.h"
+#include "probe/device_inference.h"
 
 namespace pgstorsim {
 namespace {
@@ -19,13 +20,14 @@ void ExpectMeasuredAsItsIoWorkload(const DeviceMeasurement& d, int64_t file_byte
   auto m = ParseResultsJson(d.results.ToJson().dump(), d.name + ".json");
   ASSERT_TRUE(m.ok()) << m.status().message();
   const bool writes = d.name == "write-fsync";
+  const bool sequential = writes || d.name == "seqread";
   const std::map<std::string, std::string> expected = {
       {"workload.type", "io"},
       {"workload.clients", d.name == "randread-qd32" ? "32" : "1"},
       {"workload.io_depth", "1"},
-      {"workload.io_size", "8KiB"},
+      {"workload.io_size", d.name == "seqread" ? "1MiB" : "8KiB"},
       {"workload.read_fraction", writes ? "0" : "1"},
-      {"workload.io_access", writes ? "sequential" : "random"},
+      {"workload.io_access", sequential ? "sequential" : "random"},
       {"workload.io_fsync_writes", writes ? "on" : "off"},
       {"workload.io_direct", "on"},
       {"workload.file_size", std::to_string(file_bytes >> 20) + "MiB"}};
@@ -37,7 +39,7 @@ void ExpectMeasuredAsItsIoWorkload(const DeviceMeasurement& d, int64_t file_byte
   EXPECT_GT(writes ? m->write_latency_ms : m->read_latency_ms, 0) << d.name;
 }
 
-TEST(DeviceBenchmarkTest, ScratchFileGetsThreePatternsAndIsRemoved) {
+TEST(DeviceBenchmarkTest, ScratchFileGetsFourPatternsAndIsRemoved) {
   DeviceBenchmarkOptions o;
   o.path = "/var/tmp/pgstorsim-devbench-" + std::to_string(getpid()) + ".img";
   o.seconds_per_pattern = 1;
@@ -45,16 +47,23 @@ TEST(DeviceBenchmarkTest, ScratchFileGetsThreePatternsAndIsRemoved) {
   std::vector<std::string> lines;
   auto m = RunDeviceBenchmark(o, nullptr, [&](const std::string& l) { lines.push_back(l); });
   ASSERT_TRUE(m.ok()) << m.status().message();
-  ASSERT_EQ(m->size(), 3u);
+  ASSERT_EQ(m->size(), 4u);
   EXPECT_EQ((*m)[0].name, "randread-qd1");
   EXPECT_EQ((*m)[1].name, "randread-qd32");
-  EXPECT_EQ((*m)[2].name, "write-fsync");
+  EXPECT_EQ((*m)[2].name, "seqread");
+  EXPECT_EQ((*m)[3].name, "write-fsync");
   for (const DeviceMeasurement& d : *m) {
     EXPECT_EQ(d.results.kind, "replay");
     EXPECT_GT(d.results.transactions, 0u) << d.name;
     ExpectMeasuredAsItsIoWorkload(d, o.size_bytes);
   }
-  EXPECT_EQ(lines.size(), 3u);
+  EXPECT_EQ((*m)[2].request_bytes, 1 << 20);
+  const DeviceTimings t = DeviceTimingsOf(*m);
+  EXPECT_GT(t.seq_read_bytes_per_s, 0);
+  EXPECT_DOUBLE_EQ(t.seq_read_bytes_per_s, (*m)[2].results.tps * (1 << 20));
+  EXPECT_EQ(t.seq_read_request_bytes, 1 << 20);
+  EXPECT_EQ(lines.size(), 4u);
+  EXPECT_NE(lines[2].find("MiB/s"), std::string::npos) << lines[2];
   struct stat st {};
   EXPECT_NE(stat(o.path.c_str(), &st), 0) << "the scratch file must be removed";
   EXPECT_NE(stat((o.path + ".pgstorsim-created").c_str(), &st), 0) << "and its marker";
@@ -72,7 +81,8 @@ TEST(DeviceBenchmarkTest, AnExistingFileIsOnlyRead) {
   std::vector<std::string> lines;
   auto m = RunDeviceBenchmark(o, nullptr, [&](const std::string& l) { lines.push_back(l); });
   ASSERT_TRUE(m.ok()) << m.status().message();
-  EXPECT_EQ(m->size(), 2u);
+  ASSERT_EQ(m->size(), 3u);
+  EXPECT_EQ((*m)[2].name, "seqread") << "sequential reads run on a file it only reads";
   ASSERT_FALSE(lines.empty());
   EXPECT_NE(lines.back().find("write-fsync skipped"), std::string::npos) << lines.back();
   std::ifstream in(o.path);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "scenario/scenario.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace {
@@ -92,6 +93,60 @@ TEST(DeviceInferenceTest, ChannelsStayWithinOneAndTheQueueDepth) {
   EXPECT_EQ(f.count("controller.write_policy"), 0u);
 }
 
+DeviceTimings SeqRead(double mib_per_s) {
+  DeviceTimings t;
+  t.seq_read_bytes_per_s = mib_per_s * (1 << 20);
+  t.seq_read_request_bytes = 1 << 20;
+  return t;
+}
+
+Scenario Array(const std::string& level, int disks, const std::string& stripe) {
+  std::vector<Fact> facts = {{"array.level", level, FactOrigin::kDetected, "test"},
+                             {"array.disks", std::to_string(disks), FactOrigin::kDetected, "test"},
+                             {"array.stripe", stripe, FactOrigin::kDetected, "test"}};
+  auto s = ScenarioOfFacts(facts);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return *s;
+}
+
+TEST(DeviceInferenceTest, ASingleDiskStreamsAtTheSequentialReadRate) {
+  auto f = ByKey(InferDeviceFacts(Array("jbod", 1, "64KiB"), SeqRead(500), kRotational));
+  EXPECT_EQ(f["disks.transfer_rate"].value, std::to_string(500 << 20));
+  const std::string& why = f["disks.transfer_rate"].source;
+  EXPECT_EQ(why,
+            "seqread (1024 KiB reads at QD1) 500.0 MiB/s / 1 member streaming in parallel "
+            "(a single device)");
+}
+
+TEST(DeviceInferenceTest, ARaid10OfFourStreamsFromOneCopyOfEachPair) {
+  auto f = ByKey(InferDeviceFacts(Array("raid10", 4, "64KiB"), SeqRead(300), kRotational));
+  EXPECT_EQ(f["disks.transfer_rate"].value, std::to_string(150 << 20));
+  EXPECT_NE(f["disks.transfer_rate"].source.find(
+                "300.0 MiB/s / 2 members streaming in parallel (raid10 of 4: 2 data members; a "
+                "1024 KiB read spans 16 stripe units of 64 KiB)"),
+            std::string::npos)
+      << f["disks.transfer_rate"].source;
+}
+
+TEST(DeviceInferenceTest, StreamingMembersFollowTheArrayGeometry) {
+  EXPECT_EQ(StreamingMembers(ArrayGeometryFor(Array("jbod", 1, "64KiB")), 1 << 20), 1);
+  EXPECT_EQ(StreamingMembers(ArrayGeometryFor(Array("raid0", 4, "64KiB")), 1 << 20), 4);
+  EXPECT_EQ(StreamingMembers(ArrayGeometryFor(Array("raid5", 4, "64KiB")), 1 << 20), 3);
+  EXPECT_EQ(StreamingMembers(ArrayGeometryFor(Array("raid6", 6, "64KiB")), 1 << 20), 4);
+  EXPECT_EQ(StreamingMembers(ArrayGeometryFor(Array("raid1", 2, "64KiB")), 1 << 20), 1);
+  // md's default 512 KiB chunk: a 1 MiB read at QD1 keeps two of four members busy.
+  EXPECT_EQ(StreamingMembers(ArrayGeometryFor(Array("raid0", 4, "512KiB")), 1 << 20), 2);
+}
+
+TEST(DeviceInferenceTest, NoSequentialReadNoTransferRate) {
+  DeviceTimings t = Timings(0.081, 1.5);
+  auto f = ByKey(InferDeviceFacts(Default(), t, kRotational));
+  EXPECT_EQ(f.count("disks.type"), 1u);
+  EXPECT_EQ(f.count("disks.transfer_rate"), 0u);
+  t.seq_read_request_bytes = 1 << 20;  // A request size alone is no bandwidth.
+  EXPECT_EQ(ByKey(InferDeviceFacts(Default(), t, kRotational)).count("disks.transfer_rate"), 0u);
+}
+
 TEST(DeviceInferenceTest, NothingMeasuredSaysNothing) {
   EXPECT_TRUE(InferDeviceFacts(Default(), DeviceTimings(), kRotational).empty());
 }
@@ -100,7 +155,10 @@ TEST(DeviceInferenceTest, EveryWrittenKeyCarriesItsProvenance) {
   std::vector<Fact> facts = {{"disks.type", "hdd", FactOrigin::kDetected, kRotational}};
   auto probed = ScenarioOfFacts(facts);
   ASSERT_TRUE(probed.ok()) << probed.status().message();
-  for (Fact& f : InferDeviceFacts(*probed, Timings(0.081, 1.5), kRotational)) {
+  DeviceTimings timings = Timings(0.081, 1.5);
+  timings.seq_read_bytes_per_s = 400.0 * (1 << 20);
+  timings.seq_read_request_bytes = 1 << 20;
+  for (Fact& f : InferDeviceFacts(*probed, timings, kRotational)) {
     facts.push_back(std::move(f));
   }
   auto toml = ProbeScenarioToml(facts, "test");
@@ -124,6 +182,11 @@ TEST(DeviceInferenceTest, EveryWrittenKeyCarriesItsProvenance) {
   EXPECT_EQ(back->disks.write_latency_ns, 1500000);
   EXPECT_EQ(back->disks.channels, 4);
   EXPECT_EQ(back->controller.write_policy, WritePolicy::kWriteThrough);
+  // The default raid10 of 4 (64 KiB stripe): 400 MiB/s from two members.
+  EXPECT_NE(t.find("transfer_rate = \"200MiB\"  # measured by the device benchmark: seqread"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(back->disks.transfer_rate_bytes_per_s, 200 << 20);
 }
 
 }  // namespace

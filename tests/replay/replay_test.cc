@@ -82,8 +82,7 @@ INSTANTIATE_TEST_SUITE_P(Engines, ReplayEngineTest, ::testing::Values("null", "p
 void ReplayOnParityArray(RaidLevel level, const std::string& engine) {
   TempDir dir;
   const Trace t = Pattern("randwrite", 2 << 20, 4, 150);
-  const ReplayTargets targets =
-      ArrayTargets(dir, level, level == RaidLevel::kRaid6 ? 5 : 4, 16384);
+  const ReplayTargets targets = ArrayTargets(dir, level, level == RaidLevel::kRaid6 ? 5 : 4, 16384);
   auto out = Replay(t, targets, engine);
   if (!out.ok() && engine == "io_uring") GTEST_SKIP() << out.status().message();
   ASSERT_TRUE(out.ok()) << out.status().message();
@@ -159,6 +158,23 @@ TEST(ReplayTest, SeqWriteFsyncRunsWriteThenFsync) {
   ExpectCountsMatch(t, *out);
   EXPECT_EQ(out->transactions, 64u);
   EXPECT_EQ(out->devices[0].fsyncs, 64u);
+}
+
+TEST(ReplayTest, SeqReadReadsEachClientsRegionInOrderAndWraps) {
+  TempDir dir;
+  const Trace t = Pattern("seqread", 1 << 20, 2, 70);  // Regions of 64 blocks of 8 KiB.
+  ASSERT_EQ(t.records.size(), 140u);
+  for (const TraceRecord& r : t.records) {
+    const int64_t i = static_cast<int64_t>(r.transaction / 2);
+    EXPECT_EQ(r.op, IoOp::kRead);
+    EXPECT_EQ(r.offset_bytes, (r.client * 64 + i % 64) * 8192) << "transaction " << r.transaction;
+  }
+  ReplayTargets targets;
+  targets.target = dir.File("data");
+  auto out = Replay(t, targets, "psync");
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ExpectCountsMatch(t, *out);
+  EXPECT_EQ(out->devices[0].bytes_read, 140u * 8192);
 }
 
 TEST(ReplayTest, StopFlagEndsTheReplayAndMarksItInterrupted) {
