@@ -68,7 +68,7 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fra
     c.bytes_per_ms *= lanes;
     return c;
   }
-  const double rotation_ms = 30000.0 / d.rpm;  // Half a revolution.
+  const double rotation_ms = d.HalfRevolutionMs();
   const double t2t_ms = d.track_to_track_ns / 1e6;
   const double band = std::sqrt(std::clamp(footprint_fraction, 0.0, 1.0));
   const double read_seek = t2t_ms + (d.avg_read_seek_ns / 1e6 - t2t_ms) * band * p.read_seek_scale;

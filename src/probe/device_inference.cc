@@ -136,14 +136,14 @@ int StreamingMembers(const ArrayGeometry& g, int64_t request_bytes) {
 }
 
 double HddMinimumReadMs(const DiskConfig& disks) {
-  return 30000.0 / disks.rpm + static_cast<double>(disks.track_to_track_ns) / kNsPerMs;
+  return disks.HalfRevolutionMs() + static_cast<double>(disks.track_to_track_ns) / kNsPerMs;
 }
 
 std::vector<Fact> InferDeviceFacts(const Scenario& probed, const DeviceTimings& t,
                                    const std::string& disk_type_source) {
   std::vector<Fact> out;
   const DiskConfig& d = probed.disks;
-  const double half_rev_ms = d.type == DiskType::kHdd ? 30000.0 / d.rpm : 0;
+  const double half_rev_ms = d.type == DiskType::kHdd ? d.HalfRevolutionMs() : 0;
   bool rotating = d.type == DiskType::kHdd;
   if (t.read_qd1_mean_ms > 0 && d.type == DiskType::kHdd) {
     const double bound_ms = HddMinimumReadMs(d);

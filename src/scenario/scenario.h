@@ -131,6 +131,8 @@ struct DiskConfig {
   DiskType type = DiskType::kHdd;
   // HDD.
   double rpm = 15000;
+  // An HDD's mean rotational wait for a random sector, half a revolution, in ms.
+  double HalfRevolutionMs() const { return 30000.0 / rpm; }
   int64_t avg_read_seek_ns = 3400000;
   int64_t avg_write_seek_ns = 3900000;
   int64_t track_to_track_ns = 200000;

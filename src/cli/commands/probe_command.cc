@@ -32,9 +32,11 @@ class ProbeCommand : public Command {
                     "Clients of the runs the scenario describes (workload.clients)");
     app->add_option("--out", out_, "Scenario file to write")->required();
     app->add_option("--device-benchmark", bench_.path,
-                    "Also time random reads (QD1, QD32) and write+fsync with the replayer on "
-                    "this device (read-only) or scratch file; results next to --out");
-    app->add_option("--benchmark-seconds", bench_.seconds_per_pattern, "Seconds per device pattern")
+                    "Also time random reads (QD1, QD32), 1 MiB sequential reads and "
+                    "write+fsync with the replayer on this device (read-only) or scratch "
+                    "file; results next to --out");
+    app->add_option("--benchmark-seconds", bench_.seconds_per_pattern,
+                    "Seconds per device pattern (the sequential read at most 2)")
         ->capture_default_str();
     app->add_option("--benchmark-size", bench_size_,
                     "Region the device patterns cover (the scratch file's size); larger than "

@@ -55,8 +55,9 @@ class ReplayCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
     app->add_option("--trace", trace_, "Trace file to replay (pgstorsim trace)");
-    app->add_option("--pattern", pattern_.name,
-                    "Synthetic trace instead: randrw, randread, randwrite, seqwrite-fsync");
+    app->add_option(
+        "--pattern", pattern_.name,
+        "Synthetic trace instead: randrw, randread, randwrite, seqread, seqwrite-fsync");
     app->add_option("--pattern-size", pattern_size_, "Synthetic file size (default 1GiB)")
         ->check(SizeValidator());
     app->add_option("--pattern-block", pattern_block_, "Synthetic request size (default 8k)")
