@@ -1,7 +1,6 @@
 #include "driver/cache_check.h"
 
 #include <dirent.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <chrono>
@@ -22,17 +21,6 @@ double Get(const StatCounters& c, const std::string& key) {
 }
 
 double Ratio(double hit, double read) { return hit + read > 0 ? hit / (hit + read) : -1; }
-
-// The postmaster's pid from <data_directory>/postmaster.pid, 0 when unknown.
-int PostmasterPid(const std::string& data_dir, std::string* note) {
-  std::ifstream f(data_dir + "/postmaster.pid");
-  int pid = 0;
-  if (!(f >> pid) || pid <= 0 || kill(pid, 0) != 0) {
-    *note = "postmaster.pid in " + data_dir + " not readable here (server not local?)";
-    return 0;
-  }
-  return pid;
-}
 
 double ReadBytesOf(int pid) {
   std::ifstream f("/proc/" + std::to_string(pid) + "/io");
@@ -57,13 +45,6 @@ int ParentOf(const std::string& pid) {
   return ppid;
 }
 
-std::string Fixed(double v) {
-  if (v < 0) return "unknown";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
-
 }  // namespace
 
 double ServerStorageReadBytes(int postmaster_pid) {
@@ -82,17 +63,22 @@ double ServerStorageReadBytes(int postmaster_pid) {
 }
 
 bool CacheCheck::StartedWarm() const {
-  return accounts_hit_ratio >= 0.95 || os_hit_ratio >= 0.9;
+  const bool held = has_at_start && (at_start.AccountsOsFraction() >= 0.5 ||
+                                     at_start.AccountsSharedFraction() >= 0.5);
+  return held || accounts_hit_ratio >= 0.95 || os_hit_ratio >= 0.9;
 }
 
 std::string CacheCheck::Describe() const {
   char head[64];
   std::snprintf(head, sizeof head, "cold check (first %.1f s): ", window_s);
-  if (!error.empty()) return std::string(head) + "not measured: " + error;
-  std::string s = std::string(head) + "shared hit ratio " + Fixed(shared_hit_ratio) +
-                  " (pgbench_accounts " + Fixed(accounts_hit_ratio) + "), OS hit ratio " +
-                  Fixed(os_hit_ratio);
+  const std::string start =
+      has_at_start ? "cold check at start: " + at_start.Describe() + "\n" : "";
+  if (!error.empty()) return start + head + "not measured: " + error;
+  std::string s = start + head + "shared hit ratio " + RatioText(shared_hit_ratio) +
+                  " (pgbench_accounts " + RatioText(accounts_hit_ratio) + "), OS hit ratio " +
+                  RatioText(os_hit_ratio);
   if (os_hit_ratio < 0 && !os_note.empty()) s += " (" + os_note + ")";
+  s += ", PostgreSQL's count of the blocks it asked for";
   char blocks[96];
   std::snprintf(blocks, sizeof blocks, "; %.0f blocks read by PostgreSQL", blocks_read);
   s += blocks;
@@ -105,14 +91,13 @@ std::string CacheCheck::Describe() const {
 }
 
 nlohmann::json CacheCheck::ToJson() const {
-  auto num = [](double v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
   return {{"window_s", window_s},
-          {"shared_hit_ratio", num(shared_hit_ratio)},
-          {"accounts_hit_ratio", num(accounts_hit_ratio)},
-          {"os_hit_ratio", num(os_hit_ratio)},
+          {"shared_hit_ratio", KnownOrNull(shared_hit_ratio)},
+          {"accounts_hit_ratio", KnownOrNull(accounts_hit_ratio)},
+          {"os_hit_ratio", KnownOrNull(os_hit_ratio)},
           {"blocks_read", blocks_read},
-          {"reads_per_transaction", num(reads_per_transaction)},
-          {"storage_read_bytes", num(storage_read_bytes)},
+          {"reads_per_transaction", KnownOrNull(reads_per_transaction)},
+          {"storage_read_bytes", KnownOrNull(storage_read_bytes)},
           {"os_note", os_note},
           {"error", error},
           {"started_warm", StartedWarm()}};
@@ -145,8 +130,9 @@ CacheCheck ComputeCacheCheck(const StatCounters& before, const StatCounters& aft
 }
 
 std::unique_ptr<ColdCheck> StartColdCheck(const std::string& conninfo, LocalCluster* cluster,
-                                          double window_s) {
+                                          const Residency* at_start, double window_s) {
   std::unique_ptr<ColdCheck> check(new ColdCheck());
+  check->at_start_ = at_start;
   check->conninfo_ = conninfo;
   check->window_s_ = window_s;
   std::string data_dir;
@@ -157,7 +143,7 @@ std::unique_ptr<ColdCheck> StartColdCheck(const std::string& conninfo, LocalClus
     if (dir.ok()) data_dir = *dir;
     if (!dir.ok()) check->os_note_ = "data_directory not readable: " + dir.status().message();
   }
-  if (!data_dir.empty()) check->postmaster_pid_ = PostmasterPid(data_dir, &check->os_note_);
+  if (!data_dir.empty()) check->postmaster_pid_ = LocalPostmasterPid(data_dir, &check->os_note_);
   check->before_ = TakeSnapshot(conninfo);
   if (check->postmaster_pid_ > 0) {
     check->io_before_ = ServerStorageReadBytes(check->postmaster_pid_);
@@ -178,14 +164,17 @@ ColdCheck::~ColdCheck() {
 
 CacheCheck ColdCheck::Finish() {
   if (thread_.joinable()) thread_.join();
+  CacheCheck c;
   if (!before_.ok() || !after_.ok()) {
-    CacheCheck c;
     c.window_s = window_s_;
     c.error = (before_.ok() ? after_.status() : before_.status()).message();
-    return c;
+  } else {
+    double io = io_before_ >= 0 && io_after_ >= 0 ? io_after_ - io_before_ : -1;
+    c = ComputeCacheCheck(before_->counters, after_->counters, io, os_note_, window_s_);
   }
-  double io = io_before_ >= 0 && io_after_ >= 0 ? io_after_ - io_before_ : -1;
-  return ComputeCacheCheck(before_->counters, after_->counters, io, os_note_, window_s_);
+  c.has_at_start = at_start_ != nullptr;
+  if (at_start_ != nullptr) c.at_start = *at_start_;
+  return c;
 }
 
 }  // namespace pgstorsim

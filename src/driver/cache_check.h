@@ -11,8 +11,13 @@
 // pgbench relations' reads / the database's commits) is the plainest cold signature (a
 // warm TPC-B reads almost nothing; a cold one up to the account's index leaf and heap
 // page per transaction).
+// These ratios are PostgreSQL's count of the blocks it asked for, so even a truly cold
+// TPC-B run shows a high shared ratio; how cold the caches were is what they held at the
+// start (residency.h, measured by PrepareCache and handed in), printed on a line of its
+// own before the first seconds' line.
 // StartedWarm: the shared ratio of pgbench_accounts (heap + primary key) is >= 0.95,
-// or the OS ratio is >= 0.9.
+// or the OS ratio is >= 0.9, or at the start shared_buffers or the OS page cache held
+// >= 0.5 of pgbench_accounts (heap + primary key).
 // Thread safety: Finish from the thread that started it.
 #ifndef PGSTORSIM_DRIVER_CACHE_CHECK_H_
 #define PGSTORSIM_DRIVER_CACHE_CHECK_H_
@@ -23,6 +28,7 @@
 #include <thread>
 
 #include "common/status.h"
+#include "driver/residency.h"
 #include "pg/local_cluster.h"
 #include "pg/server_stats.h"
 
@@ -38,11 +44,15 @@ struct CacheCheck {
   double storage_read_bytes = 0;
   std::string os_note;
   std::string error;  // Set when the counters could not be read.
+  bool has_at_start = false;
+  Residency at_start;  // The caches' contents before the first transaction.
 
   bool StartedWarm() const;
+  // "cold check at start: pgbench_accounts ... (residency)\n" when has_at_start, then
   // "cold check (first 2.0 s): shared hit ratio 0.412 (pgbench_accounts 0.301), OS hit
   // ratio 0.020 (...)".
   std::string Describe() const;
+  // The first seconds' figures and started_warm (the residency is the cache report's).
   nlohmann::json ToJson() const;
 };
 
@@ -59,7 +69,8 @@ class ColdCheck {
   CacheCheck Finish();
 
  private:
-  friend std::unique_ptr<ColdCheck> StartColdCheck(const std::string&, LocalCluster*, double);
+  friend std::unique_ptr<ColdCheck> StartColdCheck(const std::string&, LocalCluster*,
+                                                   const Residency*, double);
   ColdCheck() = default;
   void TakeSecond();
 
@@ -67,6 +78,7 @@ class ColdCheck {
   double window_s_ = 2;
   int postmaster_pid_ = 0;
   std::string os_note_;
+  const Residency* at_start_ = nullptr;
   StatusOr<StatsSnapshot> before_{Status::Error("not taken")};
   StatusOr<StatsSnapshot> after_{Status::Error("not taken")};
   double io_before_ = -1, io_after_ = -1;
@@ -74,9 +86,10 @@ class ColdCheck {
 };
 
 // `cluster` is null for servers pgstorsim does not manage (their postmaster.pid is then
-// looked for in SHOW data_directory when readable).
+// looked for in SHOW data_directory when readable). `at_start` (may be null: not
+// measured) is the residency after the cold preparation; it must outlive the check.
 std::unique_ptr<ColdCheck> StartColdCheck(const std::string& conninfo, LocalCluster* cluster,
-                                          double window_s = 2.0);
+                                          const Residency* at_start, double window_s = 2.0);
 
 // Bytes read from storage by `postmaster_pid` and its children (/proc/<pid>/io); < 0
 // when unreadable.

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <thread>
 
+#include "driver/residency.h"
+#include "driver/schema.h"
 #include "pg/process.h"
 #include "pg/server.h"
 
@@ -16,9 +18,6 @@ namespace pgstorsim {
 namespace {
 
 const char* const kTables[] = {"pgbench_accounts", "pgbench_branches", "pgbench_tellers"};
-const char* const kRelations[] = {
-    "pgbench_accounts",      "pgbench_branches",      "pgbench_tellers",     "pgbench_history",
-    "pgbench_accounts_pkey", "pgbench_branches_pkey", "pgbench_tellers_pkey"};
 constexpr int kServerBackSeconds = 120;
 
 class Actions {
@@ -31,6 +30,9 @@ class Actions {
   void NotDone(const std::string& what) {
     report_->not_done.push_back(what);
     if (print_) print_("cache: not done: " + what);
+  }
+  void Print(const std::string& line) {
+    if (print_) print_("cache: " + line);
   }
   void Step(const Status& s, const std::string& what) {
     if (s.ok()) {
@@ -48,15 +50,13 @@ class Actions {
 // Reads every segment of each pgbench relation's main fork (local, readable files
 // only); returns the bytes read.
 StatusOr<int64_t> ReadRelationFiles(PGconn* conn) {
-  auto dir = QueryValue(conn, "SHOW data_directory");
-  if (!dir.ok()) return dir.status();
+  auto files = PgbenchRelationFiles(conn);
+  if (!files.ok()) return files.status();
   std::vector<char> buf(1 << 20);
   int64_t total = 0;
-  for (const char* rel : kRelations) {
-    auto file = QueryValue(conn, std::string("SELECT pg_relation_filepath('") + rel + "')");
-    if (!file.ok()) return file.status();
+  for (const RelationFile& file : files->files) {
     for (int seg = 0;; ++seg) {
-      std::string p = *dir + "/" + *file + (seg == 0 ? "" : "." + std::to_string(seg));
+      std::string p = SegmentPath(file.path, seg);
       int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) {
         if (seg > 0 && errno == ENOENT) break;
@@ -128,38 +128,56 @@ Status Cold(const CacheOptions& o, const std::string& conninfo, LocalCluster* cl
   return Status::Ok();
 }
 
+// "" when extension `name` is installed in the database, or was created because
+// `create_extension` allows it; else why it cannot be used. `instead` says what is done
+// without it.
+std::string EnsureExtension(PGconn* conn, const std::string& name, bool create_extension,
+                            const std::string& instead, Actions* act) {
+  auto installed =
+      QueryValue(conn, "SELECT count(*) FROM pg_extension WHERE extname = '" + name + "'");
+  if (installed.ok() && *installed != "0") return "";
+  if (!create_extension) {
+    const std::string why = name +
+                            " is not installed in this database (--create-extension "
+                            "allows CREATE EXTENSION " +
+                            name + ")";
+    act->Done(why + "; " + instead);
+    return why;
+  }
+  Status s = Exec(conn, "CREATE EXTENSION IF NOT EXISTS " + name);
+  act->Step(s, "CREATE EXTENSION " + name +
+                   " (allowed by --create-extension, or the "
+                   "embedded cluster's own database)");
+  return s.ok() ? "" : "CREATE EXTENSION " + name + ": " + s.message();
+}
+
 // pg_prewarm when installed or allowed; false when it was not used.
 bool PrewarmWithExtension(PGconn* conn, bool create_extension, Actions* act) {
-  auto installed = QueryValue(conn, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_prewarm'");
-  if (!installed.ok() || *installed == "0") {
-    if (!create_extension) {
-      act->Done("pg_prewarm is not installed in this database (--create-extension allows "
-                "CREATE EXTENSION pg_prewarm); reading the relations with SQL instead");
-      return false;
-    }
-    Status s = Exec(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
-    act->Step(s, "CREATE EXTENSION pg_prewarm (allowed by --create-extension, or the embedded "
-                 "cluster's own database)");
-    if (!s.ok()) return false;
+  if (!EnsureExtension(conn, "pg_prewarm", create_extension,
+                       "reading the relations with SQL instead", act)
+           .empty()) {
+    return false;
   }
   int64_t blocks = 0;
-  for (const char* rel : kRelations) {
-    auto n = QueryValue(conn, std::string("SELECT pg_prewarm('") + rel + "')");
+  for (const std::string& rel : PgbenchRelationNames()) {
+    auto n = QueryValue(conn, "SELECT pg_prewarm('" + rel + "')");
     if (!n.ok()) {
-      act->NotDone(std::string("pg_prewarm('") + rel + "'): " + n.status().message());
+      act->NotDone("pg_prewarm('" + rel + "'): " + n.status().message());
       return false;
     }
     blocks += std::stoll(*n);
   }
-  act->Done("pg_prewarm: " + std::to_string(blocks) + " blocks of the pgbench relations into "
+  act->Done("pg_prewarm: " + std::to_string(blocks) +
+            " blocks of the pgbench relations into "
             "shared_buffers");
   return true;
 }
 
 // Index scans of each table: every heap page and primary-key page through shared_buffers.
 void PrewarmWithSql(PGconn* conn, Actions* act) {
-  Status s = Exec(conn, "SET enable_seqscan = off; SET enable_bitmapscan = off; "
-                        "SET enable_indexonlyscan = off");
+  Status s = Exec(conn,
+                  "SET enable_seqscan = off; SET enable_bitmapscan = off; "
+                  "SET enable_indexonlyscan = off");
   const char* keys[] = {"aid", "bid", "tid"};
   for (size_t i = 0; s.ok() && i < 3; ++i) {
     std::string sql = std::string("SELECT count(*), sum(length(filler)) FROM ") + kTables[i] +
@@ -186,7 +204,31 @@ Status Warm(const CacheOptions& o, const std::string& conninfo, Actions* act) {
   return Status::Ok();
 }
 
+// What the caches hold after the preparation (printed here for warm; a cold run's
+// check prints it).
+void MeasureAfter(const CacheOptions& o, const std::string& conninfo, Actions* act,
+                  CacheReport* report) {
+  const std::string taken = "after the " + report->mode + " preparation";
+  auto conn = Connect(conninfo);
+  if (conn.ok()) {
+    const std::string no_buffercache = EnsureExtension(
+        conn->get(), "pg_buffercache", o.create_extension, "shared_buffers' contents unknown", act);
+    report->residency = MeasureResidency(conn->get(), no_buffercache, taken);
+  } else {
+    report->residency.taken = taken;
+    report->residency.os_note = report->residency.shared_note = conn.status().message();
+  }
+  report->has_residency = true;
+  if (o.mode == CacheMode::kWarm) act->Print(report->residency.Describe());
+}
+
 }  // namespace
+
+nlohmann::json CacheReport::ToJson() const {
+  nlohmann::json j = {{"mode", mode}, {"done", done}, {"not_done", not_done}};
+  if (has_residency) j.update(residency.ToJson());
+  return j;
+}
 
 Status CheckCachePlan(const CacheOptions& o, bool managed) {
   if (o.mode != CacheMode::kCold || managed || !o.cold_command.empty()) return Status::Ok();
@@ -205,6 +247,7 @@ StatusOr<CacheReport> PrepareCache(const CacheOptions& options, const std::strin
   if (options.mode == CacheMode::kCold) s = Cold(options, conninfo, cluster, &act);
   if (options.mode == CacheMode::kWarm) s = Warm(options, conninfo, &act);
   if (!s.ok()) return s;
+  if (options.mode != CacheMode::kAsIs) MeasureAfter(options, conninfo, &act, &report);
   return report;
 }
 

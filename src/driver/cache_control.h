@@ -14,7 +14,10 @@
 //   the tables and primary keys with SQL (index scans, which go through
 //   shared_buffers, unlike large sequential scans' ring buffer).
 // as-is: nothing.
-// Whether a cold run really started cold is measured during the run (cache_check.h).
+// After a cold or warm preparation, how much of each pgbench relation shared_buffers and
+// the OS page cache hold is measured (residency.h; pg_buffercache under the same consent
+// as pg_prewarm) and kept in the report; a warm preparation prints it as a "cache:"
+// line, a cold run's check prints it with its first seconds (cache_check.h).
 // Thread safety: single caller; opens its own connections (the server may restart).
 #ifndef PGSTORSIM_DRIVER_CACHE_CONTROL_H_
 #define PGSTORSIM_DRIVER_CACHE_CONTROL_H_
@@ -25,6 +28,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "driver/residency.h"
 #include "driver/run_options.h"
 #include "pg/local_cluster.h"
 
@@ -40,8 +44,11 @@ struct CacheReport {
   std::string mode;
   std::vector<std::string> done;      // One sentence per action taken.
   std::vector<std::string> not_done;  // One sentence per action that failed or was skipped.
+  bool has_residency = false;         // Measured (cold and warm).
+  Residency residency;                // The caches' contents after the preparation.
 
-  nlohmann::json ToJson() const { return {{"mode", mode}, {"done", done}, {"not_done", not_done}}; }
+  // mode, done, not_done, and Residency::ToJson()'s keys when measured.
+  nlohmann::json ToJson() const;
 };
 
 using PrintFn = std::function<void(const std::string&)>;

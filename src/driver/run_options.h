@@ -36,7 +36,7 @@ struct RunOptions {
   int aggregate_interval_s = 0;        // --aggregate-interval
   std::string start_at;                // --start-at: wall-clock time the run starts
   std::string cold_command;            // --cold-command
-  bool create_extension = false;       // --create-extension (pg_prewarm)
+  bool create_extension = false;       // --create-extension (pg_prewarm, pg_buffercache)
   int scale = 0;                       // -s: :scale of custom scripts (0 = unset)
   std::string protocol = "simple";
   std::string warmup = "0s";

@@ -60,7 +60,8 @@ class RowProgress {
     next_s_ = elapsed + kProgressSeconds;
     double remaining = done > 0 ? elapsed * static_cast<double>(rows_ - done) / done : 0;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%lld of %lld tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)",
+    std::snprintf(buf, sizeof buf,
+                  "%lld of %lld tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)",
                   static_cast<long long>(done), static_cast<long long>(rows_),
                   static_cast<int>(100 * done / rows_), elapsed, remaining);
     progress_(buf);
@@ -211,12 +212,16 @@ std::vector<PgbenchTableColumns> PgbenchTables() {
   return out;
 }
 
+std::vector<std::string> PgbenchRelationNames() {
+  std::vector<std::string> names;
+  for (int i = 0; i < kRelationCount; ++i) names.push_back(RelationName(Relation(i)));
+  return names;
+}
+
 StatusOr<nlohmann::json> RelationSizesPages(PGconn* conn) {
   nlohmann::json sizes = nlohmann::json::object();
-  for (const char* rel :
-       {"pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history",
-        "pgbench_accounts_pkey", "pgbench_branches_pkey", "pgbench_tellers_pkey"}) {
-    auto bytes = QueryValue(conn, std::string("SELECT pg_relation_size('") + rel + "')");
+  for (const std::string& rel : PgbenchRelationNames()) {
+    auto bytes = QueryValue(conn, "SELECT pg_relation_size('" + rel + "')");
     if (!bytes.ok()) return bytes.status();
     sizes[rel] = std::stoll(*bytes) / 8192;
   }

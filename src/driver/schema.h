@@ -45,6 +45,9 @@ struct PgbenchTableColumns {
 };
 std::vector<PgbenchTableColumns> PgbenchTables();
 
+// The pgbench tables, their primary keys and pgbench_history (RelationName order).
+std::vector<std::string> PgbenchRelationNames();
+
 // {"pgbench_accounts": pages, ..., "pgbench_accounts_pkey": pages, ...}:
 // pg_relation_size / 8192 for each table and primary-key index.
 StatusOr<nlohmann::json> RelationSizesPages(PGconn* conn);

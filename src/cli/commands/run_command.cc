@@ -99,7 +99,8 @@ class RunCommand : public Command {
                     "Command (sh -c) that empties the caches of a server pgstorsim does not "
                     "manage, e.g. an ssh that restarts it and drops its OS cache");
     app->add_flag("--create-extension", o_.create_extension,
-                  "--cache warm may CREATE EXTENSION pg_prewarm in the database");
+                  "--cache warm may CREATE EXTENSION pg_prewarm, --cache cold|warm "
+                  "pg_buffercache, in the database");
     app->add_flag("-l,--log", o_.log, "Per-transaction log in pgbench's format");
     app->add_option("--log-prefix", o_.log_prefix, "Log file prefix")->capture_default_str();
     app->add_option("--aggregate-interval", o_.aggregate_interval_s,
@@ -213,7 +214,8 @@ class RunCommand : public Command {
     }
     std::unique_ptr<ColdCheck> cold_check;
     if (config->cache == CacheMode::kCold) {
-      cold_check = StartColdCheck(server->conninfo, server->cluster.get());
+      cold_check = StartColdCheck(server->conninfo, server->cluster.get(),
+                                  cache->has_residency ? &cache->residency : nullptr);
     }
     auto out = RunEngine(in);
     if (keys_log) {
