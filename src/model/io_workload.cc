@@ -10,6 +10,7 @@
 
 #include "common/units.h"
 #include "model/access_geometry.h"
+#include "model/io_network.h"
 #include "model/mva.h"
 #include "model/percentiles.h"
 #include "model/storage_network.h"
@@ -18,186 +19,14 @@
 namespace pgstorsim {
 namespace {
 
-constexpr int kRampSlices = 8;         // Time slices of a warming (cold) run.
-constexpr double kRegimeWidth = 0.05;  // Logistic width of the cache-full switch (rho).
+using io_network::Kind;
+using io_network::Net;
+using io_network::Solution;
+using io_network::Solve;
+
+constexpr int kRampSlices = 8;  // Time slices of a warming (cold) run.
 // Above this the storage does not set the rate (nothing waits for it).
 constexpr double kMaxIops = 1e7;
-
-// One kind of request (a read or a write) as the network sees it, per request.
-struct Kind {
-  double share = 0;             // Of all requests.
-  std::vector<double> path_ms;  // Disk busy ms the request waits for, per member.
-  bool path_locked = false;     // Its disk path runs under the file lock.
-  double ack_ms = 0;            // Fixed wait (controller acknowledgement).
-  bool ack_locked = false;
-  std::vector<double> after_ms;  // Disk path after the lock is released (an fsync's
-                                 // write-through on a filesystem that syncs unlocked).
-  std::vector<double> open_ms;   // Background disk busy ms it causes (destage, write-back).
-  // Disk busy ms of its own commands that run beside its path (a synchronous write's
-  // other pieces and copies): load for the other requests in flight, not for itself.
-  std::vector<double> parallel_ms;
-  bool visits_lock = false;  // Waits for the lock (and holds it for its locked parts).
-  double device_reads = 0;   // Device read commands it waits for (percentiles).
-};
-
-struct Net {
-  int n = 1;
-  Kind read, write;
-  double fork = 1;  // Fork-join charge on a split read's residence.
-  double read_service_ms = 0, destage_service_ms = 0;
-  double sync_write_ms = 0;  // A synchronous write's wait for its own commands, unqueued.
-  double destage_threshold = 0.75;
-  bool write_back = true;
-  size_t members = 0;
-};
-
-struct Solution {
-  double x_per_ms = 0;
-  double read_ms = 0, write_ms = 0;  // Mean latency per request of the kind.
-  double lock_utilization = 0;
-  double cache_full_weight = 0;
-  std::vector<double> read_busy, write_busy;  // Utilisation per member.
-};
-
-double Residence(const std::vector<double>& ms, const std::vector<double>& util) {
-  double r = 0;
-  for (size_t m = 0; m < ms.size(); ++m) r += ms[m] / std::max(1e-3, 1 - util[m]);
-  return r;
-}
-
-// The network at throughput x (per ms) in the absorbed regime: the lock's hold and the
-// disks' background load depend on x; MVA gives the throughput they allow.
-struct Eval {
-  double x_mva = 0;
-  double read_ms = 0, write_ms = 0, lock_util = 0;
-};
-
-Eval Evaluate(const Net& net, double x) {
-  const size_t m_count = net.members;
-  // Background load at each member: destage / write-back, and the paths run under the
-  // lock (one at a time, outside the closed chain); `shared` adds the closed paths.
-  std::vector<double> background(m_count, 0), shared(m_count, 0);
-  // A request's parallel commands load the others: the unlocked requests (all of a
-  // locked path's, n - 1 of n of an unlocked one's), never a locked path.
-  const double others = (net.n - 1.0) / net.n;
-  for (size_t m = 0; m < m_count; ++m) {
-    for (const Kind* k : {&net.read, &net.write}) {
-      const double locked = k->path_locked ? k->path_ms[m] + k->parallel_ms[m] : 0;
-      const double unlocked = k->path_locked ? 0 : k->path_ms[m] + others * k->parallel_ms[m];
-      background[m] += x * k->share *
-                       (k->open_ms[m] + locked + (k->path_locked ? 0 : others * k->parallel_ms[m]));
-      shared[m] += x * k->share * (k->open_ms[m] + k->after_ms[m] + unlocked);
-    }
-    background[m] = std::min(background[m], 0.99);
-  }
-  // A path under the lock is the only locked one in progress: it queues behind the
-  // background and the unlocked paths.
-  auto hold = [&](const Kind& k, double fork) {
-    double h = k.ack_locked ? k.ack_ms : 0;
-    if (k.path_locked) h += fork * Residence(k.path_ms, shared);
-    return h;
-  };
-  const double read_fork = net.fork;
-  const double hold_read = net.read.visits_lock ? hold(net.read, read_fork) : 0;
-  const double hold_write = net.write.visits_lock ? hold(net.write, 1) : 0;
-  const double lock_ms = net.read.share * hold_read + net.write.share * hold_write;
-  // Stations: members (paths outside the lock, slowed by the background), the lock.
-  std::vector<double> demands(m_count + 1, 0);
-  std::vector<double> read_part(m_count, 0);
-  double delay_ms = 0;
-  for (const Kind* k : {&net.read, &net.write}) {
-    for (size_t m = 0; m < m_count; ++m) {
-      const double path = (k->path_locked ? 0 : k->path_ms[m]) + k->after_ms[m];
-      const double d = k->share * path / (1 - background[m]);
-      demands[m] += d;
-      if (k == &net.read) read_part[m] += d;
-    }
-    if (!k->ack_locked) delay_ms += k->share * k->ack_ms;
-  }
-  demands[m_count] = lock_ms;
-  Eval e;
-  double total = delay_ms;
-  for (double d : demands) total += d;
-  if (!(total > 0)) {
-    e.x_mva = 1e9;
-    return e;
-  }
-  const MvaResult mva = SolveMva(net.n, demands, delay_ms);
-  e.x_mva = mva.throughput_per_ms;
-  // Latency per request of each kind: its own path's residence at the members (the
-  // read's with its fork-join charge), the lock's wait per visit plus its hold, acks.
-  double read_res = 0, write_res = 0;
-  for (size_t m = 0; m < m_count; ++m) {
-    if (demands[m] <= 0) continue;
-    const double per_demand = mva.residence_ms[m] / demands[m];
-    read_res += per_demand * read_part[m];
-    write_res += per_demand * (demands[m] - read_part[m]);
-  }
-  const double visits =
-      (net.read.visits_lock ? net.read.share : 0) + (net.write.visits_lock ? net.write.share : 0);
-  const double lock_wait =
-      visits > 0 ? std::max(0.0, mva.residence_ms[m_count] - lock_ms) / visits : 0;
-  auto latency = [&](const Kind& k, double path_res, double hold_ms, double fork) {
-    if (!(k.share > 0)) return 0.0;
-    double ms = fork * path_res / k.share + (k.ack_locked ? 0 : k.ack_ms);
-    if (k.visits_lock) ms += lock_wait + hold_ms;
-    return ms;
-  };
-  e.read_ms = latency(net.read, read_res, hold_read, read_fork);
-  e.write_ms = latency(net.write, write_res, hold_write, 1);
-  e.lock_util = e.x_mva * lock_ms;
-  return e;
-}
-
-// The absorbed regime's throughput: x = X_mva(x), X_mva falling in x (bisection).
-Eval SolveAbsorbed(const Net& net, double* x_out) {
-  double lo = 0, hi = Evaluate(net, 0).x_mva;
-  for (int it = 0; it < 80 && hi - lo > 1e-9 * hi; ++it) {
-    const double mid = (lo + hi) / 2;
-    (Evaluate(net, mid).x_mva > mid ? lo : hi) = mid;
-  }
-  *x_out = lo;
-  return Evaluate(net, lo);
-}
-
-Solution Solve(const Net& net) {
-  Solution s;
-  double xa = 0;
-  const Eval a = SolveAbsorbed(net, &xa);
-  // Write-back: the cache fills when the destage stream saturates what the paths
-  // leave of the disks; then every member's total demand bounds the throughput.
-  double rho = 0, busiest = 0;
-  for (size_t m = 0; m < net.members; ++m) {
-    const double destage =
-        net.write.share * net.write.open_ms[m] + net.read.share * net.read.open_ms[m];
-    const double path = net.write.share * (net.write.path_ms[m] + net.write.parallel_ms[m]) +
-                        net.read.share * net.read.path_ms[m];
-    rho = std::max(rho, xa * destage / std::max(1e-6, 1 - xa * path));
-    busiest = std::max(busiest, destage + path);
-  }
-  double w = 0, xb = xa;
-  if (net.write_back && net.write.share > 0) {
-    w = 1 / (1 + std::exp(-(rho - net.destage_threshold) / kRegimeWidth));
-    if (busiest > 0) xb = std::min(xa, 1 / busiest);
-  }
-  s.x_per_ms = 1 / ((1 - w) / xa + w / xb);
-  s.cache_full_weight = w;
-  // The cycle's extra time in the full regime is the writes' wait for room.
-  const double extra_ms = net.n / s.x_per_ms - net.n / xa;
-  s.read_ms = a.read_ms;
-  s.write_ms = a.write_ms;
-  if (net.write.share > 0) s.write_ms += extra_ms / net.write.share;
-  s.lock_utilization = std::min(1.0, a.lock_util * s.x_per_ms / std::max(1e-12, xa));
-  s.read_busy.assign(net.members, 0);
-  s.write_busy.assign(net.members, 0);
-  for (size_t m = 0; m < net.members; ++m) {
-    s.read_busy[m] = s.x_per_ms * net.read.share * net.read.path_ms[m];
-    s.write_busy[m] = s.x_per_ms * (net.write.share * (net.write.open_ms[m] + net.write.path_ms[m] +
-                                                       net.write.parallel_ms[m]) +
-                                    net.read.share * net.read.open_ms[m]);
-  }
-  return s;
-}
 
 bool TypeIs(const Scenario& s, std::initializer_list<const char*> names) {
   std::string t = s.filesystem.type;
