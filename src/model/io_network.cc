@@ -35,11 +35,11 @@ Eval Evaluate(const Net& net, double x) {
   const double others = (net.n - 1.0) / net.n;
   for (size_t m = 0; m < m_count; ++m) {
     for (const Kind* k : {&net.read, &net.write}) {
+      const double beside = k->path_locked ? 0 : others * k->parallel_ms[m];
       const double locked = k->path_locked ? k->path_ms[m] + k->parallel_ms[m] : 0;
-      const double unlocked = k->path_locked ? 0 : k->path_ms[m] + others * k->parallel_ms[m];
-      background[m] += x * k->share *
-                       (k->open_ms[m] + locked + (k->path_locked ? 0 : others * k->parallel_ms[m]));
-      shared[m] += x * k->share * (k->open_ms[m] + k->after_ms[m] + unlocked);
+      const double unlocked = k->path_locked ? 0 : k->path_ms[m];
+      background[m] += x * k->share * (k->open_ms[m] + locked + beside);
+      shared[m] += x * k->share * (k->open_ms[m] + k->after_ms[m] + unlocked + beside);
     }
     background[m] = std::min(background[m], 0.99);
   }
