@@ -47,7 +47,9 @@ std::vector<int64_t> SampledBlocks(const RaidLayout& layout, int64_t granule_byt
 
 // One read: pieces contiguous on a member with an earlier piece merge into its command;
 // each piece's work is shared over its mirror copies (balanced reads).
-void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g) {
+// `leader` (per member: the lowest member holding the same data) is lowered to the
+// copies' lowest.
+void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g, std::vector<int>* leader) {
   std::set<int> forks;
   for (size_t i = 0; i < pieces.size(); ++i) {
     const ReadPiece& p = pieces[i];
@@ -56,7 +58,10 @@ void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g) {
       merged = ContinuesOnMember(pieces[j].copies.front(), p.copies.front());
     }
     const double share = 1.0 / p.copies.size();
+    int lowest = p.copies.front().member;
+    for (const MemberExtent& e : p.copies) lowest = std::min(lowest, e.member);
     for (const MemberExtent& e : p.copies) {
+      (*leader)[e.member] = std::min((*leader)[e.member], lowest);
       MemberWork& w = g->members[e.member];
       w.read_bytes += share * e.length_bytes;
       if (!merged) w.read_commands += share;
@@ -110,6 +115,8 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   AccessGeometry g;
   g.members.assign(array.members, MemberWork());
   g.read_forks = 0;
+  std::vector<int> leader(array.members);
+  std::iota(leader.begin(), leader.end(), 0);
   // Requests at multiples of their size in a file that starts on a granule: the
   // positions repeat with the larger of the two.
   const int64_t block = std::max(FileGranuleBytes(fs_geometry), request_bytes);
@@ -121,7 +128,7 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
     const DeviceRequest read = ControllerRead(fs->MapRead(offset, request_bytes),
                                               array.stripe_unit_bytes, read_ahead_always);
     const DeviceRequest write = fs->MapWrite(offset, request_bytes);
-    AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g);
+    AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g, &leader);
     AddWrite((*layout)->MapWrite(write.offset_bytes, write.length_bytes), &g);
   }
   const double n = static_cast<double>(blocks.size());
@@ -131,6 +138,7 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
       *v /= n;
     }
   }
+  g.mirrors = MirrorSetsOf(leader);
   g.read_forks /= n;
   g.read_commands /= n;
   g.write_commands /= n;
@@ -156,8 +164,8 @@ StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s) {
 
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s, int64_t request_bytes,
                                                bool direct) {
-  using Key = std::tuple<int, int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int64_t,
-                         bool, int64_t>;
+  using Key = std::tuple<int, int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int64_t, bool,
+                         int64_t>;
   static std::mutex mu;
   static std::map<Key, AccessGeometry> memo;
   const ArrayGeometry a = ArrayGeometryFor(s);

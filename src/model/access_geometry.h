@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "model/mirror_sets.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -36,6 +37,7 @@ struct AccessGeometry {
   double read_forks = 1;      // Mean distinct members a read waits for.
   double read_commands = 0;   // Mean member commands per read.
   double write_commands = 0;  // Mean member commands per write (all copies + pre-reads).
+  MirrorSets mirrors;         // Members holding copies of the same data.
 
   // Busy ms per block read / block write on member m under `costs`.
   double ReadMs(size_t m, const DiskCosts& costs) const;

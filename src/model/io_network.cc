@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "model/mirror_sets.h"
 #include "model/mva.h"
 
 namespace pgstorsim::io_network {
@@ -55,7 +56,7 @@ Eval Evaluate(const Net& net, double x) {
   const double hold_write = net.write.visits_lock ? hold(net.write, 1) : 0;
   const double lock_ms = net.read.share * hold_read + net.write.share * hold_write;
   // Stations: members (paths outside the lock, slowed by the background), the lock.
-  std::vector<double> demands(m_count + 1, 0);
+  std::vector<double> demands(m_count, 0);
   std::vector<double> read_part(m_count, 0);
   double delay_ms = 0;
   for (const Kind* k : {&net.read, &net.write}) {
@@ -67,29 +68,40 @@ Eval Evaluate(const Net& net, double x) {
     }
     if (!k->ack_locked) delay_ms += k->share * k->ack_ms;
   }
-  demands[m_count] = lock_ms;
+  // Mirror copies are one multi-server station per set (mirror_sets.h). Every path is
+  // shared out over the copies: a read's, and a synchronous write's waited share (its
+  // other copies' time is background load, parallel_ms).
+  const bool merge = !net.mirrors.Trivial() && net.mirrors.set_of_member.size() == m_count;
+  const MemberDemands parts{demands, demands};
+  MergedStations stations =
+      merge ? MergeMirrorSets(net.mirrors, parts) : MergedStations{demands, 0};
+  const size_t lock_station = stations.demand_ms.size();
+  stations.demand_ms.push_back(lock_ms);
   Eval e;
-  double total = delay_ms;
-  for (double d : demands) total += d;
+  double total = delay_ms + stations.delay_ms;
+  for (double d : stations.demand_ms) total += d;
   if (!(total > 0)) {
     e.x_mva = 1e9;
     return e;
   }
-  const MvaResult mva = SolveMva(net.n, demands, delay_ms);
+  const MvaResult mva = SolveMva(net.n, stations.demand_ms, delay_ms + stations.delay_ms);
   e.x_mva = mva.throughput_per_ms;
+  const std::vector<double> member_res =
+      merge ? MemberResidences(net.mirrors, mva, parts)
+            : std::vector<double>(mva.residence_ms.begin(), mva.residence_ms.begin() + m_count);
   // Latency per request of each kind: its own path's residence at the members (the
   // read's with its fork-join charge), the lock's wait per visit plus its hold, acks.
   double read_res = 0, write_res = 0;
   for (size_t m = 0; m < m_count; ++m) {
     if (demands[m] <= 0) continue;
-    const double per_demand = mva.residence_ms[m] / demands[m];
+    const double per_demand = member_res[m] / demands[m];
     read_res += per_demand * read_part[m];
     write_res += per_demand * (demands[m] - read_part[m]);
   }
   const double visits =
       (net.read.visits_lock ? net.read.share : 0) + (net.write.visits_lock ? net.write.share : 0);
   const double lock_wait =
-      visits > 0 ? std::max(0.0, mva.residence_ms[m_count] - lock_ms) / visits : 0;
+      visits > 0 ? std::max(0.0, mva.residence_ms[lock_station] - lock_ms) / visits : 0;
   auto latency = [&](const Kind& k, double path_res, double hold_ms, double fork) {
     if (!(k.share > 0)) return 0.0;
     double ms = fork * path_res / k.share + (k.ack_locked ? 0 : k.ack_ms);

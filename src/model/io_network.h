@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "model/mirror_sets.h"
+
 namespace pgstorsim::io_network {
 
 // One kind of request (a read or a write) as the network sees it, per request.
@@ -40,6 +42,7 @@ struct Net {
   double destage_threshold = 0.75;
   bool write_back = true;
   size_t members = 0;
+  MirrorSets mirrors;  // Members that are copies (one station per set); empty: none.
 };
 
 // The solved network (weighted by the cache-full regime where it applies).

@@ -78,6 +78,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   Net net;
   net.n = spec.in_flight();
   net.members = g.members.size();
+  net.mirrors = g.mirrors;
   net.write_back = s.controller.EffectiveWriteBack();
   net.destage_threshold = p.destage_threshold;
   const size_t members = net.members;

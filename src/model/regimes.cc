@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/mirror_sets.h"
 #include "model/mva.h"
 
 namespace pgstorsim {
@@ -20,27 +21,41 @@ struct ForkJoinMva {
   double sync_ms = 0;           // Fork-join wait added to the reads.
 };
 
-// The members' stations `demand_ms` (reads `read_ms` of it) and the CPU after them (a
-// queue even where the members are pacers).
+// The members' stations `demand_ms` (reads `read_ms` of it; `balanced_ms` of it shared
+// out over the copies of a mirror set) and the CPU after them (a queue even where the
+// members are pacers). Queues of mirror copies are
+// solved as one multi-server station each (mirror_sets.h); pacers stay one station per
+// member.
 ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
-                             const std::vector<double>& read_ms, const MultiServerStation& cpu,
-                             double delay_ms, double fork, bool paced, double sync_guess_ms = 0) {
+                             const std::vector<double>& read_ms,
+                             const std::vector<double>& balanced_ms, const Demands& d,
+                             double delay_ms, double sync_guess_ms = 0) {
   ForkJoinMva r;
-  r.sync_ms = fork > 1 ? sync_guess_ms : 0;
+  r.sync_ms = d.fork > 1 ? sync_guess_ms : 0;
   const size_t members = demand_ms.size();
+  const bool merge = !d.paced && !d.mirrors.Trivial() && d.mirrors.set_of_member.size() == members;
+  const MemberDemands parts{demand_ms, balanced_ms};
+  const MergedStations merged =
+      merge ? MergeMirrorSets(d.mirrors, parts) : MergedStations{demand_ms, 0};
+  const size_t stations = merged.demand_ms.size();
   for (int it = 0; it < 60; ++it) {
-    r.mva = paced ? SolvePacedMva(clients, demand_ms, delay_ms + r.sync_ms, cpu)
-                  : SolveMva(clients, demand_ms, delay_ms + r.sync_ms, cpu);
+    const double z_ms = delay_ms + merged.delay_ms + r.sync_ms;
+    r.mva = d.paced ? SolvePacedMva(clients, merged.demand_ms, z_ms, d.cpu)
+                    : SolveMva(clients, merged.demand_ms, z_ms, d.cpu);
+    const std::vector<double> residence_ms =
+        merge
+            ? MemberResidences(d.mirrors, r.mva, parts)
+            : std::vector<double>(r.mva.residence_ms.begin(), r.mva.residence_ms.begin() + members);
     r.read_residence_ms = r.write_residence_ms = 0;
     for (size_t m = 0; m < members; ++m) {
       if (demand_ms[m] <= 0) continue;
       const double read_share = read_ms[m] / demand_ms[m];
-      r.read_residence_ms += r.mva.residence_ms[m] * read_share;
-      r.write_residence_ms += r.mva.residence_ms[m] * (1 - read_share);
+      r.read_residence_ms += residence_ms[m] * read_share;
+      r.write_residence_ms += residence_ms[m] * (1 - read_share);
     }
-    r.cpu_residence_ms = r.mva.residence_ms.size() > members ? r.mva.residence_ms[members] : 0;
+    r.cpu_residence_ms = r.mva.residence_ms.size() > stations ? r.mva.residence_ms[stations] : 0;
     // A longer wait leaves fewer clients queueing, so the map is a weak contraction.
-    const double next = (fork - 1) * r.read_residence_ms;
+    const double next = (d.fork - 1) * r.read_residence_ms;
     if (std::fabs(next - r.sync_ms) <= 1e-7 * next) break;
     r.sync_ms = next;
   }
@@ -53,8 +68,7 @@ ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
 // cap serves: UPDATE accounts for a read cap, END for a write cap.
 void AddPacingWait(int clients, const Demands& d, double delay_ms, RegimeSolution* r) {
   if (!d.paced || r->x_per_ms <= 0) return;
-  const double gap_ms =
-      clients / r->x_per_ms - delay_ms - r->update_ms - r->end_ms - r->cpu_ms;
+  const double gap_ms = clients / r->x_per_ms - delay_ms - r->update_ms - r->end_ms - r->cpu_ms;
   if (gap_ms <= 0) return;
   size_t k = 0;
   for (size_t m = 1; m < d.read_ms.size(); ++m) {
@@ -80,8 +94,8 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
       reads[m] = d.read_ms[m] * slow;
       closed[m] = reads[m] + (wal ? d.wal_ms[m] * slow : 0);
     }
-    const ForkJoinMva f =
-        SolveForkJoinMva(clients, closed, reads, d.cpu, delay_ms, d.fork, d.paced, sync_ms);
+    // The WAL write's path is shared out over the copies like the reads.
+    const ForkJoinMva f = SolveForkJoinMva(clients, closed, reads, closed, d, delay_ms, sync_ms);
     sync_ms = f.sync_ms;
     r.update_ms = f.read_residence_ms + f.sync_ms;
     r.end_ms = f.write_residence_ms;
@@ -143,8 +157,7 @@ RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
 RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms) {
   std::vector<double> total(d.read_ms.size());
   for (size_t m = 0; m < total.size(); ++m) total[m] = d.read_ms[m] + d.write_ms[m];
-  const ForkJoinMva f =
-      SolveForkJoinMva(clients, total, d.read_ms, d.cpu, delay_ms, d.fork, d.paced);
+  const ForkJoinMva f = SolveForkJoinMva(clients, total, d.read_ms, d.read_ms, d, delay_ms);
   RegimeSolution r;
   r.x_per_ms = f.mva.throughput_per_ms;
   r.cpu_ms = f.cpu_residence_ms;

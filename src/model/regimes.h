@@ -21,6 +21,7 @@
 
 #include <vector>
 
+#include "model/mirror_sets.h"
 #include "model/mva.h"
 
 namespace pgstorsim {
@@ -36,6 +37,8 @@ struct Demands {
   bool paced = false;                 // Stations are rate caps (SolvePacedMva), not queues.
   MultiServerStation cpu;             // The CPU: demand per transaction on its cores
                                       // (mva.h); demand 0 = no CPU station.
+  MirrorSets mirrors;                 // Members that are copies (one station per set,
+                                      // mirror_sets.h); empty = one station each.
 };
 
 struct RegimeSolution {

@@ -72,6 +72,26 @@ TEST(IoModel, DepthSaturatesTheMembersOfARaid10) {
   EXPECT_LE(qd32, 4.0 * qd1 * 1.001);
 }
 
+TEST(IoModel, AMirrorPairServesReadsFromWhicheverCopyIsFree) {
+  // Random 4 KiB O_DIRECT reads on two disks: RAID 0 sends each read to the disk that
+  // holds it, RAID 1 to either copy (the less busy). Alone both cost one read; at
+  // depth the pair queues less (one two-server queue, not two queues at random); both
+  // saturate at two disks' rate.
+  std::vector<std::string> raid0 = OneDisk(), raid1 = OneDisk();
+  raid0.insert(raid0.end(), {"array.level=raid0", "array.disks=2", "array.stripe=1MiB",
+                             "workload.file_size=200GB"});
+  raid1.insert(raid1.end(), {"array.level=raid1", "array.disks=2", "workload.file_size=200GB"});
+  auto at = [](std::vector<std::string> sets, int depth) {
+    sets.push_back("workload.io_depth=" + std::to_string(depth));
+    return PredictOk(Io(sets)).tps;
+  };
+  // A RAID 1 member spans the whole file, a RAID 0 member half of it (longer seeks):
+  // compare each depth's ratio with depth 1's.
+  const double alone = at(raid1, 1) / at(raid0, 1);
+  EXPECT_GT(at(raid1, 3) / at(raid0, 3), 1.08 * alone);
+  EXPECT_NEAR(at(raid1, 256) / at(raid0, 256), alone, 0.03 * alone);
+}
+
 TEST(IoModel, OneSequentialStreamRunsAtTheTransferRate) {
   std::vector<std::string> seq = OneDisk();
   seq.insert(seq.end(), {"workload.io_access=sequential", "workload.io_size=1MiB"});
