@@ -97,6 +97,12 @@ class BufferCacheImpl : public BufferCache {
     return dirty;
   }
 
+  int64_t CheckpointCount() override {
+    const int64_t dirty = shared_.CleanAll();
+    stats_.buffers_checkpoint += static_cast<uint64_t>(dirty);
+    return dirty;
+  }
+
   void BackgroundWriterRound(std::vector<CacheIo>* ios) override {
     cleaned_.clear();
     const LruCleaner::Round round = cleaner_.Run(&shared_, &cleaned_);
@@ -107,6 +113,8 @@ class BufferCacheImpl : public BufferCache {
       os_.Insert(page);
     }
   }
+
+  void Prefetch(const PageId& page) const override { table_.Prefetch(page); }
 
   bool InSharedBuffers(const PageId& page) const override { return shared_.Contains(page); }
   bool InOsCache(const PageId& page) const override { return os_.Contains(page); }
@@ -169,7 +177,7 @@ class BufferCacheImpl : public BufferCache {
   // follows the cached pages, not the file.
   void PresizeTable(const std::vector<PageSpan>& spans, int64_t n) {
     struct FileSpans {
-      int64_t extent = 0;  // Highest block + 1 over all spans.
+      int64_t extent = 0;                               // Highest block + 1 over all spans.
       std::vector<std::pair<int64_t, int64_t>> placed;  // (first block, pages).
     };
     std::vector<FileSpans> files;

@@ -153,6 +153,9 @@ class BufferCache {
   // Returns every dirty buffer in (file, block) order and marks them clean (the
   // checkpointer writes them; the pages stay cached).
   virtual std::vector<PageId> Checkpoint() = 0;
+  // Checkpoint() for a caller that needs only how many: marks every dirty buffer clean
+  // and returns their number (no list to build and sort).
+  virtual int64_t CheckpointCount() = 0;
 
   // One round of the background writer (call every bgwriter_delay_ms of simulated
   // time): writes up to bgwriter_lru_maxpages dirty buffers with usage count 0 ahead of
@@ -162,6 +165,10 @@ class BufferCache {
   // page each, in clock order); the buffers stay cached, clean, and the pages enter
   // the OS cache. Does nothing when bgwriter_lru_maxpages is 0.
   virtual void BackgroundWriterRound(std::vector<CacheIo>* ios) = 0;
+
+  // A hint for a caller that knows which page comes next: starts loading the page's
+  // index entry. Results do not depend on it.
+  virtual void Prefetch(const PageId& page) const = 0;
 
   virtual bool InSharedBuffers(const PageId& page) const = 0;
   virtual bool InOsCache(const PageId& page) const = 0;
@@ -188,6 +195,7 @@ class ClockSweep {
   virtual int UsageCount(const PageId& page) const = 0;  // -1 if absent.
   virtual int64_t size() const = 0;                      // Resident pages.
   virtual std::vector<PageId> TakeDirty() = 0;           // Sorted; marks clean.
+  virtual int64_t CleanAll() = 0;  // TakeDirty without the list: returns the count.
   virtual int64_t dirty_pages() const = 0;
 
   // For the background writer. SyncStart() is PostgreSQL's StrategySyncStart(): the

@@ -10,24 +10,24 @@ namespace pgstorsim {
 ClockSweepImpl::ClockSweepImpl(int64_t buffers, int max_usage_count, CacheTable* table)
     : own_table_(table == nullptr ? std::make_unique<CacheTable>() : nullptr),
       table_(table == nullptr ? own_table_.get() : table),
-      states_(ClampSlots(buffers), 0),
+      frames_(ClampSlots(buffers)),
       max_usage_(static_cast<uint8_t>(max_usage_count)) {
-  pages_.reserve(states_.size());  // Memory is touched as frames are first used.
+  pages_.reserve(frames_);
+  states_.reserve(frames_);
 }
 
 std::vector<PageId> ClockSweepImpl::TakeDirty() {
   std::vector<PageId> out;
   out.reserve(static_cast<size_t>(dirty_count_));
-  // Frames never used (from next_free_ on) hold no page.
-  for (size_t i = 0; i < next_free_; ++i) {
-    if ((states_[i] & (kValid | kDirty)) == (kValid | kDirty)) {
-      out.push_back(pages_[i]);
-      states_[i] &= static_cast<uint8_t>(~kDirty);
-    }
-  }
-  dirty_count_ = 0;
+  CleanEach([&out](const PageId& page) { out.push_back(page); });
   std::sort(out.begin(), out.end());
   return out;
+}
+
+int64_t ClockSweepImpl::CleanAll() {
+  const int64_t dirty = dirty_count_;
+  CleanEach([](const PageId&) {});
+  return dirty;
 }
 
 ClockSweep::SyncPoint ClockSweepImpl::SyncStart() {
@@ -40,6 +40,7 @@ ClockSweep::SyncPoint ClockSweepImpl::SyncStart() {
 }
 
 int ClockSweepImpl::CleanIfReusable(int64_t frame, PageId* written) {
+  if (static_cast<size_t>(frame) >= states_.size()) return kReusable;  // Never used.
   uint8_t& state = states_[static_cast<size_t>(frame)];
   if ((state & kUsageMask) != 0) return 0;
   if ((state & (kValid | kDirty)) != (kValid | kDirty)) return kReusable;

@@ -4,11 +4,10 @@
 // no hashing and no per-entry allocation. Pages outside the dense range
 // (file >= kMaxDenseFiles, block < 0 or block >= the dense limit) fall back to an
 // open-addressing hash map (FlatHashMap), so any PageId works except kNoPage, the hash
-// map's free-slot mark (file 2^32 - 1, block -2^63). The dense limit (kMaxDenseBlocks unless set) bounds the
-// vectors, so a cache over a database much larger than itself keeps memory in
-// proportion to what it holds (the hash map's live entries), not to the database.
-// A default-constructed Entry means "absent".
-// BufferCache keeps one PageTable whose entry holds both the page's shared-buffer
+// map's free-slot mark (file 2^32 - 1, block -2^63). The dense limit (kMaxDenseBlocks unless set)
+// bounds the vectors, so a cache over a database much larger than itself keeps memory in proportion
+// to what it holds (the hash map's live entries), not to the database. A default-constructed Entry
+// means "absent". BufferCache keeps one PageTable whose entry holds both the page's shared-buffer
 // frame and its OS-cache recency stamp, so a shared-buffer miss finds the page's OS
 // cache state in the cache line it already loaded. Thread safety: none.
 #ifndef PGSTORSIM_CACHE_PAGE_INDEX_H_
@@ -42,7 +41,9 @@ class PageTable {
 
   // Blocks at or above `blocks` (per file) go to the hash map from now on; REQUIRES:
   // the table is empty. Clamped to [0, kMaxDenseBlocks].
-  void SetDenseLimit(int64_t blocks) { dense_limit_ = std::clamp<int64_t>(blocks, 0, kMaxDenseBlocks); }
+  void SetDenseLimit(int64_t blocks) {
+    dense_limit_ = std::clamp<int64_t>(blocks, 0, kMaxDenseBlocks);
+  }
 
   // The entry of `page`, or nullptr where none was ever created. The pointer is valid
   // until the next Get() or Forget().
@@ -85,6 +86,16 @@ class PageTable {
     if (static_cast<size_t>(want) <= f.entries.size()) return;
     f.entries.reserve(static_cast<size_t>(want));
     f.entries.resize(static_cast<size_t>(want));
+  }
+
+  // Starts loading the entry of `page` (a hint to the CPU: no effect on the contents).
+  void Prefetch(const PageId& page) const {
+    if (!Dense(page)) {
+      sparse_.Prefetch(page);
+    } else if (page.file < files_.size() &&
+               static_cast<size_t>(page.block) < files_[page.file].entries.size()) {
+      __builtin_prefetch(&files_[page.file].entries[static_cast<size_t>(page.block)]);
+    }
   }
 
   // Makes room in the hash map for `pages` more entries at once.

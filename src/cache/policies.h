@@ -87,10 +87,11 @@ class ClockSweepImpl final : public ClockSweep {
   }
   int64_t size() const override { return size_; }
   std::vector<PageId> TakeDirty() override;
+  int64_t CleanAll() override;
   int64_t dirty_pages() const override { return dirty_count_; }
   SyncPoint SyncStart() override;
   int CleanIfReusable(int64_t frame, PageId* written) override;
-  int64_t frames() const override { return static_cast<int64_t>(states_.size()); }
+  int64_t frames() const override { return static_cast<int64_t>(frames_); }
 
  private:
   // A frame's state byte: usage count (0..5) in the low bits, then two flags.
@@ -102,20 +103,35 @@ class ClockSweepImpl final : public ClockSweep {
     const CacheEntry* e = table_->Find(page);
     return e == nullptr ? -1 : e->frame;
   }
+  // Marks every dirty frame clean, calling fn(page) for each in frame order.
+  template <typename Fn>
+  void CleanEach(Fn fn) {
+    // Frames never used (from next_free_ on) hold no page.
+    for (size_t i = 0; i < next_free_; ++i) {
+      if ((states_[i] & (kValid | kDirty)) == (kValid | kDirty)) {
+        fn(pages_[i]);
+        states_[i] &= static_cast<uint8_t>(~kDirty);
+      }
+    }
+    dirty_count_ = 0;
+  }
   void MarkDirty(uint8_t* state, bool dirty) {
     if (dirty && (*state & kDirty) == 0) {
       *state |= kDirty;
       ++dirty_count_;
     }
   }
-  // A never-used frame first (the free list), else the clock hand's first frame
-  // with usage count 0, decrementing the counts it passes.
+  // A never-used frame first (the free list; its state byte is added then), else the
+  // clock hand's first frame with usage count 0, decrementing the counts it passes.
   size_t Victim() {
-    if (next_free_ < states_.size()) return next_free_++;
+    if (next_free_ < frames_) {
+      states_.push_back(0);
+      return next_free_++;
+    }
     while (true) {
       uint8_t& state = states_[hand_];
       const size_t current = hand_;
-      if (++hand_ == states_.size()) {
+      if (++hand_ == frames_) {
         hand_ = 0;
         ++passes_;
       }
@@ -126,8 +142,11 @@ class ClockSweepImpl final : public ClockSweep {
 
   std::unique_ptr<CacheTable> own_table_;
   CacheTable* table_;
-  std::vector<PageId> pages_;  // Of the frames used so far (the free list's order).
+  // Of the frames used so far (the free list's order): memory is reserved for every
+  // frame and touched as frames are first used.
+  std::vector<PageId> pages_;
   std::vector<uint8_t> states_;
+  size_t frames_;
   uint8_t max_usage_;
   size_t next_free_ = 0;
   size_t hand_ = 0;

@@ -38,30 +38,22 @@ StatusOr<std::unique_ptr<Host>> CycleHost(HostConfig c) {
   return Host::Create(c);
 }
 
-void RunTransactions(Host* host, KeyGenerator* keys, int64_t transactions) {
-  std::vector<CacheIo> ios;
-  for (int64_t i = 0; i < transactions; ++i) {
-    ios.clear();
-    host->RunTransaction(keys->Next(), &ios);
-  }
-}
-
 // One cycle from a redo point (the host's state goes on from there): `transactions`
 // long, or, when 0, as long as the WAL of its first kProbe transactions says the
 // trigger `wal_trigger_bytes` allows.
 HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t transactions,
                      int64_t wal_trigger_bytes) {
-  host->StartCheckpoint(0);
+  host->StartUnwrittenCheckpoint(0);
   host->ResetCounts();
   if (transactions <= 0) {
-    RunTransactions(host, keys, kProbe);
+    host->RunTransactions(keys, kProbe);
     const double wal_per_txn = static_cast<double>(host->counts().wal_lsn_bytes) / kProbe;
     const double wanted =
         wal_per_txn > 0 ? static_cast<double>(wal_trigger_bytes) / wal_per_txn : 1e12;
     transactions = std::clamp<int64_t>(std::llround(std::min(wanted, 1e12)), kProbe, kMaxCycle);
-    RunTransactions(host, keys, transactions - kProbe);
+    host->RunTransactions(keys, transactions - kProbe);
   } else {
-    RunTransactions(host, keys, transactions);
+    host->RunTransactions(keys, transactions);
   }
   const HostCounts& n = host->counts();
   const double per = 1.0 / static_cast<double>(transactions);

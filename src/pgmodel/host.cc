@@ -17,6 +17,26 @@ bool IsUpdate(Statement s) {
 
 bool InsertsHistory(WorkloadKind kind) { return kind != WorkloadKind::kSelectOnly; }
 
+// Calls run(k) for the next `n` keys of *keys in order, each drawn kAhead calls ahead
+// of its run and passed to prefetch(k) then; no key beyond the n-th is drawn.
+template <typename Prefetch, typename Run>
+void WithKeysAhead(KeyGenerator* keys, int64_t n, Prefetch prefetch, Run run) {
+  constexpr int64_t kAhead = 4;
+  std::array<TxnKeys, kAhead> ahead;
+  int64_t drawn = 0;
+  auto draw = [&] {
+    TxnKeys& k = ahead[drawn++ % kAhead];
+    k = keys->Next();
+    prefetch(k);
+  };
+  while (drawn < std::min(n, kAhead)) draw();
+  for (int64_t i = 0; i < n; ++i) {
+    const TxnKeys current = ahead[i % kAhead];
+    if (drawn < n) draw();
+    run(current);
+  }
+}
+
 }  // namespace
 
 const char* CacheStartName(CacheStart start) {
@@ -208,23 +228,27 @@ void Host::SkipTransactions(KeyGenerator* keys, int64_t n) {
     EndSkips(n, before);
     return;
   }
-  // The next kAhead transactions' keys are drawn (and their state prefetched) ahead of
-  // the one being skipped; no key beyond the n-th is drawn.
-  constexpr int64_t kAhead = 4;
-  std::array<TxnKeys, kAhead> ahead;
-  int64_t drawn = 0;
-  auto draw = [&] {
-    TxnKeys& k = ahead[drawn++ % kAhead];
-    k = keys->Next();
-    churn_->Prefetch(k);
-  };
-  while (drawn < std::min(n, kAhead)) draw();
-  for (int64_t i = 0; i < n; ++i) {
-    const TxnKeys current = ahead[i % kAhead];
-    if (drawn < n) draw();
-    churn_->Advance(current, updates_accounts_);
-  }
+  WithKeysAhead(
+      keys, n, [this](const TxnKeys& k) { churn_->Prefetch(k); },
+      [this](const TxnKeys& k) { churn_->Advance(k, updates_accounts_); });
   EndSkips(n, before);
+}
+
+void Host::RunTransactions(KeyGenerator* keys, int64_t n) {
+  std::vector<CacheIo> ios;
+  WithKeysAhead(
+      keys, n, [this](const TxnKeys& k) { Prefetch(k); },
+      [&](const TxnKeys& k) {
+        ios.clear();
+        RunTransaction(k, &ios);
+      });
+}
+
+void Host::Prefetch(const TxnKeys& keys) const {
+  if (config_.heap_churn) churn_->Prefetch(keys);
+  const int64_t block = layout_->HeapBlock(Relation::kAccounts, keys.aid);
+  cache_->Prefetch({static_cast<uint32_t>(Relation::kAccounts), block});
+  changed_.Prefetch(ChangedKey(Relation::kAccounts, block));
 }
 
 void Host::Reserve(int64_t transactions) {
@@ -359,6 +383,19 @@ int64_t Host::next_timed_checkpoint_ns() const {
 }
 
 CheckpointWork Host::StartCheckpoint(int64_t now_ns) {
+  CheckpointWork work;
+  work.spread_ns = BeginCheckpoint(now_ns);
+  work.pages = cache_->Checkpoint();
+  counts_.checkpoint_writes += work.pages.size();
+  return work;
+}
+
+void Host::StartUnwrittenCheckpoint(int64_t now_ns) {
+  BeginCheckpoint(now_ns);
+  counts_.checkpoint_writes += static_cast<uint64_t>(cache_->CheckpointCount());
+}
+
+int64_t Host::BeginCheckpoint(int64_t now_ns) {
   ++counts_.checkpoints;
   const int64_t cycle_ns = checkpoints_started_++ > 0 ? now_ns - last_checkpoint_ns_ : 0;
   last_checkpoint_ns_ = now_ns;
@@ -366,12 +403,8 @@ CheckpointWork Host::StartCheckpoint(int64_t now_ns) {
   changed_.Clear();
   const int64_t distance_ns = cycle_ns > 0 ? std::min(cycle_ns, config_.checkpoint_timeout_ns)
                                            : config_.checkpoint_timeout_ns;
-  CheckpointWork work;
-  work.pages = cache_->Checkpoint();
-  work.spread_ns =
-      static_cast<int64_t>(static_cast<double>(distance_ns) * config_.checkpoint_completion_target);
-  counts_.checkpoint_writes += work.pages.size();
-  return work;
+  return static_cast<int64_t>(static_cast<double>(distance_ns) *
+                              config_.checkpoint_completion_target);
 }
 
 void Host::BackgroundWriterRound(std::vector<CacheIo>* ios) {

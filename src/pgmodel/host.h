@@ -150,6 +150,10 @@ class Host {
   // SkipTransaction for the next `n` transactions of *keys (exactly n drawn), with
   // each one's heap-churn state loaded while the ones before it run.
   void SkipTransactions(KeyGenerator* keys, int64_t n);
+  // RunTransaction for the next `n` transactions of *keys (exactly n drawn; their I/O
+  // dropped), with each one's random pages' state (Prefetch) loaded while the ones
+  // before it run.
+  void RunTransactions(KeyGenerator* keys, int64_t n);
   // Makes room at once for the state `transactions` more transactions add (the heap
   // churn's pages) instead of growing it as they come. A capacity hint: results do not
   // depend on it.
@@ -171,6 +175,9 @@ class Host {
   // When the timeout makes the next checkpoint due.
   int64_t next_timed_checkpoint_ns() const;
   CheckpointWork StartCheckpoint(int64_t now_ns);
+  // StartCheckpoint for a caller that writes no pages (the demand sampler): the same
+  // state change and counts, without the list of dirty pages.
+  void StartUnwrittenCheckpoint(int64_t now_ns);
 
   // One background-writer round: its writes appended to *ios.
   void BackgroundWriterRound(std::vector<CacheIo>* ios);
@@ -190,6 +197,14 @@ class Host {
   bool ChangedFirstSinceCheckpoint(Relation relation, int64_t block);
   void CacheWalPages(int64_t start_lsn, int64_t end_lsn);
   void CountChurn(const HeapChurnStats& before);
+  // The state change of a checkpoint's start but the dirty buffers' hand-over;
+  // returns the time to spread their writes over.
+  int64_t BeginCheckpoint(int64_t now_ns);
+  // Starts loading the state the transaction of `keys` reads at random: its account's
+  // heap-churn entries, and the page index and changed-page entries of its accounts
+  // heap page (where the row was loaded). A hint: no effect on results. (Its pkey
+  // leaf's entry too was measured: computing the leaf cost what the prefetch saved.)
+  void Prefetch(const TxnKeys& keys) const;
   void EndSkips(int64_t n, const HeapChurnStats& before);
 
   const HostConfig config_;

@@ -69,6 +69,34 @@ TEST(ClockSweepTest, DirtyVictimsAndTakeDirty) {
   EXPECT_TRUE(a.evicted_dirty);
 }
 
+TEST(ClockSweepTest, CleanAllIsTakeDirtyWithoutTheList) {
+  auto listed = ClockSweep::Create(4, 5);
+  auto counted = ClockSweep::Create(4, 5);
+  for (ClockSweep* clock : {listed.get(), counted.get()}) {
+    Touch(clock, 7, true);
+    Touch(clock, 3, true);
+    Touch(clock, 5, false);
+  }
+  EXPECT_EQ(counted->CleanAll(), static_cast<int64_t>(listed->TakeDirty().size()));
+  EXPECT_EQ(counted->dirty_pages(), 0);
+  EXPECT_EQ(counted->CleanAll(), 0);
+  // The frames are clean: dirtied again, each counts once more.
+  Touch(counted.get(), 3, true);
+  EXPECT_EQ(counted->CleanAll(), 1);
+}
+
+// Frames are taken in order; the pool's size is the configured one from the start, and
+// a frame not used yet is reusable and holds nothing to write.
+TEST(ClockSweepTest, UnusedFramesCountAndAreReusable) {
+  auto clock = ClockSweep::Create(1000, 5);
+  EXPECT_EQ(clock->frames(), 1000);
+  Touch(clock.get(), 1, true);
+  PageId written{};
+  EXPECT_EQ(clock->CleanIfReusable(999, &written), ClockSweep::kReusable);
+  EXPECT_EQ(clock->CleanIfReusable(0, &written), 0);  // Usage count 1.
+  EXPECT_EQ(clock->dirty_pages(), 1);
+}
+
 TEST(LruTest, EvictsLeastRecentlyUsed) {
   auto lru = Lru::Create(3);
   EXPECT_FALSE(lru->Access(P(1)));
@@ -179,6 +207,22 @@ TEST(BufferCacheTest, CheckpointReturnsDirtyPagesOnce) {
   EXPECT_EQ(cache->Checkpoint(), (std::vector<PageId>{P(2, 0), P(5, 1)}));
   EXPECT_TRUE(cache->Checkpoint().empty());
   EXPECT_TRUE(cache->InSharedBuffers(P(5, 1)));
+}
+
+TEST(BufferCacheTest, CheckpointCountIsCheckpointsSize) {
+  auto listed = std::move(BufferCache::Create(CacheConfig()).value());
+  auto counted = std::move(BufferCache::Create(CacheConfig()).value());
+  std::vector<CacheIo> ios;
+  for (BufferCache* cache : {listed.get(), counted.get()}) {
+    cache->Touch(P(5, 1), true, &ios);
+    cache->Touch(P(2, 0), true, &ios);
+    cache->Touch(P(9, 0), false, &ios);
+    cache->Prefetch(P(9, 0));  // A hint: changes nothing.
+  }
+  EXPECT_EQ(counted->CheckpointCount(), static_cast<int64_t>(listed->Checkpoint().size()));
+  EXPECT_EQ(counted->stats().buffers_checkpoint, 2u);
+  EXPECT_EQ(counted->CheckpointCount(), 0);
+  EXPECT_EQ(counted->dirty_pages(), 0);
 }
 
 TEST(BufferCacheTest, ReadaheadOnSequentialMisses) {

@@ -202,5 +202,32 @@ TEST(HostTest, SkipTransactionsIsSkipTransactionOnTheNextKeys) {
   EXPECT_EQ(batched->counts().ToJson(), single->counts().ToJson());
 }
 
+// RunTransactions(n) is n RunTransaction calls on the next n keys, and a checkpoint
+// without the page list is StartCheckpoint's state change and counts.
+TEST(HostTest, BatchedTransactionsAndUnwrittenCheckpointsAreTheSingleOnes) {
+  HostConfig config = SmallHost();
+  config.start = CacheStart::kCold;
+  config.cache.shared_buffers_pages = 512;  // Evictions too.
+  std::unique_ptr<Host> batched = MakeHost(config);
+  std::unique_ptr<Host> single = MakeHost(config);
+  ASSERT_NE(batched, nullptr);
+  ASSERT_NE(single, nullptr);
+  KeyGenerator a(1, 5);
+  KeyGenerator b(1, 5);
+  int64_t previous = 0;
+  for (int64_t n : {3001, 2, 0, 1000}) {
+    batched->StartUnwrittenCheckpoint(7);
+    const CheckpointWork work = single->StartCheckpoint(7);
+    EXPECT_EQ(batched->counts().checkpoint_writes, single->counts().checkpoint_writes);
+    EXPECT_EQ(!work.pages.empty(), previous > 0);  // Dirty pages since the last one.
+    previous = n;
+    batched->RunTransactions(&a, n);
+    for (int64_t i = 0; i < n; ++i) RunTransaction(single.get(), b.Next());
+    EXPECT_EQ(batched->counts().ToJson(), single->counts().ToJson());
+  }
+  EXPECT_GT(batched->counts().eviction_writes, 0u);
+  EXPECT_EQ(a.Next().aid, b.Next().aid);  // Exactly as many keys drawn.
+}
+
 }  // namespace
 }  // namespace pgstorsim::pgmodel
