@@ -29,19 +29,25 @@ HOST=(--set array.level=raid10 --set array.disks=4 --set array.stripe=32k
       --set filesystem.partition_offset=32256 --set host.ram=24GiB --set host.cpu_cores=12
       --set postgres.shared_buffers=2GiB --set postgres.max_wal_size=96MiB
       --set controller.cache_size=512MiB --set workload.clients=10)
-# taskset pins to one core when available; /usr/bin/time gives CPU seconds and peak RSS.
+# taskset pins to one core when available (it runs the command in its own process);
+# the process's rusage gives CPU seconds to the microsecond (a lone predict takes tens
+# of milliseconds: /usr/bin/time prints hundredths) and peak RSS.
 PIN=()
 command -v taskset >/dev/null && PIN=(taskset -c 0)
 timed() {  # prints "user sys maxrss_kb wall_s" for the command's run; its stdout to $OUT/stdout
-  local start end times
-  start=$(date +%s.%N)
-  if ! times=$( { /usr/bin/time -f "%U %S %M" "${PIN[@]}" "$@" >"$OUT/stdout"; } 2>&1 | tail -1); then
+  if ! python3 -c '
+import os, subprocess, sys, time
+start = time.monotonic()
+with open(sys.argv[1], "w") as out:
+    child = subprocess.Popen(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+print(f"{usage.ru_utime:.6f} {usage.ru_stime:.6f} {usage.ru_maxrss} {wall:.2f}")
+sys.exit(0 if status == 0 else 1)' "$OUT/stdout" "${PIN[@]}" "$@"; then
     echo "sim-speed: failed: $*" >&2
     { "$@" >/dev/null; } 2>&1 | tail -2 >&2
     exit 1
   fi
-  end=$(date +%s.%N)
-  echo "$times $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')"
 }
 # Medians of the lines "user sys maxrss_kb wall_s" on stdin: "cpu_s rss_mb wall_s".
 medians() {
