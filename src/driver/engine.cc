@@ -6,10 +6,10 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
-#include <thread>
 #include <ctime>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "common/units.h"
 #include "driver/engine_thread.h"
@@ -84,15 +84,19 @@ std::vector<ClientSeed> ShareOf(int t, const RunConfig& cfg, std::vector<ClientS
 void ReportProgress(const EngineInput& in, EngineShared* shared, uint64_t* last_txns,
                     uint64_t* last_lat_ns, int64_t* last_ns) {
   int64_t now = MonotonicNs();
-  uint64_t txns = shared->live_txns.load();
-  uint64_t lat = shared->live_latency_ns.load();
+  uint64_t txns = 0, lat = 0, failed = 0;
+  for (int t = 0; t < in.config.threads; ++t) {
+    txns += shared->live[t].txns.load(std::memory_order_relaxed);
+    lat += shared->live[t].latency_ns.load(std::memory_order_relaxed);
+    failed += shared->live[t].failed.load(std::memory_order_relaxed);
+  }
   double interval_s = NsToSec(now - *last_ns);
   uint64_t d_txns = txns - *last_txns;
   char line[200];
   std::snprintf(line, sizeof line, "progress: %.1f s, %.1f tps, lat %.3f ms, %llu failed",
                 NsToSec(now - shared->run_start_ns), interval_s > 0 ? d_txns / interval_s : 0.0,
                 d_txns ? NsToMs(static_cast<int64_t>((lat - *last_lat_ns) / d_txns)) : 0.0,
-                static_cast<unsigned long long>(shared->live_failed.load()));
+                static_cast<unsigned long long>(failed));
   if (now < shared->window_start_ns) std::snprintf(line + std::strlen(line), 40, " (warm-up)");
   in.progress(line);
   *last_txns = txns;
@@ -130,7 +134,9 @@ bool SleepUntilUnix(int64_t unix_ns, const std::atomic<bool>* stop) {
     int64_t left = unix_ns - UnixNowNs();
     if (left <= 0) return true;
     int64_t step = std::min<int64_t>(left, 50 * kNsPerMs);
-    struct timespec ts {static_cast<time_t>(step / kNsPerSec), static_cast<long>(step % kNsPerSec)};
+    struct timespec ts {
+      static_cast<time_t>(step / kNsPerSec), static_cast<long>(step % kNsPerSec)
+    };
     nanosleep(&ts, nullptr);
   }
 }
@@ -150,6 +156,7 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   }
   EngineShared shared;
   shared.input = &in;
+  shared.live = std::make_unique<LiveCounters[]>(cfg.threads);
   ClientCpu cpu_start = ProcessCpuNow();
   shared.run_start_ns = MonotonicNs();
   shared.unix_offset_ns = UnixNowNs() - shared.run_start_ns;
@@ -173,7 +180,7 @@ StatusOr<EngineOutput> RunEngine(const EngineInput& in) {
   std::vector<std::thread> threads;
   ThreadsDone done(cfg.threads);
   auto drive = [&](int t, std::vector<ClientSeed> mine) {
-    statuses[t] = RunEngineThread(&shared, std::move(mine), logs[t].get(), &outs[t]);
+    statuses[t] = RunEngineThread(&shared, t, std::move(mine), logs[t].get(), &outs[t]);
     done.OneFinished();
   };
   for (int t = 0; t < cfg.threads; ++t) {

@@ -53,13 +53,9 @@ void InitClient(int id, PgConn conn, const ScriptMix& mix, int scale, uint64_t s
   }
 }
 
-const char* PreparedName(size_t slot) {
-  static const std::vector<std::string> kNames = [] {
-    std::vector<std::string> names;
-    for (int i = 0; i < 4096; ++i) names.push_back("s" + std::to_string(i));
-    return names;
-  }();
-  return kNames.at(slot).c_str();
+PreparedName::PreparedName(size_t slot) {
+  text_[0] = 's';
+  *std::to_chars(text_ + 1, text_ + sizeof text_ - 1, slot).ptr = '\0';
 }
 
 bool SendStatement(EngineClient* c, size_t slot, const StatementDef& def, bool prepared) {
@@ -68,9 +64,8 @@ bool SendStatement(EngineClient* c, size_t slot, const StatementDef& def, bool p
   char text[kMaxParams][kParamChars];
   const char* ptrs[kMaxParams];
   FormatParams(def, c->keys, text, ptrs);
-  return PQsendQueryPrepared(c->conn.get(), PreparedName(slot),
-                             static_cast<int>(def.params.size()), ptrs, nullptr, nullptr,
-                             0) != 0;
+  return PQsendQueryPrepared(c->conn.get(), PreparedName(slot).c_str(),
+                             static_cast<int>(def.params.size()), ptrs, nullptr, nullptr, 0) != 0;
 }
 
 Status SendScriptSql(EngineClient* c, size_t slot, const ScriptSql& sql, bool prepared,
@@ -85,8 +80,9 @@ Status SendScriptSql(EngineClient* c, size_t slot, const ScriptSql& sql, bool pr
   static thread_local std::vector<const char*> values;
   Status s = c->runner->Params(sql, &values);
   if (!s.ok()) return s;
-  *sent = PQsendQueryPrepared(c->conn.get(), PreparedName(slot), static_cast<int>(values.size()),
-                              values.data(), nullptr, nullptr, 0) != 0;
+  *sent =
+      PQsendQueryPrepared(c->conn.get(), PreparedName(slot).c_str(),
+                          static_cast<int>(values.size()), values.data(), nullptr, nullptr, 0) != 0;
   return Status::Ok();
 }
 

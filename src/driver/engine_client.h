@@ -42,8 +42,8 @@ struct EngineClient {
   Random sched_rng{1};
   Random mix_rng{1};  // Script choice (drawn only when there are several scripts).
   ClientState state = ClientState::kIdle;
-  size_t script = 0;  // Entry of the current transaction in the ScriptMix.
-  size_t stmt = 0;    // Builtin: index in DriverStatements; custom: SQL command index.
+  size_t script = 0;    // Entry of the current transaction in the ScriptMix.
+  size_t stmt = 0;      // Builtin: index in DriverStatements; custom: SQL command index.
   int64_t wake_ns = 0;  // kScriptSleep: end of the sleep.
   TxnKeys keys;
   uint64_t seq = 0;  // Transactions started (with retries counted once).
@@ -68,10 +68,17 @@ struct EngineClient {
 bool SendStatement(EngineClient* c, size_t slot, const StatementDef& def, bool prepared);
 // Sends SQL command `sql` of a custom script with the runner's variables. Returns an
 // error for an undefined variable (prepared), false in *sent when the connection is lost.
-Status SendScriptSql(EngineClient* c, size_t slot, const ScriptSql& sql, bool prepared,
-                     bool* sent);
-// "s<slot>": the name of a prepared statement.
-const char* PreparedName(size_t slot);
+Status SendScriptSql(EngineClient* c, size_t slot, const ScriptSql& sql, bool prepared, bool* sent);
+// "s<slot>": the name of a prepared statement, formatted in place (no shared table, so
+// sending a statement touches no memory beyond the client's own).
+class PreparedName {
+ public:
+  explicit PreparedName(size_t slot);
+  const char* c_str() const { return text_; }
+
+ private:
+  char text_[24];
+};
 // Sends ROLLBACK; false when the connection is lost.
 bool SendRollback(EngineClient* c);
 

@@ -12,15 +12,28 @@ constexpr size_t kKeysLogFlushBytes = 64 * 1024;
 
 }  // namespace
 
-EngineRecorder::EngineRecorder(EngineShared* shared, EngineOutput* out, size_t statements,
-                               size_t scripts, TxnLog* txn_log)
-    : shared_(shared), out_(out), keys_log_(shared->input->keys_log), txn_log_(txn_log) {
+EngineRecorder::EngineRecorder(EngineShared* shared, LiveCounters* live, EngineOutput* out,
+                               size_t statements, size_t scripts, TxnLog* txn_log)
+    : shared_(shared),
+      live_(live),
+      out_(out),
+      keys_log_(shared->input->keys_log),
+      txn_log_(txn_log) {
   out_->stmt_latency.assign(statements, LatencyHistogram());
   out_->stmt_failures.assign(statements, 0);
   out_->script_txns.assign(scripts, 0);
+  pending_.reserve(kPendingSamples);
 }
 
-EngineRecorder::~EngineRecorder() { FlushKeysLog(true); }
+EngineRecorder::~EngineRecorder() {
+  FlushLatencies();
+  FlushKeysLog(true);
+}
+
+void EngineRecorder::FlushLatencies() {
+  for (const PendingSample& s : pending_) s.histogram->Record(s.value_ns);
+  pending_.clear();
+}
 
 void EngineRecorder::Retry(int tries) {
   ++out_->retries;
@@ -33,13 +46,13 @@ void EngineRecorder::Transaction(const EngineClient& c, uint64_t seq, int64_t or
   if (committed) {
     ++out_->transactions;
     ++out_->script_txns[c.script];
-    out_->txn_latency.Record(latency_ns);
+    Pend(&out_->txn_latency, latency_ns);
     CountSecond(now_ns, latency_ns);
-    shared_->live_txns.fetch_add(1, std::memory_order_relaxed);
-    shared_->live_latency_ns.fetch_add(latency_ns, std::memory_order_relaxed);
+    LiveCounters::Add(&live_->txns, 1);
+    LiveCounters::Add(&live_->latency_ns, static_cast<uint64_t>(latency_ns));
   } else {
     ++out_->failed;
-    shared_->live_failed.fetch_add(1, std::memory_order_relaxed);
+    LiveCounters::Add(&live_->failed, 1);
   }
   last_done_ns_ = std::max(last_done_ns_, now_ns);
   LogKeys(c, seq, origin_ns, now_ns, committed);

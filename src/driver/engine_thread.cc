@@ -22,13 +22,14 @@ constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 
 class ThreadLoop {
  public:
-  ThreadLoop(EngineShared* shared, EngineOutput* out, SocketWaiter* waiter, TxnLog* txn_log)
+  ThreadLoop(EngineShared* shared, LiveCounters* live, EngineOutput* out, SocketWaiter* waiter,
+             TxnLog* txn_log)
       : shared_(shared),
         in_(*shared->input),
         cfg_(in_.config),
         mix_(cfg_.Mix()),
         waiter_(waiter),
-        recorder_(shared, out, mix_.slots.size(), mix_.entries.size(), txn_log),
+        recorder_(shared, live, out, mix_.slots.size(), mix_.entries.size(), txn_log),
         out_(out) {}
 
   Status Run(std::vector<ClientSeed> seeds) {
@@ -66,13 +67,20 @@ class ThreadLoop {
           shared_->server_lost.load(std::memory_order_relaxed)) {
         return Status::Ok();  // The failing thread reports it.
       }
-      int64_t now = MonotonicNs();
-      stopping_ = now >= shared_->window_end_ns;
+      // The clock is read once a client needs it: most wake-ups only complete
+      // statements whose successor HandleInput has already sent.
+      int64_t now = 0;
       bool all_done = true;
       int64_t wake_ns = INT64_MAX;  // No deadline: the waiter's tick bounds the wait.
       for (size_t i = 0; i < clients_.size(); ++i) {
-        Status s = Step(i, now, &wake_ns);
-        if (!s.ok()) return s;
+        if (NeedsStep(clients_[i].state)) {
+          if (now == 0) {
+            now = MonotonicNs();
+            stopping_ = now >= shared_->window_end_ns;
+          }
+          Status s = Step(i, now, &wake_ns);
+          if (!s.ok()) return s;
+        }
         if (clients_[i].state != ClientState::kDone) all_done = false;
       }
       if (all_done) return Status::Ok();
@@ -81,6 +89,12 @@ class ThreadLoop {
                                              : std::max<int64_t>(0, wake_ns - MonotonicNs()));
       if (!s.ok()) return s;
     }
+  }
+
+  // Whether Step has anything to do for a client in `state`.
+  static bool NeedsStep(ClientState state) {
+    return state != ClientState::kBusy && state != ClientState::kRollback &&
+           state != ClientState::kDone;
   }
 
   // Starts what is due for a client that is not waiting for the server, and lowers
@@ -358,8 +372,8 @@ class ThreadLoop {
 
 }  // namespace
 
-Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, TxnLog* txn_log,
-                       EngineOutput* out) {
+Status RunEngineThread(EngineShared* shared, int thread, std::vector<ClientSeed> clients,
+                       TxnLog* txn_log, EngineOutput* out) {
   auto waiter = NewSocketWaiter(shared->tick_ns);
   if (!waiter.ok()) {
     shared->fatal.store(true);
@@ -368,11 +382,11 @@ Status RunEngineThread(EngineShared* shared, std::vector<ClientSeed> clients, Tx
   int64_t last_done_ns = 0;
   Status s = Status::Ok();
   {
-    ThreadLoop loop(shared, out, waiter->get(), txn_log);
+    ThreadLoop loop(shared, &shared->live[thread], out, waiter->get(), txn_log);
     s = loop.Run(std::move(clients));
     last_done_ns = loop.last_done_ns();
     out->interrupted = loop.interrupted();
-  }  // Flushes the keys log.
+  }  // Flushes the latency samples and the keys log.
   if (!s.ok()) shared->fatal.store(true);
   int64_t end = std::max(last_done_ns, MonotonicNs());
   if (shared->server_lost.load()) {

@@ -55,7 +55,7 @@ Status PrepareStatements(PGconn* conn, const ScriptMix& mix) {
   for (size_t i = 0; i < mix.slots.size(); ++i) {
     const StatementSlot& slot = mix.slots[i];
     PGresult* res =
-        PQprepare(conn, PreparedName(i), slot.prepared_sql.c_str(), slot.params, nullptr);
+        PQprepare(conn, PreparedName(i).c_str(), slot.prepared_sql.c_str(), slot.params, nullptr);
     bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     std::string err = PQresultErrorMessage(res);
     PQclear(res);
