@@ -71,10 +71,8 @@ Eval Evaluate(const Net& net, double x) {
   // Mirror copies are one multi-server station per set (mirror_sets.h). Every path is
   // shared out over the copies: a read's, and a synchronous write's waited share (its
   // other copies' time is background load, parallel_ms).
-  const bool merge = !net.mirrors.Trivial() && net.mirrors.set_of_member.size() == m_count;
   const MemberDemands parts{demands, demands};
-  MergedStations stations =
-      merge ? MergeMirrorSets(net.mirrors, parts) : MergedStations{demands, 0};
+  MergedStations stations = MergeMirrorSets(net.mirrors, parts);
   const size_t lock_station = stations.demand_ms.size();
   stations.demand_ms.push_back(lock_ms);
   Eval e;
@@ -86,9 +84,7 @@ Eval Evaluate(const Net& net, double x) {
   }
   const MvaResult mva = SolveMva(net.n, stations.demand_ms, delay_ms + stations.delay_ms);
   e.x_mva = mva.throughput_per_ms;
-  const std::vector<double> member_res =
-      merge ? MemberResidences(net.mirrors, mva, parts)
-            : std::vector<double>(mva.residence_ms.begin(), mva.residence_ms.begin() + m_count);
+  const std::vector<double> member_res = MemberResidences(net.mirrors, mva, parts);
   // Latency per request of each kind: its own path's residence at the members (the
   // read's with its fork-join charge), the lock's wait per visit plus its hold, acks.
   double read_res = 0, write_res = 0;

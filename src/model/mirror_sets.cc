@@ -21,6 +21,7 @@ MirrorSets MirrorSetsOf(const std::vector<int>& leader) {
 }
 
 MergedStations MergeMirrorSets(const MirrorSets& sets, const MemberDemands& d) {
+  if (!sets.AppliesTo(d.demand_ms.size())) return {d.demand_ms, 0};
   MergedStations merged;
   merged.demand_ms.assign(sets.copies.size(), 0);
   for (std::size_t m = 0; m < d.demand_ms.size(); ++m) {
@@ -34,6 +35,10 @@ MergedStations MergeMirrorSets(const MirrorSets& sets, const MemberDemands& d) {
 
 std::vector<double> MemberResidences(const MirrorSets& sets, const MvaResult& mva,
                                      const MemberDemands& d) {
+  const std::size_t members = d.demand_ms.size();
+  if (!sets.AppliesTo(members)) {
+    return {mva.residence_ms.begin(), mva.residence_ms.begin() + members};
+  }
   std::vector<double> set_ms(sets.copies.size(), 0);
   for (std::size_t m = 0; m < d.demand_ms.size(); ++m)
     set_ms[sets.set_of_member[m]] += d.demand_ms[m];

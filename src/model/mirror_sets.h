@@ -30,6 +30,11 @@ struct MirrorSets {
   std::vector<int> set_of_member;
   std::vector<int> copies;
   bool Trivial() const { return copies.size() == set_of_member.size(); }
+  // True when the sets merge stations of a network of `members` members: some set has
+  // copies, and the sets describe that many members (empty sets never apply).
+  bool AppliesTo(std::size_t members) const {
+    return !Trivial() && set_of_member.size() == members;
+  }
 };
 
 // The sets from each member's leader (the lowest member holding the same data; a
@@ -48,12 +53,14 @@ struct MemberDemands {
   const std::vector<double>& balanced_ms;  // <= demand_ms.
 };
 
+// Where the sets do not apply to d's members (AppliesTo): the members' own stations
+// and no delay.
 MergedStations MergeMirrorSets(const MirrorSets& sets, const MemberDemands& d);
 
 // Each member's residence from the merged solve (`mva`'s first sets.copies.size()
 // stations): the set's queue residence shared in proportion to the members' demands,
 // plus the member's balanced part times (c - 1) / c. Sums to the set's
-// residence with its delay.
+// residence with its delay. Where the sets do not apply: the members' own stations'.
 std::vector<double> MemberResidences(const MirrorSets& sets, const MvaResult& mva,
                                      const MemberDemands& d);
 

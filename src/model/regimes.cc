@@ -33,19 +33,16 @@ ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
   ForkJoinMva r;
   r.sync_ms = d.fork > 1 ? sync_guess_ms : 0;
   const size_t members = demand_ms.size();
-  const bool merge = !d.paced && !d.mirrors.Trivial() && d.mirrors.set_of_member.size() == members;
+  static const MirrorSets kEachAlone;
+  const MirrorSets& sets = d.paced ? kEachAlone : d.mirrors;
   const MemberDemands parts{demand_ms, balanced_ms};
-  const MergedStations merged =
-      merge ? MergeMirrorSets(d.mirrors, parts) : MergedStations{demand_ms, 0};
+  const MergedStations merged = MergeMirrorSets(sets, parts);
   const size_t stations = merged.demand_ms.size();
   for (int it = 0; it < 60; ++it) {
     const double z_ms = delay_ms + merged.delay_ms + r.sync_ms;
     r.mva = d.paced ? SolvePacedMva(clients, merged.demand_ms, z_ms, d.cpu)
                     : SolveMva(clients, merged.demand_ms, z_ms, d.cpu);
-    const std::vector<double> residence_ms =
-        merge
-            ? MemberResidences(d.mirrors, r.mva, parts)
-            : std::vector<double>(r.mva.residence_ms.begin(), r.mva.residence_ms.begin() + members);
+    const std::vector<double> residence_ms = MemberResidences(sets, r.mva, parts);
     r.read_residence_ms = r.write_residence_ms = 0;
     for (size_t m = 0; m < members; ++m) {
       if (demand_ms[m] <= 0) continue;

@@ -104,7 +104,7 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
   }
   pt.d.fork = net.fork;
   pt.d.paced = net.throttled;
-  if (!net.throttled) pt.d.mirrors = net.geometry.mirrors;  // Pacers: one per member.
+  pt.d.mirrors = net.geometry.mirrors;
   pt.d.update_residence_share = net.p->update_residence_share;
   pt.d.cpu = load.cpu;
   const int n = net.s->workload.clients;
