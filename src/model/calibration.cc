@@ -200,7 +200,7 @@ Status ChooseIdentifiable(const FitChosen& fit_chosen, const std::vector<std::st
 }  // namespace
 
 const std::vector<std::string>& DefaultFittedParameters() {
-  static const std::vector<std::string> names = {"read_seek_scale", "destage_position_ms",
+  static const std::vector<std::string> names = {"read_seek_scale", "destage_queue_depth",
                                                  "cpu_ms"};
   return names;
 }
@@ -216,7 +216,9 @@ std::vector<std::string> DefaultFitFor(const Scenario& base,
   std::vector<std::string> out;
   auto fixed = [&](const std::string& name) { return base.calibration.values.count(name) > 0; };
   for (const std::string& name : DefaultFittedParametersFor(base)) {
-    if (!fixed(name)) out.push_back(name);
+    // An explicit destage_position_ms replaces what destage_queue_depth would give.
+    const bool replaced = name == "destage_queue_depth" && fixed("destage_position_ms");
+    if (!fixed(name) && !replaced) out.push_back(name);
   }
   bool split_measured = base.controller.EffectiveWriteBack();
   for (const CalibrationInput& in : inputs) {

@@ -55,7 +55,7 @@ struct CalibrationReport {
 // less than 1 % as much as another, independently of it, is not measured).
 inline constexpr double kIdentifiabilityTolerance = 0.01;
 
-// The candidate parameters: read_seek_scale, destage_position_ms, cpu_ms.
+// The candidate parameters: read_seek_scale, destage_queue_depth, cpu_ms.
 const std::vector<std::string>& DefaultFittedParameters();
 // The candidates for the scenario's disks: an SSD's are ssd_read_latency_scale,
 // ssd_write_latency_scale and cpu_ms (the seek and destage-positioning parameters have
@@ -66,7 +66,9 @@ const std::vector<std::string>& DefaultFittedParametersFor(const Scenario& s);
 // datasheet's, not fitted), plus
 // update_residence_share when it is not fixed, the controller is write-back and every
 // measurement with a tps has UPDATE accounts and END latencies (their ratio identifies
-// it). For scenarios/m5110e.toml: destage_position_ms, cpu_ms, update_residence_share.
+// it); destage_queue_depth not where destage_position_ms is fixed (it replaces what the
+// depth gives). For scenarios/m5110e.toml: destage_queue_depth, cpu_ms,
+// update_residence_share.
 std::vector<std::string> DefaultFitFor(const Scenario& base,
                                        const std::vector<CalibrationInput>& inputs);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/units.h"
+#include "model/destage_cost.h"
 #include "pgmodel/host_scenario.h"
 
 namespace pgstorsim {
@@ -32,7 +33,7 @@ StatusOr<CheckpointCycle> MakeCheckpointCycle(const Scenario& s, double writes_p
   c.timeout_ms = static_cast<double>(s.postgres.checkpoint_timeout_ns) / 1e6;
   c.data_bytes_per_txn = writes_per_txn * static_cast<double>(s.filesystem.block_size_bytes);
   if (s.controller.EffectiveWriteBack()) {
-    c.room_bytes = static_cast<double>(s.controller.cache_size_bytes) / 4;
+    c.room_bytes = DestagePendingBytes(s);
   }
   return c;
 }

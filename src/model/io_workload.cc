@@ -234,10 +234,8 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   const IoSpec spec = IoSpecFor(s, p);
   auto geometry = ComputeAccessGeometry(s, spec.io_bytes, spec.direct);
   if (!geometry.ok()) return geometry.status();
-  const double file_fraction = static_cast<double>(spec.file_bytes) /
-                               DataMembers(ArrayGeometryFor(s)) /
-                               static_cast<double>(s.disks.capacity_bytes);
-  const DiskCosts costs = storage_network::CostsFor(s, p, file_fraction);
+  const DiskCosts costs =
+      storage_network::CostsFor(s, p, static_cast<double>(spec.file_bytes), *geometry);
   // The OS cache's share of the file: warm, an LRU holding what fits (a sequential
   // pass over a larger file keeps nothing it will reuse in time); cold, the blocks
   // touched so far, up to that.

@@ -15,6 +15,7 @@ double ModelParams::*Field(const std::string& name) {
   static const std::pair<const char*, double ModelParams::*> kFields[] = {
       {"read_seek_scale", &ModelParams::read_seek_scale},
       {"destage_position_ms", &ModelParams::destage_position_ms},
+      {"destage_queue_depth", &ModelParams::destage_queue_depth},
       {"cpu_ms", &ModelParams::cpu_ms},
       {"commit_ms", &ModelParams::commit_ms},
       {"cache_fraction", &ModelParams::cache_fraction},

@@ -5,6 +5,7 @@
 
 #include "device/throttle_slice.h"
 #include "layout/raid_layout.h"
+#include "model/destage_cost.h"
 #include "model/mva.h"
 #include "model/storage_network.h"
 #include "scenario/storage_geometry.h"
@@ -45,7 +46,10 @@ double SsdLanes(const Scenario& s) {
                                         : 1;
 }
 
-DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fraction) {
+DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_bytes,
+                   const AccessGeometry& g) {
+  const double footprint_fraction = footprint_bytes / DataMembers(ArrayGeometryFor(s)) /
+                                    static_cast<double>(s.disks.capacity_bytes);
   const DiskConfig& d = s.disks;
   DiskCosts c;
   c.bytes_per_ms = static_cast<double>(d.transfer_rate_bytes_per_s) / 1000.0;
@@ -74,7 +78,7 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fra
   const double read_seek = t2t_ms + (d.avg_read_seek_ns / 1e6 - t2t_ms) * band * p.read_seek_scale;
   c.read_position_ms = rotation_ms + read_seek;
   if (s.controller.EffectiveWriteBack()) {
-    c.destage_position_ms = p.destage_position_ms;
+    c.destage_position_ms = DestagePositionMs(s, p, footprint_bytes, g);
   } else {
     c.destage_position_ms =
         rotation_ms + t2t_ms + (d.avg_write_seek_ns / 1e6 - t2t_ms) * band * p.read_seek_scale;
@@ -115,13 +119,11 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
   auto geometry =
       load.geometry ? StatusOr<AccessGeometry>(*load.geometry) : ComputeAccessGeometry(s);
   if (!geometry.ok()) return geometry.status();
-  const double footprint = load.footprint_bytes / DataMembers(ArrayGeometryFor(s)) /
-                           static_cast<double>(s.disks.capacity_bytes);
   Network net;
   net.s = &s;
   net.p = &p;
   net.geometry = *geometry;
-  net.costs = CostsFor(s, p, footprint);
+  net.costs = CostsFor(s, p, load.footprint_bytes, *geometry);
   net.write_back = s.controller.EffectiveWriteBack();
   net.fork = 1 + p.fork_join_weight * (ForkJoinFactor(geometry->read_forks) - 1);
   net.throttled = s.disks.type == DiskType::kThrottled;

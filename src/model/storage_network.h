@@ -28,7 +28,10 @@ double SsdLanes(const Scenario& s);
 // per-channel rate): a multi-server station, split as usual for MVA (Seidmann) into a
 // queue of demand S / c (CostsFor) and a delay of S x (1 - 1 / c) on the I/O's path,
 // so a lone I/O costs S and a saturated device serves c / S I/Os per unit time.
-DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_fraction);
+// `footprint_bytes`: the volume data the reads and writes spread over; `g`: the member
+// commands of one block access (the destage cost's spacing, destage_cost.h).
+DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_bytes,
+                   const AccessGeometry& g);
 // Commits per WAL flush where a throttled device's write cap binds. blk-throttle grants
 // write_iops x 100 ms I/Os per slice (block/blk-throttle.c, throtl_slice on a rotational
 // device; the simulator's ThrottledDisk has the same slices); once a slice's budget is

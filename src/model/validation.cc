@@ -183,7 +183,7 @@ std::string ValidationMarkdown(const Scenario& calibrated, const ValidationSumma
                 100 * sum.max_abs_latency_error);
   out << buf
       << "\nTargets: mean |tps error| <= 10 %, every |tps error| <= 20 %, UPDATE accounts / "
-         "END latency error <= 20 %. Honesty notes: three parameters (destage_position_ms, "
+         "END latency error <= 20 %. Honesty notes: three parameters (destage_queue_depth, "
          "cpu_ms, update_residence_share) are fitted to the four residuals of the "
          "calibration run; every numeric constant keeps the model default "
          "(read_seek_scale 1 = datasheet seeks, cache_fraction 0.75, destage_threshold "

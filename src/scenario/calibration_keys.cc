@@ -10,8 +10,14 @@ const std::vector<CalibrationKey>& CalibrationKeys() {
        "x the datasheet seek curve; simulator: the HDD seek curve's scale, and a fitted "
        "scale (not 1) serves in FIFO order (the fit holds the reordering gain)"},
       {"destage_position_ms", true, true, 0.1, 20,
-       "positioning per destage command, one per stripe-unit piece per copy; simulator: "
-       "HDD drives serve in FIFO order with two destages outstanding per member"},
+       "positioning per destage command, one per stripe-unit piece per copy, instead of "
+       "the one destage_queue_depth gives; simulator: HDD drives serve in FIFO order with "
+       "two destages outstanding per member"},
+      {"destage_queue_depth", true, true, 1, 64,
+       "destage commands a write-back controller keeps queued per HDD, which the drive "
+       "reorders: the positioning per destage command follows from the drive's rotation "
+       "and seek curve and the distance between the dirty data it destages "
+       "(model/destage_cost.h); simulator: that cost, as destage_position_ms"},
       {"cpu_ms", true, true, 0.001, 50,
        "non-I/O time per transaction; simulator: split over the statements in pgbench -r "
        "shares, no separate client round trip"},

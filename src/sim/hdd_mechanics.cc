@@ -3,26 +3,33 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/hdd_positioning.h"
+
 namespace pgstorsim {
 namespace sim {
 namespace {
 
-// Seek ns per sqrt(byte) of distance: the curve passes through the average seek at
-// one third of the stroke.
-double SeekPerRoot(const SimDiskConfig& c, int64_t avg_seek_ns) {
-  return static_cast<double>(avg_seek_ns - c.track_to_track_ns) * c.seek_scale /
-         std::sqrt(static_cast<double>(c.capacity_bytes) / 3.0);
+// The drive's seek curve for one direction (device/hdd_positioning.h).
+HddSeekCurve CurveOf(const SimDiskConfig& c, int64_t avg_seek_ns) {
+  HddDatasheet d;
+  d.rpm = c.rpm;
+  d.sustained_bytes_per_s = c.sustained_bytes_per_s;
+  d.track_to_track_ns = c.track_to_track_ns;
+  d.avg_seek_ns = avg_seek_ns;
+  d.capacity_bytes = c.capacity_bytes;
+  d.seek_scale = c.seek_scale;
+  return HddSeekCurve(d);
 }
 
 }  // namespace
 
 HddMechanics::HddMechanics(const SimDiskConfig& c)
-    : rotation_ns_(static_cast<int64_t>(60e9 / c.rpm)),
-      track_bytes_(static_cast<int64_t>(c.sustained_bytes_per_s * 60.0 / c.rpm)),
+    : rotation_ns_(CurveOf(c, c.avg_seek_ns).rotation_ns()),
+      track_bytes_(CurveOf(c, c.avg_seek_ns).track_bytes()),
       track_to_track_ns_(c.track_to_track_ns),
       command_overhead_ns_(c.command_overhead_ns),
-      read_seek_per_root_(SeekPerRoot(c, c.avg_seek_ns)),
-      write_seek_per_root_(SeekPerRoot(c, c.avg_write_seek_ns)),
+      read_seek_per_root_(CurveOf(c, c.avg_seek_ns).ns_per_root_byte()),
+      write_seek_per_root_(CurveOf(c, c.avg_write_seek_ns).ns_per_root_byte()),
       max_seek_turns_(static_cast<int>(
           std::max(SeekNs(c.capacity_bytes, IoOp::kRead), SeekNs(c.capacity_bytes, IoOp::kWrite)) /
               rotation_ns_ +

@@ -7,6 +7,7 @@
 
 #include "common/units.h"
 #include "model/cpu_demand.h"
+#include "model/destage_cost.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
@@ -78,6 +79,40 @@ int RoundToInt(double v) { return static_cast<int>(v + 0.5); }
 
 // The simulator's reading of each key it uses, the model's parameters given their
 // physical meaning. Applied in the table's order, so simulator-only keys override.
+Apply ApplyFor(const std::string& key);
+
+// A cost per destage command (fitted, or the model's from destage_queue_depth): the
+// disks serve in order (the drive's reordering gain is in the cost), so a deeper queue
+// of destages gains nothing and only delays the reads behind it: two per member (one in
+// service, the next queued so the disk never idles between commands).
+// controller_destage_outstanding overrides.
+void UseDestageCost(double ms, SimConfig* c) {
+  if (c->disk.kind != DiskKind::kHdd) return;
+  c->controller.destage_position_ns = MsToNs(ms);
+  c->disk.scheduler = DiskScheduler::kFifo;
+  c->controller.destage_outstanding = 2;
+}
+
+// A calibrated destage_queue_depth (without an explicit destage_position_ms): the
+// analytic model's cost per destage command for this workload (model/destage_cost.h),
+// so both instruments charge the same; the drives serve in order as for a fitted
+// destage_position_ms, also without a write-back cache (the model's costs are
+// effective ones whatever the cache).
+Status ApplyDestageQueueDepth(const Scenario& s, SimConfig* c) {
+  const auto& values = s.calibration.values;
+  if (!values.count("destage_queue_depth") || values.count("destage_position_ms") ||
+      c->disk.kind != DiskKind::kHdd) {
+    return Status::Ok();
+  }
+  auto ms = DestagePositionMsFor(s, ParamsFromScenario(s));
+  if (!ms.ok()) return ms.status();
+  UseDestageCost(*ms, c);
+  if (auto it = values.find("controller_destage_outstanding"); it != values.end()) {
+    c->controller.destage_outstanding = RoundToInt(it->second);
+  }
+  return Status::Ok();
+}
+
 Apply ApplyFor(const std::string& key) {
   static const std::map<std::string, Apply> kApply = {
       {"read_seek_scale",
@@ -87,18 +122,9 @@ Apply ApplyFor(const std::string& key) {
          // A fitted scale holds the drive's reordering gain; 1 is the datasheet curve.
          if (v != 1.0) c->disk.scheduler = DiskScheduler::kFifo;
        }},
-      {"destage_position_ms",
-       [](double v, SimConfig* c) {
-         if (c->disk.kind != DiskKind::kHdd) return;
-         // A fitted cost per destage command: the disks serve in order (the drive's
-         // reordering gain is in the cost), so a deeper queue of destages gains nothing
-         // and only delays the reads behind it: two per member (one in service, the next
-         // queued so the disk never idles between commands).
-         // controller_destage_outstanding overrides.
-         c->controller.destage_position_ns = MsToNs(v);
-         c->disk.scheduler = DiskScheduler::kFifo;
-         c->controller.destage_outstanding = 2;
-       }},
+      {"destage_position_ms", UseDestageCost},
+      // Read by SimConfigFromScenario: the cost it gives depends on the workload.
+      {"destage_queue_depth", [](double, SimConfig*) {}},
       {"cpu_ms",
        [](double v, SimConfig* c) {
          for (int i = 0; i < kStatementCount; ++i) {
@@ -216,6 +242,7 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.fs = FsGeometryFor(s);
   FillStorage(s, &c);
   ApplyCalibration(s.calibration.values, &c);
+  if (Status st = ApplyDestageQueueDepth(s, &c); !st.ok()) return st;
   c.background_writes_outstanding = pgmodel::OsWritesInFlight(s);
   c.direct_data_writes = s.io.data_writes == DataWrites::kDirect;
   if (c.direct_data_writes) c.os_dirty.expire_ns = 0;  // Checkpoint writes at once.

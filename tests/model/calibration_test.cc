@@ -15,7 +15,7 @@ TEST(Calibration, RecoversKnownParametersFromSyntheticRuns) {
   ASSERT_TRUE(base.ok());
   ModelParams truth = ParamsFromScenario(*base);
   truth.read_seek_scale = 1.7;
-  truth.destage_position_ms = 2.2;
+  truth.destage_queue_depth = 4.5;
   truth.cpu_ms = 0.9;
   // Synthetic measurements: the model's own predictions at the true parameters for
   // three configurations.
@@ -39,11 +39,11 @@ TEST(Calibration, RecoversKnownParametersFromSyntheticRuns) {
   auto report = Calibrate(*base, inputs, DefaultFittedParameters());
   ASSERT_TRUE(report.ok()) << report.status().message();
   EXPECT_NEAR(report->values[0], 1.7, 0.02);
-  EXPECT_NEAR(report->values[1], 2.2, 0.02);
+  EXPECT_NEAR(report->values[1], 4.5, 0.05);
   EXPECT_NEAR(report->values[2], 0.9, 0.01);
   EXPECT_LT(report->rms_relative_error, 1e-3);
   EXPECT_EQ(report->ignored.size(), 1u);
-  EXPECT_NEAR(report->calibrated.calibration.values.at("destage_position_ms"), 2.2, 0.02);
+  EXPECT_NEAR(report->calibrated.calibration.values.at("destage_queue_depth"), 4.5, 0.05);
 }
 
 TEST(Calibration, RefusesUnknownParameterAndNoTps) {
@@ -68,7 +68,7 @@ TEST(Calibration, DefaultFitIsWhatTheScenarioAndMeasurementsLeaveOpen) {
   ASSERT_TRUE(m.ok());
   const std::vector<CalibrationInput> pgbench = {{*m, {}}};
   EXPECT_EQ(DefaultFitFor(*base, pgbench),
-            (std::vector<std::string>{"destage_position_ms", "cpu_ms", "update_residence_share"}));
+            (std::vector<std::string>{"destage_queue_depth", "cpu_ms", "update_residence_share"}));
   // Without the fixed keys and with a tps-only measurement: the three candidates.
   Scenario open = *base;
   open.calibration.values.clear();

@@ -10,6 +10,7 @@
 
 #include "common/units.h"
 #include "model/cpu_demand.h"
+#include "model/destage_cost.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
@@ -88,6 +89,38 @@ TEST(CalibrationMappingTest, WithoutCalibrationTheMechanicsStay) {
             6);
   const SimConfig d = ConfigFor({"calibration.cpu_ms=0.8", "calibration.cpu_ms_end=0.1"});
   EXPECT_EQ(d.cpu_ns[static_cast<int>(Statement::kEnd)], 100'000);
+}
+
+TEST(CalibrationMappingTest, DestageQueueDepthChargesTheModelsCostPerDestage) {
+  // The cost depends on the workload's footprint: both instruments take it from the
+  // model (model/destage_cost.h) for the scenario as simulated.
+  for (const char* scale : {"workload.scale=2000", "workload.scale=6000"}) {
+    const std::vector<std::string> set = {"calibration.destage_queue_depth=6", scale};
+    auto scenario = LoadScenario(kBase, set);
+    ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+    auto ms = DestagePositionMsFor(*scenario, ParamsFromScenario(*scenario));
+    ASSERT_TRUE(ms.ok()) << ms.status().message();
+    const SimConfig c = ConfigFor(set);
+    EXPECT_EQ(c.controller.destage_position_ns, MsToNs(*ms)) << scale;
+    EXPECT_EQ(c.disk.scheduler, DiskScheduler::kFifo);
+    EXPECT_EQ(c.controller.destage_outstanding, 2);
+  }
+  const SimConfig through = ConfigFor(
+      {"calibration.destage_queue_depth=6", "controller.write_policy=write-through"});
+  EXPECT_EQ(through.disk.scheduler, DiskScheduler::kFifo);  // As with a fitted cost.
+  EXPECT_LT(ConfigFor({"calibration.destage_queue_depth=6"}).controller.destage_position_ns,
+            ConfigFor({"calibration.destage_queue_depth=6", "workload.scale=6000"})
+                .controller.destage_position_ns);
+  // An explicit cost wins; the simulator-only key still sets the queue.
+  const SimConfig both = ConfigFor({"calibration.destage_queue_depth=6",
+                                    "calibration.destage_position_ms=1.25",
+                                    "calibration.controller_destage_outstanding=5"});
+  EXPECT_EQ(both.controller.destage_position_ns, 1'250'000);
+  EXPECT_EQ(both.controller.destage_outstanding, 5);
+  EXPECT_EQ(ConfigFor({"calibration.destage_queue_depth=6",
+                       "calibration.controller_destage_outstanding=5"})
+                .controller.destage_outstanding,
+            5);
 }
 
 TEST(CalibrationMappingTest, PostgreSql91CheckpointsEveryThreeSegments) {

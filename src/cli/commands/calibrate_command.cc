@@ -69,7 +69,7 @@ class CalibrateCommand : public Command {
                     "overrides what the files record");
     app->add_option("--fit", fit_,
                     "Comma-separated parameters to fit (default: read_seek_scale, "
-                    "destage_position_ms, cpu_ms unless the scenario's [calibration] fixes "
+                    "destage_queue_depth, cpu_ms unless the scenario's [calibration] fixes "
                     "them, and update_residence_share when the measurements have UPDATE "
                     "accounts and END latencies)");
     app->add_option("--out", out_, "Calibrated scenario TOML to write")->required();

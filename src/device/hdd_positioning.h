@@ -1,0 +1,62 @@
+// A hard disk's positioning arithmetic from its datasheet, shared by the simulator's
+// HDD (sim/hdd_mechanics.cc) and the analytic model's destage cost
+// (model/storage_costs.cc): the seek curve, the track, and the expected positioning of
+// a drive that picks the nearest of the destage writes a controller has queued to it in
+// ascending block order (an elevator feeding a reordering drive).
+// Units: bytes, ms (double) unless named _ns. Thread safety: constants and pure functions.
+#ifndef PGSTORSIM_DEVICE_HDD_POSITIONING_H_
+#define PGSTORSIM_DEVICE_HDD_POSITIONING_H_
+
+#include <cstdint>
+
+namespace pgstorsim {
+
+struct HddDatasheet {
+  double rpm = 15000;
+  double sustained_bytes_per_s = 160.0 * (1 << 20);
+  int64_t track_to_track_ns = 200000;
+  int64_t avg_seek_ns = 3400000;  // The direction asked for (read or write seek).
+  int64_t capacity_bytes = 0;
+  double seek_scale = 1;  // 1 = the datasheet curve.
+};
+
+// Seek and rotation of one drive. A seek within a track costs nothing; a longer one
+// costs track-to-track plus a square-root curve through the average seek at one third
+// of the stroke.
+class HddSeekCurve {
+ public:
+  // REQUIRES: rpm > 0, sustained_bytes_per_s > 0, capacity_bytes > 0.
+  explicit HddSeekCurve(const HddDatasheet& d);
+
+  int64_t rotation_ns() const { return rotation_ns_; }
+  double rotation_ms() const { return rotation_ns_ / 1e6; }
+  int64_t track_bytes() const { return track_bytes_; }
+  int64_t track_to_track_ns() const { return track_to_track_ns_; }
+  // Seek ns per square root of a byte of distance (beyond track-to-track).
+  double ns_per_root_byte() const { return ns_per_root_byte_; }
+  double SeekMs(double distance_bytes) const;
+
+ private:
+  int64_t rotation_ns_;
+  int64_t track_bytes_;
+  int64_t track_to_track_ns_;
+  double ns_per_root_byte_;
+};
+
+// Expected positioning (seek + rotational wait, ms) of one destage write when the
+// controller keeps `depth` (>= 1; fractional values interpolate) writes queued at the
+// drive, taken in ascending block order from dirty data `gap_bytes` (> 0) apart on
+// this drive, and the drive serves the one it reaches first. Candidate i (1..depth)
+// lies i x gap ahead of the head: within the track its wait is that part of a turn;
+// beyond it, its seek plus a uniformly random part of a turn. The expectation of the
+// earliest is integrated numerically. Depth 1 with a gap of a third of the stroke is
+// a random positioning (average seek + half a turn); a small gap tends to the share
+// of a turn the gap spans (a sweep along the track). Between the two, a gap just under
+// a track can cost more than one just over it: the nearest candidate is then most of a
+// turn ahead on the same track, while farther ones on other tracks come at random
+// angles the drive can choose among.
+double SortedDestagePositionMs(const HddSeekCurve& curve, double gap_bytes, double depth);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_DEVICE_HDD_POSITIONING_H_

@@ -1,0 +1,38 @@
+// What one destage write command costs an HDD behind a write-back controller: the
+// controller destages its dirty data in ascending block order and keeps
+// `destage_queue_depth` commands queued at each drive, which serves the one it reaches
+// first (device/hdd_positioning.h). The dirty data it picks from is the write cache's
+// room (DestagePendingBytes) spread over the workload's footprint, so the distance
+// between neighbouring commands on a drive is footprint x bytes per command / pending
+// bytes, whatever the RAID level (each member holds the same share of both). An
+// explicit calibration.destage_position_ms > 0 replaces the derivation.
+// Used by the analytic model's costs (storage_costs.cc) and the simulator's fixed
+// destage cost of a calibrated scenario (sim/sim_config.cc), so both charge the same.
+// Units: bytes, ms. Thread safety: pure functions.
+#ifndef PGSTORSIM_MODEL_DESTAGE_COST_H_
+#define PGSTORSIM_MODEL_DESTAGE_COST_H_
+
+#include "common/status.h"
+#include "model/access_geometry.h"
+#include "model/storage_model.h"
+#include "scenario/scenario.h"
+
+namespace pgstorsim {
+
+// Dirty bytes a write-back controller destages from: half its write cache, itself half
+// of controller.cache_size (destaging runs while more than half of it is dirty).
+double DestagePendingBytes(const Scenario& s);
+
+// ms of positioning per destage write command on the scenario's HDDs, for writes that
+// spread over `footprint_bytes` of volume data with the member commands of `g`.
+// REQUIRES: s.disks.type == kHdd and a write-back controller.
+double DestagePositionMs(const Scenario& s, const ModelParams& p, double footprint_bytes,
+                         const AccessGeometry& g);
+
+// The same for the scenario's own workload (pgbench: the database at workload.scale;
+// io: the file and its requests' geometry). Errors: an invalid layout or scale.
+StatusOr<double> DestagePositionMsFor(const Scenario& s, const ModelParams& p);
+
+}  // namespace pgstorsim
+
+#endif  // PGSTORSIM_MODEL_DESTAGE_COST_H_

@@ -1,0 +1,85 @@
+#include "device/hdd_positioning.h"
+
+#include <gtest/gtest.h>
+
+namespace pgstorsim {
+namespace {
+
+HddDatasheet Sheet15k() {
+  HddDatasheet d;
+  d.rpm = 15000;
+  d.sustained_bytes_per_s = 160.0 * (1 << 20);
+  d.track_to_track_ns = 200000;
+  d.avg_seek_ns = 3900000;
+  d.capacity_bytes = 300LL * 1000 * 1000 * 1000;
+  return d;
+}
+
+TEST(HddSeekCurve, PassesThroughTheAverageSeekAtAThirdOfTheStroke) {
+  const HddSeekCurve c(Sheet15k());
+  EXPECT_EQ(c.rotation_ns(), 4000000);
+  EXPECT_EQ(c.track_bytes(), static_cast<int64_t>(160.0 * (1 << 20) * 60 / 15000));
+  EXPECT_DOUBLE_EQ(c.SeekMs(static_cast<double>(c.track_bytes())), 0);
+  EXPECT_NEAR(c.SeekMs(300e9 / 3), 3.9, 1e-9);
+  EXPECT_GT(c.SeekMs(1e9), c.SeekMs(1e8));
+}
+
+TEST(SortedDestage, OneQueuedWriteAThirdOfTheStrokeAwayIsARandomPositioning) {
+  const HddSeekCurve c(Sheet15k());
+  // Average seek + half a turn.
+  EXPECT_NEAR(SortedDestagePositionMs(c, 300e9 / 3, 1), 3.9 + 2.0, 0.02);
+}
+
+TEST(SortedDestage, WithoutSeekCostTheDriveWaitsATurnOverDepthPlusOne) {
+  HddDatasheet flat = Sheet15k();
+  flat.avg_seek_ns = flat.track_to_track_ns;  // Every seek beyond the track: 0.2 ms.
+  const HddSeekCurve c(flat);
+  for (int depth : {1, 2, 4, 8, 16}) {
+    EXPECT_NEAR(SortedDestagePositionMs(c, 8e6, depth), 0.2 + 4.0 / (depth + 1), 0.01)
+        << "depth " << depth;
+  }
+}
+
+TEST(SortedDestage, WithinTheTrackTheNextWriteIsItsShareOfATurnAway) {
+  const HddSeekCurve c(Sheet15k());
+  const double quarter = c.track_bytes() / 4.0;
+  EXPECT_NEAR(SortedDestagePositionMs(c, quarter, 1), 1.0, 1e-9);
+  EXPECT_LE(SortedDestagePositionMs(c, quarter, 8), 1.0);
+}
+
+TEST(SortedDestage, DeeperQueuesAndDenserDataNeverCostMore) {
+  const HddSeekCurve c(Sheet15k());
+  for (double gap : {2e6, 8e6, 32e6, 1e9}) {
+    double previous = 1e9;
+    for (double depth = 1; depth <= 32; depth += 0.5) {
+      const double ms = SortedDestagePositionMs(c, gap, depth);
+      EXPECT_LE(ms, previous + 1e-9) << "gap " << gap << " depth " << depth;
+      previous = ms;
+    }
+  }
+  EXPECT_LT(SortedDestagePositionMs(c, 4e6, 8), SortedDestagePositionMs(c, 40e6, 8));
+}
+
+TEST(SortedDestage, FractionalDepthInterpolatesItsNeighbours) {
+  const HddSeekCurve c(Sheet15k());
+  const double four = SortedDestagePositionMs(c, 8e6, 4);
+  const double five = SortedDestagePositionMs(c, 8e6, 5);
+  EXPECT_NEAR(SortedDestagePositionMs(c, 8e6, 4.25), four + 0.25 * (five - four), 1e-12);
+  EXPECT_DOUBLE_EQ(SortedDestagePositionMs(c, 8e6, 0.5), SortedDestagePositionMs(c, 8e6, 1));
+}
+
+TEST(SortedDestage, ASlowerDiskCostsInProportionToItsTurn) {
+  HddDatasheet slow = Sheet15k();
+  slow.rpm = 7200;
+  slow.track_to_track_ns = 0;
+  slow.avg_seek_ns = 0;
+  HddDatasheet fast = slow;
+  fast.rpm = 15000;
+  fast.sustained_bytes_per_s = slow.sustained_bytes_per_s * 15000 / 7200;  // Same track.
+  const double ratio = SortedDestagePositionMs(HddSeekCurve(slow), 8e6, 8) /
+                       SortedDestagePositionMs(HddSeekCurve(fast), 8e6, 8);
+  EXPECT_NEAR(ratio, 15000.0 / 7200, 0.01);
+}
+
+}  // namespace
+}  // namespace pgstorsim
