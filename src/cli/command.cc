@@ -134,6 +134,13 @@ int ParseCommandLine(CLI::App* app, int argc, char** argv) {
   }
 }
 
+bool NamedOnCommandLine(const std::string& name, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (name == argv[i]) return true;
+  }
+  return false;
+}
+
 CLI::Validator DurationValidator() {
   return CLI::Validator(
       [](std::string& value) {

@@ -59,6 +59,10 @@ CLI::Validator OneOf(const std::vector<std::string>& values);
 // "pgstorsim <command>: <what>" on stderr and returns kExitUsage. -1: parsed, go on.
 int ParseCommandLine(CLI::App* app, int argc, char** argv);
 
+// True when one of argv[1 .. argc-1] is exactly `name`: the only way a subcommand of
+// that name can be chosen by the parse, so main() configures no other command.
+bool NamedOnCommandLine(const std::string& name, int argc, char** argv);
+
 struct CommandRegistrar {
   CommandRegistrar(const char* name, const char* help,
                    std::function<std::unique_ptr<Command>()> factory) {

@@ -1,6 +1,11 @@
 // pgstorsim: entry point. Builds the subcommand tree from the command registry,
 // parses, and runs the chosen command. Every error becomes one line on stderr and a
 // non-zero exit; nothing reads stdin.
+//
+// Every command is a subcommand (its name and help line are what the top-level help
+// and CLI11's errors show), but only the commands whose name appears on the command
+// line are created and declare their options: a command not named cannot be parsed,
+// so the others' option parsers are never built.
 #include <exception>
 #include <iostream>
 #include <memory>
@@ -21,6 +26,7 @@ int main(int argc, char** argv) {
   std::vector<Entry> entries;
   for (const auto& info : pgstorsim::RegisteredCommands()) {
     CLI::App* sub = app.add_subcommand(info.name, info.help);
+    if (!pgstorsim::NamedOnCommandLine(info.name, argc, argv)) continue;
     entries.push_back({sub, info.factory()});
     entries.back().command->Configure(sub);
   }
