@@ -106,102 +106,27 @@ bool IsIndex(Relation relation) {
 
 namespace {
 
-// Inner pages allocated before leaf `leaf`'s block (0-based, key order) in a bulk-built
-// B-tree whose inner pages take `downlinks` (cap - 1) before they split: leaves
-// 1..leaf-1 each added a downlink at level 1; a level's first page comes with its first
-// downlink, the k-th (k >= 1) with downlink 2 + k x downlinks, each such split adding a
-// downlink one level up (BtreeBuilder below). O(levels).
-int64_t InnerBeforeLeaf(int64_t leaf, int64_t downlinks) {
-  int64_t inner = 0;
-  for (int64_t calls = leaf - 1; calls >= 1;) {
-    const int64_t pages = 1 + (calls >= 2 ? (calls - 2) / downlinks : 0);
-    inner += pages;
-    calls = pages - 1;
-  }
-  return inner;
+// Pages a level needs for `items`: each page but the last keeps cap - 1 of them.
+int64_t PagesFor(int64_t items, int64_t cap) {
+  if (items <= cap) return 1;
+  return CeilDiv(items - cap, cap - 1) + 1;
 }
 
-// Builds the shape and the block number of every page, following nbtsort.c's
-// allocation order: block 0 is the metapage, the first leaf is block 1; when a page
-// fills, its right sibling is allocated, then (if the level has no page yet) the
-// parent, then the old page's downlink is added to the parent (recursively). At the
-// end each level's last page gets its downlink; the top level's single page is root.
-class BtreeBuilder {
- public:
-  BtreeBuilder()
-      : leaf_cap_(BtreeItemsBeforeSplit(true)), inner_cap_(BtreeItemsBeforeSplit(false)) {}
+// The page numbering of a primary key of `keys` int4 keys (nbtsort.c's order).
+BtreeNumbering NumberingFor(int64_t keys) {
+  return BtreeNumbering(PagesFor(keys, BtreeItemsBeforeSplit(true)), BtreeItemsBeforeSplit(false));
+}
 
-  // Fills *shape and, unless null, *blocks with the inner levels' block numbers
-  // (levels[0], the leaves, stays empty: InnerBeforeLeaf places them). O(inner pages)
-  // time; no allocation without `blocks`.
-  void Build(int64_t keys, BtreeShape* shape, DatabaseLayout::IndexBlocks* blocks) {
-    record_ = blocks != nullptr;
-    blocks_.assign(1, {});
-    items_.assign(1, 0);
-    const int64_t leaves = PagesFor(keys, leaf_cap_);
-    NewBlock();  // The first leaf.
-    // Each further leaf is a new block and a downlink at level 1; while the level-1 page
-    // has room these are plain increments, taken in one step (O(inner pages), not O(leaves)).
-    for (int64_t remaining = leaves - 1; remaining > 0;) {
-      if (items_.size() > 1 && items_[1] < inner_cap_) {
-        const int64_t n = std::min(remaining, inner_cap_ - items_[1]);
-        next_block_ += n;
-        items_[1] += n;
-        remaining -= n;
-        continue;
-      }
-      NewBlock();
-      AddDownlink(1);
-      --remaining;
-    }
-    for (size_t level = 0; level + 1 < items_.size(); ++level) AddDownlink(level + 1);
-    shape->levels = static_cast<int>(items_.size());
-    shape->leaf_pages = leaves;
-    shape->inner_pages = next_block_ - 1 - leaves;
-    shape->total_pages = next_block_;
-    shape->leaf_keys_per_page = leaf_cap_ - 1;
-    shape->inner_downlinks_per_page = inner_cap_ - 1;
-    if (blocks != nullptr) blocks->levels = std::move(blocks_);
-  }
-
-  // Pages a level needs for `items`: each page but the last keeps cap - 1 of them.
-  static int64_t PagesFor(int64_t items, int64_t cap) {
-    if (items <= cap) return 1;
-    return CeilDiv(items - cap, cap - 1) + 1;
-  }
-
- private:
-  // Adds a downlink to the current page at `level` (an inner level), creating the
-  // level on first use and splitting a full page.
-  void AddDownlink(size_t level) {
-    if (level == items_.size()) {
-      blocks_.emplace_back();
-      Record(level, NewBlock());
-      items_.push_back(0);
-    }
-    if (items_[level] < inner_cap_) {
-      ++items_[level];
-      return;
-    }
-    Record(level, NewBlock());
-    AddDownlink(level + 1);
-    items_[level] = 2;  // The moved last item + the new one.
-  }
-
-  void Record(size_t level, int32_t block) {
-    if (record_) blocks_[level].push_back(block);
-  }
-
-  // Block numbers fit int32_t: Create() bounds the keys (kMaxIndexKeys).
-  int32_t NewBlock() { return static_cast<int32_t>(next_block_++); }
-
-  int64_t leaf_cap_;
-  int64_t inner_cap_;
-  int64_t next_block_ = 1;
-  bool record_ = false;
-  std::vector<std::vector<int32_t>> blocks_;
-  std::vector<int64_t> items_;
-};
+BtreeShape ShapeOf(const BtreeNumbering& numbering) {
+  BtreeShape shape;
+  shape.levels = numbering.levels();
+  shape.leaf_pages = numbering.leaves();
+  shape.inner_pages = numbering.total_blocks() - 1 - numbering.leaves();
+  shape.total_pages = numbering.total_blocks();
+  shape.leaf_keys_per_page = BtreeItemsBeforeSplit(true) - 1;
+  shape.inner_downlinks_per_page = BtreeItemsBeforeSplit(false) - 1;
+  return shape;
+}
 
 RelationLayout HeapLayout(int64_t rows, int64_t tuple_bytes, int fillfactor) {
   RelationLayout r;
@@ -244,7 +169,7 @@ StatusOr<DatabaseLayout> DatabaseLayout::Create(const LayoutOptions& options) {
                            " is too large: " + RelationName(indexes[i]) + " would exceed " +
                            std::to_string(kMaxIndexKeys) + " keys");
     }
-    BtreeBuilder().Build(keys[i], &layout.btrees_[i], nullptr);
+    layout.btrees_[i] = ShapeOf(NumberingFor(keys[i]));
     if (layout.btrees_[i].levels > kMaxIndexLevels) {
       return Status::Error("--scale " + std::to_string(options.scale) + ": " +
                            RelationName(indexes[i]) + " would need more than " +
@@ -296,37 +221,55 @@ const DatabaseLayout::IndexBlocks& DatabaseLayout::Blocks(Relation index) const 
   std::call_once(lazy.once, [&] {
     const int64_t keys[] = {accounts(), tellers(), branches()};
     for (int i = 0; i < 3; ++i) {
-      BtreeShape shape;
-      BtreeBuilder().Build(keys[i], &shape, &lazy.indexes[i]);
+      IndexBlocks& blocks = lazy.indexes[i];
+      blocks.numbering = NumberingFor(keys[i]);
+      blocks.tables.resize(blocks.numbering.levels());
+      for (int level = 1; level < blocks.numbering.levels(); ++level) {
+        const int64_t pages = blocks.numbering.LevelPages(level);
+        if (pages > kTablePages) continue;
+        std::vector<int32_t>& table = blocks.tables[level];
+        table.reserve(pages);
+        for (int64_t page = 0; page < pages; ++page) {
+          table.push_back(static_cast<int32_t>(blocks.numbering.InnerBlock(level, page)));
+        }
+      }
     }
   });
   return lazy.indexes[Index(index) / 2];
 }
 
+int64_t DatabaseLayout::IndexBlocks::InnerBlock(int level, int64_t page) const {
+  const std::vector<int32_t>& table = tables[level];
+  return table.empty() ? numbering.InnerBlock(level, page) : table[page];
+}
+
 int64_t DatabaseLayout::LeafBlock(Relation index, int64_t leaf) const {
-  return 1 + leaf + InnerBeforeLeaf(leaf, btree(index).inner_downlinks_per_page);
+  return BtreeNumbering::LeafBlockFor(leaf, btree(index).inner_downlinks_per_page);
 }
 
 int DatabaseLayout::IndexPathInto(Relation index, int64_t key, int64_t* blocks) const {
-  const auto& levels = Blocks(index).levels;
+  const IndexBlocks& index_blocks = Blocks(index);
   const BtreeShape& shape = btree(index);
-  const size_t n = levels.size();
+  const int n = shape.levels;
   const int64_t last_block = std::max<int64_t>(relations_[Index(index)].pages - 1, 0);
   int64_t position = std::min((key - 1) / shape.leaf_keys_per_page, shape.leaf_pages - 1);
   blocks[n - 1] = std::min<int64_t>(LeafBlock(index, position), last_block);
-  for (size_t level = 1; level < n; ++level) {
+  for (int level = 1; level < n; ++level) {
     position = std::min(position / shape.inner_downlinks_per_page,
-                        static_cast<int64_t>(levels[level].size()) - 1);
-    blocks[n - 1 - level] = std::min<int64_t>(levels[level][position], last_block);
+                        index_blocks.numbering.LevelPages(level) - 1);
+    blocks[n - 1 - level] = std::min<int64_t>(index_blocks.InnerBlock(level, position), last_block);
   }
-  return static_cast<int>(n);
+  return n;
 }
 
 std::vector<int64_t> DatabaseLayout::InnerPages(Relation index) const {
-  const auto& levels = Blocks(index).levels;
+  const IndexBlocks& index_blocks = Blocks(index);
   std::vector<int64_t> out;
-  for (size_t level = levels.size(); level-- > 1;) {
-    out.insert(out.end(), levels[level].begin(), levels[level].end());
+  out.reserve(btree(index).inner_pages);
+  for (int level = index_blocks.numbering.levels(); level-- > 1;) {
+    for (int64_t page = 0; page < index_blocks.numbering.LevelPages(level); ++page) {
+      out.push_back(index_blocks.InnerBlock(level, page));
+    }
   }
   return out;
 }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "workload/btree_numbering.h"
 
 namespace pgstorsim {
 
@@ -113,11 +114,6 @@ class DatabaseLayout {
   int64_t LeafBlock(Relation index, int64_t leaf) const;
   // Block numbers of all inner (non-leaf) pages of an index, root first.
   std::vector<int64_t> InnerPages(Relation index) const;
-  // An index's inner page numbering: per level (levels[0], the leaves, is empty:
-  // LeafBlock computes them), the block of each page in key order. O(inner pages).
-  struct IndexBlocks {
-    std::vector<std::vector<int32_t>> levels;
-  };
 
   // History rows (pgbench_history, filler NULL) per heap page.
   int64_t history_tuples_per_page() const;
@@ -129,8 +125,17 @@ class DatabaseLayout {
   LayoutOptions options_;
   std::array<RelationLayout, kRelationCount> relations_{};
   std::array<BtreeShape, 3> btrees_{};  // accounts, tellers, branches pkeys.
-  // The accounts, tellers and branches pkeys' page numbering, built on first use
-  // (IndexPath, LeafBlock, InnerPages; the shapes need none), once, thread-safely;
+  // An index's page numbering and, for each inner level of at most kTablePages pages,
+  // the block of each page in key order (tables[0], the leaves, and larger levels stay
+  // empty: their blocks are computed per lookup, so the cost does not grow with scale).
+  static constexpr int64_t kTablePages = 4096;
+  struct IndexBlocks {
+    BtreeNumbering numbering;
+    std::vector<std::vector<int32_t>> tables;
+    int64_t InnerBlock(int level, int64_t page) const;
+  };
+  // The accounts, tellers and branches pkeys' numbering, built on first use
+  // (IndexPath, InnerPages; the shapes and LeafBlock need none), once, thread-safely;
   // shared so copies of a layout are cheap.
   struct LazyIndexBlocks {
     std::once_flag once;
