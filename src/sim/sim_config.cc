@@ -97,7 +97,8 @@ void UseDestageCost(double ms, SimConfig* c) {
 // analytic model's cost per destage command for this workload (model/destage_cost.h),
 // so both instruments charge the same; the drives serve in order as for a fitted
 // destage_position_ms, also without a write-back cache (the model's costs are
-// effective ones whatever the cache).
+// effective ones whatever the cache). Applied before the [calibration] table, whose
+// simulator-only keys (controller_destage_outstanding) then override as for any key.
 Status ApplyDestageQueueDepth(const Scenario& s, SimConfig* c) {
   const auto& values = s.calibration.values;
   if (!values.count("destage_queue_depth") || values.count("destage_position_ms") ||
@@ -107,9 +108,6 @@ Status ApplyDestageQueueDepth(const Scenario& s, SimConfig* c) {
   auto ms = DestagePositionMsFor(s, ParamsFromScenario(s));
   if (!ms.ok()) return ms.status();
   UseDestageCost(*ms, c);
-  if (auto it = values.find("controller_destage_outstanding"); it != values.end()) {
-    c->controller.destage_outstanding = RoundToInt(it->second);
-  }
   return Status::Ok();
 }
 
@@ -241,8 +239,8 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   c.wal_on_data_volume = s.postgres.wal_on_data_volume;
   c.fs = FsGeometryFor(s);
   FillStorage(s, &c);
-  ApplyCalibration(s.calibration.values, &c);
   if (Status st = ApplyDestageQueueDepth(s, &c); !st.ok()) return st;
+  ApplyCalibration(s.calibration.values, &c);
   c.background_writes_outstanding = pgmodel::OsWritesInFlight(s);
   c.direct_data_writes = s.io.data_writes == DataWrites::kDirect;
   if (c.direct_data_writes) c.os_dirty.expire_ns = 0;  // Checkpoint writes at once.
