@@ -7,6 +7,7 @@
 #ifndef PGSTORSIM_DEVICE_HDD_POSITIONING_H_
 #define PGSTORSIM_DEVICE_HDD_POSITIONING_H_
 
+#include <cmath>
 #include <cstdint>
 
 namespace pgstorsim {
@@ -34,7 +35,16 @@ class HddSeekCurve {
   int64_t track_to_track_ns() const { return track_to_track_ns_; }
   // Seek ns per square root of a byte of distance (beyond track-to-track).
   double ns_per_root_byte() const { return ns_per_root_byte_; }
+  // The seek for a distance: in ms for the analytic model; in whole ns (the curve's part
+  // truncated) for the simulator, written as a select so that its SATF loop does not
+  // branch on the distance.
   double SeekMs(double distance_bytes) const;
+  int64_t SeekNs(int64_t distance_bytes) const {
+    const int64_t far_ns =
+        track_to_track_ns_ +
+        static_cast<int64_t>(std::sqrt(static_cast<double>(distance_bytes)) * ns_per_root_byte_);
+    return distance_bytes <= track_bytes_ ? 0 : far_ns;
+  }
 
  private:
   int64_t rotation_ns_;

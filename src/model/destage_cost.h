@@ -19,8 +19,8 @@
 
 namespace pgstorsim {
 
-// Dirty bytes a write-back controller destages from: half its write cache, itself half
-// of controller.cache_size (destaging runs while more than half of it is dirty).
+// Dirty bytes a write-back controller destages from: the share of its write cache at
+// which destaging starts (ControllerConfig::WriteCacheBytes x kDestageStartFraction).
 double DestagePendingBytes(const Scenario& s);
 
 // ms of positioning per destage write command on the scenario's HDDs, for writes that

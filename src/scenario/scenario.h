@@ -110,6 +110,14 @@ struct ControllerConfig {
     return kind == ControllerKind::kRaid && cache_size_bytes > 0 &&
            write_policy == WritePolicy::kWriteBack && battery_present && battery_healthy;
   }
+  // The cache's split, the same in both models: dirty lines of write-back take at most
+  // half of it, reads the rest (all of it under write-through); the controller starts
+  // destaging once dirty lines fill kDestageStartFraction of its write share.
+  static constexpr double kDestageStartFraction = 0.5;
+  int64_t WriteCacheBytes() const { return cache_size_bytes / 2; }
+  int64_t ReadCacheBytes() const {
+    return EffectiveWriteBack() ? cache_size_bytes - WriteCacheBytes() : cache_size_bytes;
+  }
 };
 
 struct ArrayConfig {

@@ -24,22 +24,15 @@ HddSeekCurve CurveOf(const SimDiskConfig& c, int64_t avg_seek_ns) {
 }  // namespace
 
 HddMechanics::HddMechanics(const SimDiskConfig& c)
-    : rotation_ns_(CurveOf(c, c.avg_seek_ns).rotation_ns()),
-      track_bytes_(CurveOf(c, c.avg_seek_ns).track_bytes()),
-      track_to_track_ns_(c.track_to_track_ns),
+    : read_curve_(CurveOf(c, c.avg_seek_ns)),
+      write_curve_(CurveOf(c, c.avg_write_seek_ns)),
+      rotation_ns_(read_curve_.rotation_ns()),
+      track_bytes_(read_curve_.track_bytes()),
       command_overhead_ns_(c.command_overhead_ns),
-      read_seek_per_root_(CurveOf(c, c.avg_seek_ns).ns_per_root_byte()),
-      write_seek_per_root_(CurveOf(c, c.avg_write_seek_ns).ns_per_root_byte()),
       max_seek_turns_(static_cast<int>(
           std::max(SeekNs(c.capacity_bytes, IoOp::kRead), SeekNs(c.capacity_bytes, IoOp::kWrite)) /
               rotation_ns_ +
           1)) {}
-
-int64_t HddMechanics::SeekNs(int64_t distance_bytes, IoOp op) const {
-  if (distance_bytes <= track_bytes_) return 0;
-  const double root = std::sqrt(static_cast<double>(distance_bytes));
-  return track_to_track_ns_ + static_cast<int64_t>(root * PerRoot(op));
-}
 
 int64_t HddMechanics::PositionNs(int64_t head_bytes, int64_t offset_bytes, IoOp op,
                                  int64_t now_ns) const {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "device/hdd_positioning.h"
 #include "sim/disk.h"
 
 namespace pgstorsim {
@@ -23,9 +24,8 @@ class HddMechanics {
   int64_t rotation_ns() const { return rotation_ns_; }
   int64_t track_bytes() const { return track_bytes_; }
 
-  // Seek time for a distance: 0 within a track, else track-to-track plus a sqrt curve
-  // that passes through the average seek at one third of the stroke.
-  int64_t SeekNs(int64_t distance_bytes, IoOp op) const;
+  // The drive's seek for a distance in that direction (device/hdd_positioning.h).
+  int64_t SeekNs(int64_t distance_bytes, IoOp op) const { return Curve(op).SeekNs(distance_bytes); }
   // When, within a turn, the sector at `offset_bytes` passes under the head: in
   // [0, rotation_ns()). REQUIRES: offset_bytes >= 0.
   int64_t AngleNs(int64_t offset_bytes) const {
@@ -54,17 +54,15 @@ class HddMechanics {
  private:
   // PositionNs of a mechanical candidate, with base_ns = (now + overhead) mod rotation.
   int64_t SatfPositionNs(const Candidate& c, int64_t head_bytes, int64_t base_ns) const;
-  double PerRoot(IoOp op) const {
-    return op == IoOp::kWrite ? write_seek_per_root_ : read_seek_per_root_;
+  const HddSeekCurve& Curve(IoOp op) const {
+    return op == IoOp::kWrite ? write_curve_ : read_curve_;
   }
 
+  const HddSeekCurve read_curve_;
+  const HddSeekCurve write_curve_;
   const int64_t rotation_ns_;
   const int64_t track_bytes_;
-  const int64_t track_to_track_ns_;
   const int64_t command_overhead_ns_;
-  // SeekNs: (avg - track_to_track) x seek_scale / sqrt(a third of the stroke).
-  const double read_seek_per_root_;
-  const double write_seek_per_root_;
   // Whole turns the longest seek (a full stroke) can span: bounds SatfPositionNs's
   // branch-free loop (a longer one, off the disk, takes a division).
   const int max_seek_turns_;
@@ -95,11 +93,7 @@ size_t HddMechanics::PickSatf(size_t n, At at, int64_t head_bytes, int64_t now_n
 
 inline int64_t HddMechanics::SatfPositionNs(const Candidate& c, int64_t head_bytes,
                                             int64_t base_ns) const {
-  const int64_t distance = std::llabs(c.offset_bytes - head_bytes);
-  const double per_root = c.op == IoOp::kWrite ? write_seek_per_root_ : read_seek_per_root_;
-  const int64_t far_ns = track_to_track_ns_ +
-                         static_cast<int64_t>(std::sqrt(static_cast<double>(distance)) * per_root);
-  const int64_t seek_ns = distance <= track_bytes_ ? 0 : far_ns;
+  const int64_t seek_ns = SeekNs(std::llabs(c.offset_bytes - head_bytes), c.op);
   int64_t ns = c.angle_ns - base_ns;
   ns += ns < 0 ? rotation_ns_ : 0;
   for (int turn = 0; turn < max_seek_turns_; ++turn) ns += ns < seek_ns ? rotation_ns_ : 0;

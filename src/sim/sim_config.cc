@@ -60,10 +60,9 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   k.has_cache = s.controller.kind == ControllerKind::kRaid && s.controller.cache_size_bytes > 0;
   k.host_counted_writes = !k.has_cache && s.disks.type == DiskType::kThrottled;
   k.write_back = s.controller.EffectiveWriteBack();
-  // The cache is shared; reads keep what write-back does not hold.
-  k.write_cache_bytes = s.controller.cache_size_bytes / 2;
-  k.read_cache_bytes = s.controller.cache_size_bytes - k.write_cache_bytes;
-  if (!k.write_back) k.read_cache_bytes = s.controller.cache_size_bytes;
+  k.write_cache_bytes = s.controller.WriteCacheBytes();
+  k.read_cache_bytes = s.controller.ReadCacheBytes();
+  k.destage_start_fraction = ControllerConfig::kDestageStartFraction;
   k.read_ahead = ToReadAhead(ControllerReadAheadFor(s));
 }
 
