@@ -21,6 +21,7 @@
 
 #include "cache/buffer_cache.h"
 #include "cache/page_index.h"
+#include "common/flat_hash_map.h"
 
 namespace pgstorsim {
 
@@ -143,9 +144,10 @@ class ClockSweepImpl final : public ClockSweep {
   std::unique_ptr<CacheTable> own_table_;
   CacheTable* table_;
   // Of the frames used so far (the free list's order): memory is reserved for every
-  // frame and touched as frames are first used.
-  std::vector<PageId> pages_;
-  std::vector<uint8_t> states_;
+  // frame (in huge pages from 128 KiB: SlotAllocator) and touched as frames are first
+  // used.
+  std::vector<PageId, SlotAllocator<PageId>> pages_;
+  std::vector<uint8_t, SlotAllocator<uint8_t>> states_;
   size_t frames_;
   uint8_t max_usage_;
   size_t next_free_ = 0;

@@ -3,7 +3,7 @@
 // deletion: no tombstones) for the simulator's page and line tables. Its memory follows
 // the entries it holds (16-32 bytes a slot, 4/3-8/3 slots an entry), never the key range, and
 // a lookup touches one or two cache lines (std::unordered_map: a bucket and a node).
-// An array of 2 MiB or more is in transparent huge pages where the kernel allows
+// An array of 128 KiB or more is in transparent huge pages where the kernel allows
 // (SlotAllocator), rounded up to a multiple of 2 MiB.
 // Contract:
 // - `empty_key` (given at construction) marks a free slot: it must never be inserted.
@@ -33,28 +33,39 @@ struct IntegerKeyHash {
   uint64_t operator()(int64_t key) const { return static_cast<uint64_t>(key); }
 };
 
-// The allocator of FlatHashMap's slot array: an array of 2 MiB or more is aligned to
-// 2 MiB and offered to the kernel for transparent huge pages (madvise; where the
-// kernel declines, it is ordinary memory), so a table filled at random takes one page
-// fault and one TLB entry per 2 MiB instead of per 4 KiB. Smaller arrays: std::allocator.
+// The allocator of FlatHashMap's slot array (and of other arrays written whole or at
+// random): an array of kHugeMinBytes or more is rounded up to a multiple of 2 MiB,
+// aligned to 2 MiB and offered to the kernel for transparent huge pages (madvise; where
+// the kernel declines, it is ordinary memory), so it takes one page fault and one TLB
+// entry per 2 MiB instead of per 4 KiB. On the build machine (a VM) a 4 KiB fault took
+// about 12 us and a 2 MiB one 0.1-0.15 ms (bench/sim-speed/README.md), so from 128 KiB
+// (32 faults) the huge page is faster, at up to 2 MiB more resident memory per array.
+// Smaller arrays: std::allocator.
 template <typename T>
 struct SlotAllocator {
   using value_type = T;
   static constexpr size_t kHugeBytes = size_t{2} << 20;
+  static constexpr size_t kHugeMinBytes = size_t{128} << 10;
   SlotAllocator() = default;
   template <typename U>
   SlotAllocator(const SlotAllocator<U>&) {}  // NOLINT(runtime/explicit): rebinding.
+  // The bytes allocate(n) takes: n elements', rounded up to 2 MiB from kHugeMinBytes.
+  static size_t AllocatedBytes(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes < kHugeMinBytes) return bytes;
+    return (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes;
+  }
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
-    if (bytes < kHugeBytes) return std::allocator<T>().allocate(n);
-    const size_t rounded = (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes;
+    if (bytes < kHugeMinBytes) return std::allocator<T>().allocate(n);
+    const size_t rounded = AllocatedBytes(n);
     void* p = std::aligned_alloc(kHugeBytes, rounded);
     if (p == nullptr) throw std::bad_alloc();
     madvise(p, rounded, MADV_HUGEPAGE);
     return static_cast<T*>(p);
   }
   void deallocate(T* p, size_t n) {
-    if (n * sizeof(T) < kHugeBytes) {
+    if (n * sizeof(T) < kHugeMinBytes) {
       std::allocator<T>().deallocate(p, n);
     } else {
       std::free(p);
@@ -147,6 +158,8 @@ class FlatHashMap {
   }
 
   size_t size() const { return size_; }
+  // Slots allocated (a power of two; 0 before the first insertion or Reserve).
+  size_t slot_count() const { return slots_.size(); }
 
  private:
   struct Slot {
@@ -164,7 +177,17 @@ class FlatHashMap {
                                shift_);
   }
 
+  // The most slots (a power of two, at least `slot_count`) in the memory an array of
+  // `slot_count` slots takes: a table in huge pages uses all of them, so it grows to
+  // the next huge page only when that is full.
+  static size_t UsableSlots(size_t slot_count) {
+    const size_t bytes = SlotAllocator<Slot>::AllocatedBytes(slot_count);
+    while (2 * slot_count * sizeof(Slot) <= bytes) slot_count *= 2;
+    return slot_count;
+  }
+
   void Rehash(size_t slot_count) {
+    slot_count = UsableSlots(slot_count);
     std::vector<Slot, SlotAllocator<Slot>> old(slot_count, Slot{empty_key_, Value()});
     old.swap(slots_);
     mask_ = slot_count - 1;

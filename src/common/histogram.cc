@@ -15,7 +15,11 @@ constexpr int kBucketCount = (64 - kSubBits) * kSubBuckets;
 
 }  // namespace
 
-LatencyHistogram::LatencyHistogram() : counts_(kBucketCount, 0) {}
+LatencyHistogram::LatencyHistogram() = default;
+
+void LatencyHistogram::AllocateCounts() {
+  if (counts_.empty()) counts_.assign(kBucketCount, 0);
+}
 
 int LatencyHistogram::BucketOf(int64_t value_ns) {
   uint64_t v = value_ns < 0 ? 0 : static_cast<uint64_t>(value_ns);
@@ -43,6 +47,7 @@ int64_t LatencyHistogram::BucketUpperNs(int bucket) {
 
 void LatencyHistogram::Record(int64_t value_ns) {
   if (value_ns < 0) value_ns = 0;
+  AllocateCounts();
   ++counts_[BucketOf(value_ns)];
   if (count_ == 0 || value_ns < min_ns_) min_ns_ = value_ns;
   if (count_ == 0 || value_ns > max_ns_) max_ns_ = value_ns;
@@ -54,6 +59,7 @@ void LatencyHistogram::Record(int64_t value_ns) {
 
 void LatencyHistogram::Merge(const LatencyHistogram& other) {
   if (other.count_ == 0) return;
+  AllocateCounts();
   for (int i = 0; i < kBucketCount; ++i) counts_[i] += other.counts_[i];
   if (count_ == 0 || other.min_ns_ < min_ns_) min_ns_ = other.min_ns_;
   if (count_ == 0 || other.max_ns_ > max_ns_) max_ns_ = other.max_ns_;
@@ -93,8 +99,8 @@ int64_t LatencyHistogram::PercentileNs(double q) const {
 
 nlohmann::json LatencyHistogram::ToJson() const {
   nlohmann::json buckets = nlohmann::json::array();
-  for (int i = 0; i < kBucketCount; ++i) {
-    if (counts_[i]) buckets.push_back({BucketLowerNs(i), counts_[i]});
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i]) buckets.push_back({BucketLowerNs(static_cast<int>(i)), counts_[i]});
   }
   return {{"count", count_},   {"sum_ns", sum_ns_},   {"sum_sq_ns2", sum_sq_ns2_},
           {"min_ns", min_ns()}, {"max_ns", max_ns()}, {"buckets", buckets}};
@@ -116,6 +122,7 @@ StatusOr<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& j) {
       if (BucketLowerNs(bucket) != lower) {
         return Status::Error("histogram bucket bound " + std::to_string(lower) + " is not valid");
       }
+      h.AllocateCounts();
       h.counts_[bucket] += n;
       total += n;
     }

@@ -62,12 +62,25 @@ int64_t HeapChurn::CurrentBlock(int64_t aid) const {
   return moved != nullptr ? *moved : layout_->HeapBlock(Relation::kAccounts, aid);
 }
 
+bool HeapChurn::DiedThisTransaction(int64_t block) const {
+  return died_txn_ == txn_ &&
+         std::find(died_blocks_.begin(), died_blocks_.end(), block) != died_blocks_.end();
+}
+
+void HeapChurn::MarkDiedThisTransaction(int64_t block) {
+  if (died_txn_ != txn_) {
+    died_blocks_.clear();
+    died_txn_ = txn_;
+  }
+  died_blocks_.push_back(block);
+}
+
 // heap_page_prune_opt: a reader prunes a page with rows dead before its transaction
 // when less than max(10 %, fillfactor reserve) of the page is free.
-int64_t HeapChurn::MaybePrune(PageState* page) {
+int64_t HeapChurn::MaybePrune(int64_t block, PageState* page) {
   const int64_t reserve = kPageBytes * (100 - layout_->fillfactor()) / 100;
   const int64_t min_free = std::max<int64_t>(kPageBytes / 10, reserve);
-  if (page->dead_bytes == 0 || page->dead_since_txn >= txn_ || page->free_bytes >= min_free) {
+  if (page->dead_bytes == 0 || page->free_bytes >= min_free || DiedThisTransaction(block)) {
     return 0;
   }
   page->free_bytes += page->dead_bytes;
@@ -103,10 +116,10 @@ HeapChurn::RowUpdate HeapChurn::UpdateRow(int64_t aid) {
   RowUpdate out;
   out.block = CurrentBlock(aid);
   PageState& page = Page(out.block);  // Valid until the next Page() of another block.
-  out.prune_wal_bytes = MaybePrune(&page);
+  out.prune_wal_bytes = MaybePrune(out.block, &page);
   const int64_t needed = r.tuple_bytes + kLinePointerBytes;
   page.dead_bytes += r.tuple_bytes;
-  page.dead_since_txn = txn_;
+  MarkDiedThisTransaction(out.block);
   if (page.free_bytes >= needed) {
     page.free_bytes -= needed;
     ++stats_.hot_updates;

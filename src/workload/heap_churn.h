@@ -68,12 +68,14 @@ class HeapChurn {
   struct PageState {  // Byte counts are within one page: 32 bits hold them.
     int32_t free_bytes = 0;
     int32_t dead_bytes = 0;
-    uint64_t dead_since_txn = 0;  // Transaction that created the newest dead row.
   };
 
   int64_t LoadedFreeBytes(int64_t block) const;  // After `pgbench -i`.
   PageState& Page(int64_t block);
-  int64_t MaybePrune(PageState* page);  // Returns WAL bytes.
+  int64_t MaybePrune(int64_t block, PageState* page);  // Returns WAL bytes.
+  // Whether a row of `block` died in the current transaction (not yet prunable).
+  bool DiedThisTransaction(int64_t block) const;
+  void MarkDiedThisTransaction(int64_t block);
   // What UPDATE accounts of one row did to the table (after the state change).
   struct RowUpdate {
     int64_t block = 0;            // The row's block before the update.
@@ -92,6 +94,10 @@ class HeapChurn {
   // until the next Page() of another block.
   FlatHashMap<int64_t, PageState, IntegerKeyHash> pages_{-1};
   FlatHashMap<int64_t, int64_t, IntegerKeyHash> moved_{-1};  // aid -> block after a non-HOT update.
+  // The blocks a row died on in transaction died_txn_ (one per UPDATE accounts), kept
+  // here instead of a transaction number in every PageState (8 bytes a page, not 16).
+  std::vector<int64_t> died_blocks_;
+  uint64_t died_txn_ = 0;
   HeapChurnStats stats_;
 };
 

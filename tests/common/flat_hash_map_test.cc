@@ -118,5 +118,41 @@ TEST(FlatHashMap, PrefetchOfAnEmptyMapInsertsNothing) {
   EXPECT_EQ(m.Find(42), nullptr);
 }
 
+// Arrays from 128 KiB are 2 MiB-aligned (offered for huge pages); smaller ones are
+// ordinary allocations. Both are usable over their whole length.
+TEST(SlotAllocator, ArraysFrom128KiBAreAlignedTo2MiB) {
+  SlotAllocator<uint64_t> alloc;
+  const size_t big = (size_t{128} << 10) / sizeof(uint64_t);
+  uint64_t* p = alloc.allocate(big);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (size_t{2} << 20), 0u);
+  for (size_t i = 0; i < big; ++i) p[i] = i;
+  EXPECT_EQ(p[big - 1], big - 1);
+  alloc.deallocate(p, big);
+  uint64_t* small = alloc.allocate(16);
+  for (size_t i = 0; i < 16; ++i) small[i] = i;
+  EXPECT_EQ(small[15], 15u);
+  alloc.deallocate(small, 16);
+}
+
+// A table whose slots take 128 KiB or more is in 2 MiB allocations and uses all of the
+// slots one holds (a power of two): 24-byte slots grow from 4096 straight to 65536 (1.5
+// MiB), and every entry is still found.
+TEST(FlatHashMap, ATableInHugePagesUsesTheirWholeSize) {
+  struct Value24 {
+    int64_t a = 0;
+    int64_t b = 0;
+  };
+  FlatHashMap<int64_t, Value24, IdentityHash> m(-1);
+  for (int64_t k = 0; k < 3072; ++k) m.Get(k)->a = k;
+  EXPECT_EQ(m.slot_count(), 4096u);  // 96 KiB: an ordinary allocation.
+  m.Get(3072)->a = 3072;
+  EXPECT_EQ(m.slot_count(), 65536u);
+  for (int64_t k = 3073; k < 49152; ++k) m.Get(k)->a = k;
+  EXPECT_EQ(m.slot_count(), 65536u);
+  for (int64_t k = 0; k < 49152; ++k) ASSERT_EQ(m.Find(k)->a, k);
+  m.Get(49152);
+  EXPECT_EQ(m.slot_count(), 131072u);  // 3 MiB: two huge pages' 4 MiB hold no more.
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -81,5 +81,30 @@ TEST(Histogram, EmptyIsZero) {
   EXPECT_EQ(h.mean_ns(), 0);
 }
 
+// An empty histogram (no bucket counts held yet) serializes, round-trips, merges into a
+// filled one and takes a filled one's values, as a filled one does.
+TEST(Histogram, EmptyMergesAndSerializesLikeAFilledOne) {
+  LatencyHistogram empty, filled;
+  for (int i = 1; i <= 50; ++i) filled.Record(i * 1000);
+  const nlohmann::json empty_json = empty.ToJson();
+  EXPECT_EQ(empty_json["count"], 0);
+  EXPECT_TRUE(empty_json["buckets"].empty());
+  auto back = LatencyHistogram::FromJson(empty_json);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->ToJson(), empty_json);
+
+  LatencyHistogram a = filled;
+  a.Merge(empty);
+  EXPECT_EQ(a.ToJson(), filled.ToJson());
+  LatencyHistogram b;
+  b.Merge(filled);
+  EXPECT_EQ(b.ToJson(), filled.ToJson());
+  EXPECT_EQ(b.PercentileNs(0.9), filled.PercentileNs(0.9));
+  b.Clear();
+  EXPECT_EQ(b.ToJson(), empty_json);
+  b.Record(5);
+  EXPECT_EQ(b.PercentileNs(1.0), 5);
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -132,5 +132,28 @@ TEST_F(HeapChurnTest, AdvanceWithoutAnUpdateMovesNothing) {
   EXPECT_EQ(churn.accounts_pages(), layout_.pages(Relation::kAccounts));
 }
 
+// A row that died in the running transaction does not make its page prunable until
+// the next one: two UPDATE accounts of one row in a transaction, on a page with little
+// room left (772 bytes after 56 moved rows), are both HOT without a prune; the next
+// transaction's update prunes.
+TEST_F(HeapChurnTest, RowsDeadInTheRunningTransactionAreNotPruned) {
+  HeapChurn churn(&layout_);
+  for (int i = 0; i < 56; ++i) Txn(&churn, 1 + 61 * i);  // Moved to block 1640.
+  ASSERT_EQ(churn.CurrentBlock(1), 1640);
+  ASSERT_EQ(churn.stats().prunes, 0u);
+  TpcbModel model(&layout_, WorkloadKind::kTpcbLike);
+  std::vector<StatementEffects> effects;
+  const TxnKeys keys{1, 1, 1, 5};
+  model.Transaction(keys, 0, &effects);
+  effects.push_back(effects[1]);  // UPDATE accounts twice.
+  ASSERT_EQ(effects.back().statement, Statement::kUpdateAccounts);
+  churn.Apply(keys, &effects);
+  EXPECT_EQ(churn.stats().hot_updates, 2u);
+  EXPECT_EQ(churn.stats().prunes, 0u);
+  Txn(&churn, 1);
+  EXPECT_EQ(churn.stats().prunes, 1u);
+  EXPECT_EQ(churn.stats().hot_updates, 3u);
+}
+
 }  // namespace
 }  // namespace pgstorsim
