@@ -11,14 +11,13 @@ namespace {
 
 constexpr int kSubBits = 7;
 constexpr int kSubBuckets = 1 << kSubBits;  // 128
-constexpr int kBucketCount = (64 - kSubBits) * kSubBuckets;
 
 }  // namespace
 
 LatencyHistogram::LatencyHistogram() = default;
 
-void LatencyHistogram::AllocateCounts() {
-  if (counts_.empty()) counts_.assign(kBucketCount, 0);
+void LatencyHistogram::CountsUpTo(int bucket) {
+  if (static_cast<size_t>(bucket) >= counts_.size()) counts_.resize(bucket + 1, 0);
 }
 
 int LatencyHistogram::BucketOf(int64_t value_ns) {
@@ -47,8 +46,9 @@ int64_t LatencyHistogram::BucketUpperNs(int bucket) {
 
 void LatencyHistogram::Record(int64_t value_ns) {
   if (value_ns < 0) value_ns = 0;
-  AllocateCounts();
-  ++counts_[BucketOf(value_ns)];
+  const int bucket = BucketOf(value_ns);
+  CountsUpTo(bucket);
+  ++counts_[bucket];
   if (count_ == 0 || value_ns < min_ns_) min_ns_ = value_ns;
   if (count_ == 0 || value_ns > max_ns_) max_ns_ = value_ns;
   ++count_;
@@ -59,8 +59,8 @@ void LatencyHistogram::Record(int64_t value_ns) {
 
 void LatencyHistogram::Merge(const LatencyHistogram& other) {
   if (other.count_ == 0) return;
-  AllocateCounts();
-  for (int i = 0; i < kBucketCount; ++i) counts_[i] += other.counts_[i];
+  CountsUpTo(static_cast<int>(other.counts_.size()) - 1);
+  for (size_t i = 0; i < other.counts_.size(); ++i) counts_[i] += other.counts_[i];
   if (count_ == 0 || other.min_ns_ < min_ns_) min_ns_ = other.min_ns_;
   if (count_ == 0 || other.max_ns_ > max_ns_) max_ns_ = other.max_ns_;
   count_ += other.count_;
@@ -85,7 +85,7 @@ int64_t LatencyHistogram::PercentileNs(double q) const {
   uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
   rank = std::max<uint64_t>(rank, 1);
   uint64_t seen = 0;
-  for (int i = 0; i < kBucketCount; ++i) {
+  for (int i = 0; i < static_cast<int>(counts_.size()); ++i) {
     seen += counts_[i];
     if (seen >= rank) {
       int64_t lo = BucketLowerNs(i);
@@ -122,7 +122,7 @@ StatusOr<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& j) {
       if (BucketLowerNs(bucket) != lower) {
         return Status::Error("histogram bucket bound " + std::to_string(lower) + " is not valid");
       }
-      h.AllocateCounts();
+      h.CountsUpTo(bucket);
       h.counts_[bucket] += n;
       total += n;
     }

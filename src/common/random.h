@@ -24,9 +24,40 @@ class Random {
   Random Fork(uint64_t stream_id) const;
 
  private:
+  static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
   uint64_t seed_;
   uint64_t s_[4];
 };
+
+// Next and UniformInt are inline: a key generator draws four per transaction, and a
+// constant range's modulo becomes a multiplication.
+inline uint64_t Random::Next() {
+  const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = Rotl(s_[3], 45);
+  return result;
+}
+
+inline int64_t Random::UniformInt(int64_t lo, int64_t hi) {
+  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  if (range == UINT64_MAX) return static_cast<int64_t>(Next());
+  const uint64_t span = range + 1;
+  // Draws at or above limit = UINT64_MAX - UINT64_MAX % span are rejected (so every
+  // value is equally likely); limit > UINT64_MAX - span, so a draw below that needs no
+  // limit (one division fewer per call).
+  uint64_t x = Next();
+  if (x > UINT64_MAX - span) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % span;
+    while (x >= limit) x = Next();
+  }
+  return lo + static_cast<int64_t>(x % span);
+}
 
 }  // namespace pgstorsim
 

@@ -106,5 +106,26 @@ TEST(Histogram, EmptyMergesAndSerializesLikeAFilledOne) {
   EXPECT_EQ(b.PercentileNs(1.0), 5);
 }
 
+// Merging a histogram of larger values into one of small values (and the reverse)
+// gives what recording all of them gives.
+TEST(Histogram, MergeOfDifferentRangesEqualsRecordingEverything) {
+  LatencyHistogram small, large, all;
+  for (int i = 1; i <= 100; ++i) {
+    small.Record(i);
+    large.Record(int64_t{1000000000} * i);
+    all.Record(i);
+    all.Record(int64_t{1000000000} * i);
+  }
+  LatencyHistogram a = small, b = large;
+  a.Merge(large);
+  b.Merge(small);
+  EXPECT_EQ(a.ToJson(), all.ToJson());
+  EXPECT_EQ(b.ToJson(), all.ToJson());
+  for (double q : {0.1, 0.5, 0.51, 0.99, 1.0}) {
+    EXPECT_EQ(a.PercentileNs(q), all.PercentileNs(q));
+    EXPECT_EQ(b.PercentileNs(q), all.PercentileNs(q));
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim
