@@ -1,5 +1,7 @@
 #include "model/prediction_results.h"
 
+#include <utility>
+
 #include "common/units.h"
 #include "model/model_error.h"
 #include "scenario/scenario_results.h"
@@ -65,7 +67,7 @@ Results PredictionToResults(const Scenario& s, const Prediction& p) {
     StatementResult st;
     st.name = name;
     st.latency.Record(MsToNs(ms));
-    r.statements.push_back(st);
+    r.statements.push_back(std::move(st));
   }
   r.sections["prediction"] = PredictionToJson(p);
   return r;
