@@ -23,7 +23,8 @@ HddSeekCurve WriteSeekCurve(const DiskConfig& d, double seek_scale) {
 }  // namespace
 
 double DestagePendingBytes(const Scenario& s) {
-  return static_cast<double>(s.controller.WriteCacheBytes()) * ControllerConfig::kDestageStartFraction;
+  return static_cast<double>(s.controller.WriteCacheBytes()) *
+         ControllerConfig::kDestageStartFraction;
 }
 
 double DestagePositionMs(const Scenario& s, const ModelParams& p, double footprint_bytes,

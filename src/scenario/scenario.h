@@ -106,9 +106,11 @@ struct ControllerConfig {
   int64_t max_stripe_bytes = 1 << 20;
   // Write-back cache is in effect only with a cache, write-back policy and a healthy
   // battery (controllers fall back to write-through on a bad battery).
+  // A RAID controller with a cache (an HBA, or a cache of 0, has none).
+  bool HasCache() const { return kind == ControllerKind::kRaid && cache_size_bytes > 0; }
   bool EffectiveWriteBack() const {
-    return kind == ControllerKind::kRaid && cache_size_bytes > 0 &&
-           write_policy == WritePolicy::kWriteBack && battery_present && battery_healthy;
+    return HasCache() && write_policy == WritePolicy::kWriteBack && battery_present &&
+           battery_healthy;
   }
   // The cache's split, the same in both models: dirty lines of write-back take at most
   // half of it, reads the rest (all of it under write-through); the controller starts

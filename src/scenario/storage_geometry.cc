@@ -24,8 +24,7 @@ FsGeometry FsGeometryFor(const Scenario& s) {
 }
 
 ReadAheadPolicy ControllerReadAheadFor(const Scenario& s) {
-  const bool cache = s.controller.kind == ControllerKind::kRaid && s.controller.cache_size_bytes > 0;
-  return cache ? s.controller.read_ahead : ReadAheadPolicy::kNone;
+  return s.controller.HasCache() ? s.controller.read_ahead : ReadAheadPolicy::kNone;
 }
 
 const char* ScenarioKeyFor(GeometryField field) {

@@ -57,7 +57,7 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   d.write_cache = s.controller.drive_write_cache;
 
   SimControllerConfig& k = c->controller;
-  k.has_cache = s.controller.kind == ControllerKind::kRaid && s.controller.cache_size_bytes > 0;
+  k.has_cache = s.controller.HasCache();
   k.host_counted_writes = !k.has_cache && s.disks.type == DiskType::kThrottled;
   k.write_back = s.controller.EffectiveWriteBack();
   k.write_cache_bytes = s.controller.WriteCacheBytes();
