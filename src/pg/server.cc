@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "pg/conninfo.h"
+#include "pg/libpq_loader.h"
 
 namespace pgstorsim {
 namespace {
@@ -44,6 +45,7 @@ Status EnsureDatabase(const LocalCluster& cluster, const std::string& dbname) {
 }  // namespace
 
 StatusOr<Server> OpenServer(const ServerFlags& flags) {
+  if (Status s = LoadLibpq(); !s.ok()) return s;
   auto choice = ResolveConninfo(flags);
   if (!choice.ok()) return choice.status();
   Server server;
@@ -65,6 +67,7 @@ std::string ServerBanner(const Server& server, PGconn* conn) {
 }
 
 StatusOr<Server> OpenEmbeddedServer() {
+  if (Status s = LoadLibpq(); !s.ok()) return s;
   Server server;
   server.source = "embedded cluster";
   server.cluster = NewLocalCluster(DefaultLocalClusterConfig());
@@ -81,6 +84,7 @@ StatusOr<PgConn> Connect(const std::string& conninfo) {
   // lets tests and DBAs find pgstorsim's sessions in pg_stat_activity.
   const char* keys[] = {"dbname", "fallback_application_name", nullptr};
   const char* values[] = {conninfo.c_str(), "pgstorsim", nullptr};
+  if (Status s = LoadLibpq(); !s.ok()) return s;
   PgConn conn(PQconnectdbParams(keys, values, 1));
   if (conn == nullptr) return Status::Error("cannot allocate a libpq connection");
   // NOTICEs ("... does not exist, skipping") are not for the user; errors come back
