@@ -7,7 +7,6 @@
 #include <unsupported/Eigen/SpecialFunctions>
 #include <vector>
 
-#include "model/checkpoint_burst.h"
 #include "model/cpu_demand.h"
 #include "model/storage_network.h"
 
@@ -31,8 +30,7 @@ struct Part {
   double wait_ms = 0;
   double busy = 1;
   double scv = 1;
-  bool stall = false;  // A rare stall (probability busy, of mean wait / busy):
-  bool fixed = false;  // of exactly that length, else exponential.
+  bool stall = false;  // A rare stall: probability busy, exactly wait / busy long.
 };
 
 // A read's wait given that it waits, of mean `wait_ms`: exponential behind an open
@@ -45,17 +43,15 @@ double ReadWaitScv(const StatementShape& s, double wait_ms) {
   return (1 - saturated) + saturated / commands;
 }
 
-// A wait of mean `mean_ms` per execution that comes as stalls of mean `length_ms`
-// (exactly that long when `fixed`, else exponential): a share mean / length of the
-// executions (at most all) waits. REQUIRES: both > 0.
-Part Stall(double mean_ms, double length_ms, bool fixed) {
+// A wait of mean `mean_ms` per execution that comes as stalls exactly `length_ms`
+// long: a share mean / length of the executions (at most all) waits. REQUIRES: both > 0.
+Part Stall(double mean_ms, double length_ms) {
   Part p;
   p.n = 1;
   p.q = 1;
   p.wait_ms = mean_ms;
   p.busy = std::min(1.0, mean_ms / length_ms);
   p.stall = true;
-  p.fixed = fixed;
   return p;
 }
 
@@ -91,7 +87,7 @@ std::vector<Part> PartsOf(const StatementShape& s) {
     excess -= room.wait_ms;
   }
   if (s.burst_ms > 0 && s.burst_mean_ms > 0 && excess > 1e-9) {
-    parts.push_back(Stall(std::min(excess, s.burst_mean_ms), s.burst_ms, /*fixed=*/true));
+    parts.push_back(Stall(std::min(excess, s.burst_mean_ms), s.burst_ms));
     excess -= parts.back().wait_ms;
   }
   if (s.flush_wait_ms > 0 && s.flush_ms > 0 && excess > 1e-9) {
@@ -105,7 +101,7 @@ std::vector<Part> PartsOf(const StatementShape& s) {
     excess -= flush.wait_ms;
   }
   if (excess > 1e-9 && s.stall_ms > excess) {
-    parts.push_back(Stall(excess, s.stall_ms, /*fixed=*/false));
+    parts.push_back(Stall(excess, s.stall_ms));
   } else if (excess > 1e-9) {
     Part wait;
     wait.n = 1;
@@ -185,14 +181,12 @@ Pmf PartPmf(const Part& p, double step) {
   return out;
 }
 
-// With probability p, a stall of mean `ms` is added: exactly that long when `fixed`,
-// else exponential.
+// With probability p, a stall of exactly `ms` is added.
 struct StallMix {
   double p = 0, ms = 0;
-  bool fixed = false;
 
-  // P(stall <= w) given that it occurs. REQUIRES: ms > 0.
-  double Cdf(double w) const { return fixed ? (w >= ms ? 1.0 : 0.0) : 1 - std::exp(-w / ms); }
+  // P(stall <= w) given that it occurs.
+  double Cdf(double w) const { return w >= ms ? 1.0 : 0.0; }
 };
 
 // P(value <= t) of a grid mass (bin i spread evenly over [(i - 1/2) step, (i + 1/2) step],
@@ -222,15 +216,15 @@ double Quantile(const Pmf& pmf, double step, const StallMix& stall, double reach
 }
 
 LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) {
-  // Stalls share one duration (a write-back cache's drain, or without one a commit's
-  // wait in checkpoint bursts; a shape has one or the other): their probabilities add.
+  // Stalls share one duration (a commit queued for cache room behind the OS's writes,
+  // or without a write-back cache its wait in checkpoint bursts; a shape has one or the
+  // other): their probabilities add.
   double reach = 0;
   StallMix stall;
   for (const Part& p : parts) {
     if (p.stall) {
       stall.p += p.busy;
       stall.ms = p.wait_ms / p.busy;
-      stall.fixed = p.fixed;
     } else {
       reach += PartReach(p);
     }
@@ -244,8 +238,7 @@ LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) 
     if (p.n > 0 && !p.stall) total = Convolve(total, PartPmf(p, step));
   }
   double span = reach;
-  if (stall.p > 0)
-    span += stall.fixed ? 2 * stall.ms : stall.ms * std::log(1 + stall.p / kTailMass);
+  if (stall.p > 0) span += 2 * stall.ms;
   out.p50_ms += Quantile(total, step, stall, span, 0.50);
   out.p95_ms += Quantile(total, step, stall, span, 0.95);
   out.p99_ms += Quantile(total, step, stall, span, 0.99);
@@ -296,15 +289,9 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
   const DiskLoad disks = DiskLoadOf(*p);
   const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
   const bool write_back = writes && s.controller.EffectiveWriteBack();
-  // A full write-back cache makes the commits wait in stalls while the disks drain
-  // the cache's room (checkpoint_burst.h) at the rate the transactions write.
-  double stall_ms = 0;
-  const double write_bytes_per_ms = p->tps / 1000 * p->writes_per_transaction *
-                                    static_cast<double>(s.filesystem.block_size_bytes);
-  if (write_back && write_bytes_per_ms > 0) {
-    auto cycle = MakeCheckpointCycle(s, p->writes_per_transaction, /*wal_bytes_per_txn=*/0);
-    if (cycle.ok()) stall_ms = cycle->room_bytes / write_bytes_per_ms;
-  }
+  // A full write-back cache makes the commits wait in stalls: a commit's WAL write
+  // queues for room behind the OS's data writes in flight.
+  const double stall_ms = write_back ? p->commit_behind_os_writes_ms : 0;
   // With the cache full, a commit that finds other commits ahead of it waits until the
   // destages have freed its lines: its transaction's destage time at the busiest
   // member, spanning the destage commands of its writes on all members. It sees the

@@ -25,8 +25,10 @@
 //     in progress and its own, each behind the OS's writes in flight; at most the
 //     burst);
 //   - every other wait (END's rest, the row-lock waits, UPDATE's residence when
-//     nothing is read): rare stalls where a write-back cache fills in a checkpoint's
-//     burst, else an exponential wait of the statement's mean excess;
+//     nothing is read): with a write-back cache, rare stalls of exactly what a commit
+//     queued for room behind the OS's writes in flight waits
+//     (Prediction::commit_behind_os_writes_ms), else an exponential wait of the
+//     statement's mean excess;
 //   - statements independent: the transaction is their sum.
 // Where it is wrong (measured against the simulator's histograms in
 // tests/model/percentiles_test.cc): docs/model.md, "Percentiles".
@@ -49,8 +51,9 @@ struct StatementShape {
   double reads = 0;            // Block reads per execution (UPDATE accounts), else 0.
   double read_service_ms = 0;  // A read's service time without queueing.
   double busy = 0;             // Utilisation of the stations it waits at (0..1).
-  double stall_ms = 0;         // > 0: its other waits come as stalls this long (a full
-                               // write-back cache draining its room), else exponential.
+  double stall_ms = 0;         // > 0: its other waits come as stalls exactly this long
+                               // (behind the OS's writes for write-back cache room),
+                               // else an exponential wait.
   double saturated = 0;        // Share of time the destage stream saturates the disks (0..1).
   double command_ms = 0;       // A destage command's service (what a saturated wait counts).
   double room_ms = 0;          // Mean wait for write-back cache room per execution.

@@ -121,10 +121,11 @@ void AddDevices(const Network& net, const RunTotals& t, Prediction* out) {
   out->destage_service_ms = write_total / std::max(1e-12, net.geometry.write_commands);
 }
 
-// A commit's WAL flush during a checkpoint's burst waits for the flush in progress, then
-// its own, each queued behind the OS's writes in flight (pgmodel::OsWritesInFlight) at
-// the member slowest to write a filesystem block.
-double BurstFlushWaitMs(const Network& net) {
+// A commit behind the OS's writes (a checkpoint's burst; a full write-back cache's
+// room) waits for the WAL write in progress, then its own, each queued behind the OS's
+// writes in flight (pgmodel::OsWritesInFlight) at the member slowest to write a
+// filesystem block (Prediction::commit_behind_os_writes_ms).
+double BehindOsWritesMs(const Network& net) {
   double block_ms = 0;
   for (size_t m = 0; m < net.geometry.members.size(); ++m) {
     block_ms = std::max(block_ms, net.geometry.WriteMs(m, net.costs));
@@ -150,11 +151,12 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.reads_per_transaction = t.reads / t.ops;
   out.writes_per_transaction = load.writes_per_op;
   out.checkpoint_stall_ms = t.stall_ms / t.ops;
+  out.commit_behind_os_writes_ms = BehindOsWritesMs(net);
   if (t.stall_ms > 0) {
     out.checkpoint_burst_ms = t.stall_burst_ms2 / t.stall_ms;
     // Only commits that flush wait behind the OS's writes.
     if (t.flush_ms > 0) {
-      out.burst_flush_wait_ms = std::min(out.checkpoint_burst_ms, BurstFlushWaitMs(net));
+      out.burst_flush_wait_ms = std::min(out.checkpoint_burst_ms, out.commit_behind_os_writes_ms);
     }
   }
   out.wal_flush_ms = t.flush_ms / t.ops;

@@ -99,6 +99,11 @@ struct Prediction {
   double checkpoint_stall_ms = 0;
   double checkpoint_burst_ms = 0;
   double burst_flush_wait_ms = 0;
+  // What a commit waits when the OS's writes fill the queue ahead of it (a checkpoint's
+  // burst, or the writes waiting for room in a full write-back cache): the write in
+  // progress, then its own, each behind the OS's writes in flight at the member slowest
+  // to write a filesystem block. A write-back cache's stalls come as waits this long.
+  double commit_behind_os_writes_ms = 0;
   // No write-back cache: a commit's own WAL flush, the fixed part of END, and its mean
   // wait for the flush in progress (a share of the commits waits, up to one flush).
   double wal_flush_ms = 0;

@@ -117,6 +117,32 @@ TEST(Percentiles, HbaCommitFlushAndBursts) {
   EXPECT_GE(p->statement_percentiles.at("END").p99_ms, p->burst_flush_wait_ms);
 }
 
+// A full write-back cache: the commits that stall wait behind the OS's writes in flight
+// (twice their number x the busiest member's block write), so the p99 is that wait and
+// grows with the writes in flight, while the mean stays.
+TEST(Percentiles, WriteBackStallsAreCommitsBehindTheOsWrites) {
+  const std::string path =
+      std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml";
+  const std::vector<std::string> point = {"array.stripe=1MiB", "workload.clients=10",
+                                          "workload.scale=200", "workload.duration=900s"};
+  auto s = LoadScenario(path, point);
+  std::vector<std::string> deeper = point;
+  deeper.push_back("calibration.os_writes_outstanding=512");
+  auto d = LoadScenario(path, deeper);
+  ASSERT_TRUE(s.ok() && d.ok());
+  auto p = Predict(*s);
+  auto q = Predict(*d);
+  ASSERT_TRUE(p.ok() && q.ok());
+  ASSERT_GT(p->cache_full_probability, 0.9);
+  EXPECT_NEAR(q->commit_behind_os_writes_ms, 2 * p->commit_behind_os_writes_ms,
+              1e-9 * p->commit_behind_os_writes_ms);
+  EXPECT_NEAR(q->tps, p->tps, 1e-9 * p->tps);
+  const LatencyPercentiles& t = p->transaction_percentiles;
+  EXPECT_GT(t.p99_ms, 0.9 * p->commit_behind_os_writes_ms);
+  EXPECT_LT(t.p99_ms, 1.1 * p->commit_behind_os_writes_ms + t.p95_ms);
+  EXPECT_GT(q->transaction_percentiles.p99_ms, 1.5 * t.p99_ms);
+}
+
 // Every execution waits for cache room, a wait spanning 10 destage commands: a gamma of
 // shape 10 and mean 3 ms (p95 = 3 / 10 x chi-square(20) p95 / 2 = 0.3 x 15.705).
 TEST(Percentiles, RoomWaitIsAGammaOfItsCommands) {
@@ -208,10 +234,12 @@ TEST(Percentiles, TransactionP95AndP99AgainstSimulator) {
     EXPECT_LE(p->transaction_percentiles.p50_ms, p->transaction_percentiles.p95_ms);
     EXPECT_LE(p->transaction_percentiles.p95_ms, p->transaction_percentiles.p99_ms);
   }
-  // The points the file holds at 0.25: 16 of 18 (17 until mirror sets were
-  // multi-server stations: the 32 KiB scale-2000 ten-client point went 1.25 -> 1.27).
-  EXPECT_GE(within_target, 16);
-  EXPECT_GE(p99_checked, 12);    // Where the p99 is predicted (no write-back drain stalls).
+  // The points the file holds at 0.25: 15 of 18 (16 until the write-back stalls were
+  // commits behind the OS's writes, which moved the 1 MiB scale-200 ten-client point
+  // 1.22 -> 1.30; 17 until mirror sets were multi-server stations). The p99 is checked
+  // at every point.
+  EXPECT_GE(within_target, 15);
+  EXPECT_GE(p99_checked, 18);
 }
 
 }  // namespace

@@ -57,6 +57,9 @@ TEST(PredictionResults, EndPartsWithoutWriteBackCache) {
   ASSERT_TRUE(wb.ok());
   const nlohmann::json k = PredictionToJson(*wb);
   EXPECT_EQ(k.at("end_wal_flush_ms").get<double>(), 0);
+  // The write-back cache's stalls: a commit behind the OS's writes in flight.
+  EXPECT_GT(k.at("commit_behind_os_writes_ms").get<double>(), 0);
+  EXPECT_EQ(k.at("commit_behind_os_writes_ms").get<double>(), wb->commit_behind_os_writes_ms);
 }
 
 }  // namespace
