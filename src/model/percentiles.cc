@@ -285,6 +285,14 @@ LatencyPercentiles TransactionPercentiles(const std::map<std::string, StatementS
   return Percentiles(parts, fixed_ms);
 }
 
+double StalledShare(const std::map<std::string, StatementShape>& shapes) {
+  double share = 0;
+  for (const auto& [name, shape] : shapes) {
+    for (const Part& p : PartsOf(shape)) share += p.stall ? p.busy : 0;
+  }
+  return std::min(1.0, share);
+}
+
 void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p) {
   const DiskLoad disks = DiskLoadOf(*p);
   const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
@@ -332,7 +340,9 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
     p->statement_percentiles[name] = StatementPercentiles(shape);
     shapes[name] = shape;
   }
-  if (!shapes.empty()) p->transaction_percentiles = TransactionPercentiles(shapes);
+  if (shapes.empty()) return;
+  p->transaction_percentiles = TransactionPercentiles(shapes);
+  p->stalled_transaction_share = StalledShare(shapes);
 }
 
 }  // namespace pgstorsim

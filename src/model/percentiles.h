@@ -69,6 +69,9 @@ struct StatementShape {
 // statements). REQUIRES: shapes non-empty.
 LatencyPercentiles StatementPercentiles(const StatementShape& shape);
 LatencyPercentiles TransactionPercentiles(const std::map<std::string, StatementShape>& shapes);
+// Share (0..1) of the transactions that wait in a stall (the statements' stall
+// probabilities summed, at most 1): the mass the p99 sits in when it exceeds 0.01.
+double StalledShare(const std::map<std::string, StatementShape>& shapes);
 
 // Fills prediction->statement_percentiles and transaction_percentiles from its means,
 // reads, read service time and device utilisations (the shapes above).

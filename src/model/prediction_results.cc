@@ -51,6 +51,7 @@ nlohmann::json PredictionToJson(const Prediction& p) {
           {"checkpoint_burst_ms", p.checkpoint_burst_ms},
           {"checkpoint_burst_flush_wait_ms", p.burst_flush_wait_ms},
           {"commit_behind_os_writes_ms", p.commit_behind_os_writes_ms},
+          {"stalled_transaction_share", p.stalled_transaction_share},
           {"io_bytes_per_s", p.bytes_per_s},
           {"file_lock_utilization", p.file_lock_utilization},
           {"devices", devices}};

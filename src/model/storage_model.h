@@ -104,6 +104,9 @@ struct Prediction {
   // progress, then its own, each behind the OS's writes in flight at the member slowest
   // to write a filesystem block. A write-back cache's stalls come as waits this long.
   double commit_behind_os_writes_ms = 0;
+  // Share (0..1) of the transactions that stall: behind the OS's writes for write-back
+  // cache room, or without a write-back cache in a checkpoint's burst (model/percentiles.h).
+  double stalled_transaction_share = 0;
   // No write-back cache: a commit's own WAL flush, the fixed part of END, and its mean
   // wait for the flush in progress (a share of the commits waits, up to one flush).
   double wal_flush_ms = 0;

@@ -60,6 +60,8 @@ TEST(PredictionResults, EndPartsWithoutWriteBackCache) {
   // The write-back cache's stalls: a commit behind the OS's writes in flight.
   EXPECT_GT(k.at("commit_behind_os_writes_ms").get<double>(), 0);
   EXPECT_EQ(k.at("commit_behind_os_writes_ms").get<double>(), wb->commit_behind_os_writes_ms);
+  EXPECT_EQ(k.at("stalled_transaction_share").get<double>(), wb->stalled_transaction_share);
+  EXPECT_GT(j.at("stalled_transaction_share").get<double>(), 0);  // The HBA's bursts.
 }
 
 }  // namespace
