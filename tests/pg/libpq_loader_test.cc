@@ -1,9 +1,11 @@
 // libpq loaded on first use: calls reach the library with their arguments, commands
-// that never connect never load it, and a connecting command does.
+// that never connect never load it, a connecting command does, and one that cannot
+// load it says so in one line.
 #include "pg/libpq_loader.h"
 
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -58,6 +60,23 @@ TEST(LibpqLoader, AConnectingCommandLoadsLibpqWhenItConnects) {
   EXPECT_NE(log.find(std::string("file=") + kLibpqSoname), std::string::npos)
       << log.substr(0, 2000);
   EXPECT_NE(log.find("cannot connect"), std::string::npos) << log.substr(0, 2000);
+}
+
+// A libpq.so.5 the dynamic loader cannot use (an empty file found first through
+// LD_LIBRARY_PATH): a connecting command says so in one line and exits 1; predict runs.
+TEST(LibpqLoader, AnUnloadableLibraryIsOneErrorLine) {
+  const std::string dir = ::testing::TempDir() + "/unloadable_libpq_" + std::to_string(getpid());
+  ASSERT_EQ(RunShell("mkdir -p " + dir + " && : > " + dir + "/" + kLibpqSoname).exit_code, 0);
+  const std::string env = "LD_LIBRARY_PATH=" + dir + " ";
+  const ShellResult run =
+      RunShell(env + PGSTORSIM_BINARY + " run --db 'host=/nonexistent-dir port=1' -T 1");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_EQ(run.output.rfind("pgstorsim run: cannot load libpq.so.5", 0), 0u) << run.output;
+  EXPECT_EQ(run.output.find('\n'), run.output.size() - 1) << run.output;
+  const ShellResult predict = RunShell(env + PGSTORSIM_BINARY + " predict --scenario " +
+                                       PGSTORSIM_SOURCE_DIR + "/scenarios/m5110e.toml");
+  EXPECT_EQ(predict.exit_code, 0) << predict.output;
+  RunShell("rm -rf " + dir);
 }
 
 }  // namespace
