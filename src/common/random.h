@@ -16,6 +16,9 @@ class Random {
   uint64_t Next();
   // Uniform integer in [lo, hi], inclusive, without modulo bias. REQUIRES: lo <= hi.
   int64_t UniformInt(int64_t lo, int64_t hi);
+  // Advances the stream exactly as UniformInt(lo, hi) does (the same draws, rejected
+  // ones included), without computing the value. REQUIRES: lo <= hi.
+  void SkipUniformInt(int64_t lo, int64_t hi);
   // Uniform double in [0, 1).
   double UniformDouble();
   // Exponentially distributed with the given mean (for Poisson arrivals).
@@ -57,6 +60,17 @@ inline int64_t Random::UniformInt(int64_t lo, int64_t hi) {
     while (x >= limit) x = Next();
   }
   return lo + static_cast<int64_t>(x % span);
+}
+
+inline void Random::SkipUniformInt(int64_t lo, int64_t hi) {
+  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  uint64_t x = Next();
+  if (range == UINT64_MAX) return;
+  const uint64_t span = range + 1;
+  if (x > UINT64_MAX - span) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % span;
+    while (x >= limit) x = Next();
+  }
 }
 
 }  // namespace pgstorsim

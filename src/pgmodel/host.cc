@@ -17,16 +17,16 @@ bool IsUpdate(Statement s) {
 
 bool InsertsHistory(WorkloadKind kind) { return kind != WorkloadKind::kSelectOnly; }
 
-// Calls run(k) for the next `n` keys of *keys in order, each drawn kAhead calls ahead
-// of its run and passed to prefetch(k) then; no key beyond the n-th is drawn.
-template <typename Prefetch, typename Run>
-void WithKeysAhead(KeyGenerator* keys, int64_t n, Prefetch prefetch, Run run) {
+// Calls run(k) for the next `n` keys k = next() in order, each drawn kAhead calls ahead
+// of its run and passed to prefetch(k) then; next() is called exactly n times.
+template <typename Next, typename Prefetch, typename Run>
+void WithKeysAhead(Next next, int64_t n, Prefetch prefetch, Run run) {
   constexpr int64_t kAhead = 4;
   std::array<TxnKeys, kAhead> ahead;
   int64_t drawn = 0;
   auto draw = [&] {
     TxnKeys& k = ahead[drawn++ % kAhead];
-    k = keys->Next();
+    k = next();
     prefetch(k);
   };
   while (drawn < std::min(n, kAhead)) draw();
@@ -224,20 +224,27 @@ void Host::SkipTransactions(KeyGenerator* keys, int64_t n) {
   }
   const HeapChurnStats before = churn_->stats();
   if (!config_.heap_churn) {
-    for (int64_t i = 0; i < n; ++i) keys->Next();
+    for (int64_t i = 0; i < n; ++i) keys->NextAid();
     EndSkips(n, before);
     return;
   }
+  // The heap churn reads only the aid: the other keys are drawn, not computed.
+  auto next_aid = [keys] {
+    TxnKeys k;
+    k.aid = keys->NextAid();
+    return k;
+  };
   WithKeysAhead(
-      keys, n, [this](const TxnKeys& k) { churn_->Prefetch(k); },
+      next_aid, n, [this](const TxnKeys& k) { churn_->Prefetch(k); },
       [this](const TxnKeys& k) { churn_->Advance(k, updates_accounts_); });
   EndSkips(n, before);
 }
 
 void Host::RunTransactions(KeyGenerator* keys, int64_t n) {
   std::vector<CacheIo> ios;
+  auto next = [keys] { return keys->Next(); };
   WithKeysAhead(
-      keys, n, [this](const TxnKeys& k) { Prefetch(k); },
+      next, n, [this](const TxnKeys& k) { Prefetch(k); },
       [&](const TxnKeys& k) {
         ios.clear();
         RunTransaction(k, &ios);

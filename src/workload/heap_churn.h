@@ -44,11 +44,12 @@ class HeapChurn {
   void Apply(const TxnKeys& keys, std::vector<StatementEffects>* effects);
   // Apply's state change alone, for a caller that needs where rows and free space go,
   // not the transaction's touches or WAL: the same state and stats as Apply on the
-  // same transaction. `updates_accounts`: its script runs UPDATE accounts.
+  // same transaction. `updates_accounts`: its script runs UPDATE accounts. Reads only
+  // keys.aid (a skip may leave the other keys unset: KeyGenerator::NextAid).
   void Advance(const TxnKeys& keys, bool updates_accounts);
   // Starts loading the state the transaction of `keys` will read (its row's entries),
   // so a caller can overlap the memory latency with the transaction before it. A
-  // hint: state and results do not depend on it.
+  // hint: state and results do not depend on it. Reads only keys.aid.
   void Prefetch(const TxnKeys& keys) const;
 
   // Makes room at once for the pages `updates` more UPDATE accounts are expected to

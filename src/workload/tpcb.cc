@@ -143,6 +143,15 @@ TxnKeys KeyGenerator::Next() {
   return keys;
 }
 
+int64_t KeyGenerator::NextAid() {
+  const int64_t aid = random_.UniformInt(1, kAccountsPerScale * scale_);
+  if (kind_ == WorkloadKind::kSelectOnly) return aid;
+  random_.SkipUniformInt(1, kBranchesPerScale * scale_);
+  random_.SkipUniformInt(1, kTellersPerScale * scale_);
+  random_.SkipUniformInt(-5000, 5000);
+  return aid;
+}
+
 KeyGenerator ClientKeys(int64_t scale, uint64_t seed, uint32_t client) {
   constexpr uint64_t kKeyStream = 1 << 20;
   return KeyGenerator(scale, Random(seed).Fork(kKeyStream + client).Next());

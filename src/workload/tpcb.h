@@ -72,6 +72,9 @@ class KeyGenerator {
   // Draws from `random` (e.g. a Fork of a run's stream). REQUIRES: scale >= 1.
   KeyGenerator(WorkloadKind kind, int64_t scale, Random random);
   TxnKeys Next();
+  // The aid of Next(), the stream advanced as Next() advances it (tid, bid and delta
+  // drawn but not computed: a caller that reads only the aid, such as a skip ahead).
+  int64_t NextAid();
 
  private:
   WorkloadKind kind_;

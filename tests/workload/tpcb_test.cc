@@ -128,6 +128,27 @@ TEST(KeyGeneratorTest, SeededDeterministicAndInRange) {
   EXPECT_TRUE(differs);
 }
 
+// NextAid draws what Next draws: the same aids, and the stream where Next leaves it.
+TEST(KeyGeneratorTest, NextAidIsNextsAidAndAdvancesTheSame) {
+  for (WorkloadKind kind :
+       {WorkloadKind::kTpcbLike, WorkloadKind::kSimpleUpdate, WorkloadKind::kSelectOnly}) {
+    KeyGenerator full(kind, 20, Random(9)), aids(kind, 20, Random(9));
+    for (int i = 0; i < 1000; ++i) {
+      const bool skip = i % 3 != 2;  // Mixed: a skip, then a full draw.
+      const TxnKeys k = full.Next();
+      if (skip) {
+        ASSERT_EQ(aids.NextAid(), k.aid) << "draw " << i;
+      } else {
+        const TxnKeys a = aids.Next();
+        ASSERT_EQ(a.aid, k.aid);
+        ASSERT_EQ(a.tid, k.tid);
+        ASSERT_EQ(a.bid, k.bid);
+        ASSERT_EQ(a.delta, k.delta);
+      }
+    }
+  }
+}
+
 TEST(KeyGeneratorTest, ParsesPgbenchScriptNames) {
   EXPECT_EQ(*ParseWorkloadKind("tpcb-like"), WorkloadKind::kTpcbLike);
   EXPECT_EQ(*ParseWorkloadKind("simple-update"), WorkloadKind::kSimpleUpdate);
