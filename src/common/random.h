@@ -28,6 +28,9 @@ class Random {
 
  private:
   static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  // The first draw UniformInt over range + 1 values accepts (every draw when range is
+  // the whole 64-bit range), the rejected draws consumed.
+  uint64_t AcceptedDraw(uint64_t range);
 
   uint64_t seed_;
   uint64_t s_[4];
@@ -47,30 +50,29 @@ inline uint64_t Random::Next() {
   return result;
 }
 
-inline int64_t Random::UniformInt(int64_t lo, int64_t hi) {
-  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
-  if (range == UINT64_MAX) return static_cast<int64_t>(Next());
+inline uint64_t Random::AcceptedDraw(uint64_t range) {
+  uint64_t x = Next();
+  if (range == UINT64_MAX) return x;
   const uint64_t span = range + 1;
   // Draws at or above limit = UINT64_MAX - UINT64_MAX % span are rejected (so every
   // value is equally likely); limit > UINT64_MAX - span, so a draw below that needs no
   // limit (one division fewer per call).
-  uint64_t x = Next();
   if (x > UINT64_MAX - span) {
     const uint64_t limit = UINT64_MAX - UINT64_MAX % span;
     while (x >= limit) x = Next();
   }
-  return lo + static_cast<int64_t>(x % span);
+  return x;
+}
+
+inline int64_t Random::UniformInt(int64_t lo, int64_t hi) {
+  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  const uint64_t x = AcceptedDraw(range);
+  if (range == UINT64_MAX) return static_cast<int64_t>(x);
+  return lo + static_cast<int64_t>(x % (range + 1));
 }
 
 inline void Random::SkipUniformInt(int64_t lo, int64_t hi) {
-  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
-  uint64_t x = Next();
-  if (range == UINT64_MAX) return;
-  const uint64_t span = range + 1;
-  if (x > UINT64_MAX - span) {
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % span;
-    while (x >= limit) x = Next();
-  }
+  AcceptedDraw(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
 }
 
 }  // namespace pgstorsim

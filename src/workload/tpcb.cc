@@ -130,27 +130,30 @@ KeyGenerator::KeyGenerator(int64_t scale, uint64_t seed)
 KeyGenerator::KeyGenerator(WorkloadKind kind, int64_t scale, Random random)
     : kind_(kind), scale_(scale), random_(std::move(random)) {}
 
-TxnKeys KeyGenerator::Next() {
+template <bool kValues>
+TxnKeys KeyGenerator::Draw() {
   TxnKeys keys;
   keys.aid = random_.UniformInt(1, kAccountsPerScale * scale_);
   if (kind_ == WorkloadKind::kSelectOnly) {
     keys.tid = keys.bid = 0;
     return keys;
   }
-  keys.bid = random_.UniformInt(1, kBranchesPerScale * scale_);
-  keys.tid = random_.UniformInt(1, kTellersPerScale * scale_);
-  keys.delta = random_.UniformInt(-5000, 5000);
+  auto draw = [this](int64_t lo, int64_t hi, int64_t* value) {
+    if constexpr (kValues) {
+      *value = random_.UniformInt(lo, hi);
+    } else {
+      random_.SkipUniformInt(lo, hi);
+    }
+  };
+  draw(1, kBranchesPerScale * scale_, &keys.bid);
+  draw(1, kTellersPerScale * scale_, &keys.tid);
+  draw(-5000, 5000, &keys.delta);
   return keys;
 }
 
-int64_t KeyGenerator::NextAid() {
-  const int64_t aid = random_.UniformInt(1, kAccountsPerScale * scale_);
-  if (kind_ == WorkloadKind::kSelectOnly) return aid;
-  random_.SkipUniformInt(1, kBranchesPerScale * scale_);
-  random_.SkipUniformInt(1, kTellersPerScale * scale_);
-  random_.SkipUniformInt(-5000, 5000);
-  return aid;
-}
+TxnKeys KeyGenerator::Next() { return Draw<true>(); }
+
+int64_t KeyGenerator::NextAid() { return Draw<false>().aid; }
 
 KeyGenerator ClientKeys(int64_t scale, uint64_t seed, uint32_t client) {
   constexpr uint64_t kKeyStream = 1 << 20;

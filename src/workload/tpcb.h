@@ -77,6 +77,11 @@ class KeyGenerator {
   int64_t NextAid();
 
  private:
+  // The transaction's keys in pgbench's order; without kValues only the aid is
+  // computed (the other draws advance the stream and are left unset).
+  template <bool kValues>
+  TxnKeys Draw();
+
   WorkloadKind kind_;
   int64_t scale_;
   Random random_;
