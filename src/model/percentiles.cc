@@ -189,6 +189,20 @@ struct StallMix {
   double Cdf(double w) const { return w >= ms ? 1.0 : 0.0; }
 };
 
+// The parts' stalls as one: they share one duration (a commit queued for cache room
+// behind the OS's writes, or without a write-back cache its wait in checkpoint bursts;
+// a shape has one or the other), and their probabilities add, up to 1.
+StallMix StallsOf(const std::vector<Part>& parts) {
+  StallMix stall;
+  for (const Part& p : parts) {
+    if (!p.stall) continue;
+    stall.p += p.busy;
+    stall.ms = p.wait_ms / p.busy;
+  }
+  stall.p = std::min(1.0, stall.p);
+  return stall;
+}
+
 // P(value <= t) of a grid mass (bin i spread evenly over [(i - 1/2) step, (i + 1/2) step],
 // bin 0 over [0, step / 2]) plus the stall.
 double Cdf(const Pmf& pmf, double step, const StallMix& stall, double t) {
@@ -216,20 +230,11 @@ double Quantile(const Pmf& pmf, double step, const StallMix& stall, double reach
 }
 
 LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) {
-  // Stalls share one duration (a commit queued for cache room behind the OS's writes,
-  // or without a write-back cache its wait in checkpoint bursts; a shape has one or the
-  // other): their probabilities add.
+  const StallMix stall = StallsOf(parts);
   double reach = 0;
-  StallMix stall;
   for (const Part& p : parts) {
-    if (p.stall) {
-      stall.p += p.busy;
-      stall.ms = p.wait_ms / p.busy;
-    } else {
-      reach += PartReach(p);
-    }
+    if (!p.stall) reach += PartReach(p);
   }
-  stall.p = std::min(1.0, stall.p);
   LatencyPercentiles out{fixed_ms, fixed_ms, fixed_ms};
   if (!(reach > 0) && !(stall.p > 0)) return out;
   const double step = reach > 0 ? reach / (kBins - 1) : 1e-12;  // Else one atom at 0.
@@ -269,6 +274,15 @@ DiskLoad DiskLoadOf(const Prediction& p) {
   return out;
 }
 
+// The transaction's parts: every statement's, its statements independent.
+std::vector<Part> TransactionParts(const std::map<std::string, StatementShape>& shapes) {
+  std::vector<Part> parts;
+  for (const auto& [name, shape] : shapes) {
+    for (const Part& p : PartsOf(shape)) parts.push_back(p);
+  }
+  return parts;
+}
+
 }  // namespace
 
 LatencyPercentiles StatementPercentiles(const StatementShape& shape) {
@@ -276,21 +290,13 @@ LatencyPercentiles StatementPercentiles(const StatementShape& shape) {
 }
 
 LatencyPercentiles TransactionPercentiles(const std::map<std::string, StatementShape>& shapes) {
-  std::vector<Part> parts;
   double fixed_ms = 0;
-  for (const auto& [name, shape] : shapes) {
-    for (const Part& p : PartsOf(shape)) parts.push_back(p);
-    fixed_ms += shape.fixed_ms;
-  }
-  return Percentiles(parts, fixed_ms);
+  for (const auto& [name, shape] : shapes) fixed_ms += shape.fixed_ms;
+  return Percentiles(TransactionParts(shapes), fixed_ms);
 }
 
 double StalledShare(const std::map<std::string, StatementShape>& shapes) {
-  double share = 0;
-  for (const auto& [name, shape] : shapes) {
-    for (const Part& p : PartsOf(shape)) share += p.stall ? p.busy : 0;
-  }
-  return std::min(1.0, share);
+  return StallsOf(TransactionParts(shapes)).p;
 }
 
 void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p) {
