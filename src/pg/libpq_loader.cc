@@ -59,185 +59,191 @@ Status LoadLibpq() {
 
 using pgstorsim::Real;
 
+// The library's function `name`, typed as libpq-fe.h declares it: the name is written
+// once, so the type and the symbol looked up cannot disagree.
+#define PGSTORSIM_LIBPQ(name) Real<decltype(&name)>(#name)
+
 void PQclear(PGresult* res) {
-  static const auto real = Real<decltype(&PQclear)>("PQclear");
+  static const auto real = PGSTORSIM_LIBPQ(PQclear);
   real(res);
 }
 
 PQconninfoOption* PQconndefaults() {
-  static const auto real = Real<decltype(&PQconndefaults)>("PQconndefaults");
+  static const auto real = PGSTORSIM_LIBPQ(PQconndefaults);
   return real();
 }
 
 PGconn* PQconnectdb(const char* conninfo) {
-  static const auto real = Real<decltype(&PQconnectdb)>("PQconnectdb");
+  static const auto real = PGSTORSIM_LIBPQ(PQconnectdb);
   return real(conninfo);
 }
 
 PGconn* PQconnectdbParams(const char* const* keywords, const char* const* values,
                           int expand_dbname) {
-  static const auto real = Real<decltype(&PQconnectdbParams)>("PQconnectdbParams");
+  static const auto real = PGSTORSIM_LIBPQ(PQconnectdbParams);
   return real(keywords, values, expand_dbname);
 }
 
 void PQconninfoFree(PQconninfoOption* options) {
-  static const auto real = Real<decltype(&PQconninfoFree)>("PQconninfoFree");
+  static const auto real = PGSTORSIM_LIBPQ(PQconninfoFree);
   real(options);
 }
 
 PQconninfoOption* PQconninfoParse(const char* conninfo, char** errmsg) {
-  static const auto real = Real<decltype(&PQconninfoParse)>("PQconninfoParse");
+  static const auto real = PGSTORSIM_LIBPQ(PQconninfoParse);
   return real(conninfo, errmsg);
 }
 
 int PQconsumeInput(PGconn* conn) {
-  static const auto real = Real<decltype(&PQconsumeInput)>("PQconsumeInput");
+  static const auto real = PGSTORSIM_LIBPQ(PQconsumeInput);
   return real(conn);
 }
 
 char* PQdb(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQdb)>("PQdb");
+  static const auto real = PGSTORSIM_LIBPQ(PQdb);
   return real(conn);
 }
 
 char* PQerrorMessage(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQerrorMessage)>("PQerrorMessage");
+  static const auto real = PGSTORSIM_LIBPQ(PQerrorMessage);
   return real(conn);
 }
 
 PGresult* PQexec(PGconn* conn, const char* query) {
-  static const auto real = Real<decltype(&PQexec)>("PQexec");
+  static const auto real = PGSTORSIM_LIBPQ(PQexec);
   return real(conn, query);
 }
 
 void PQfinish(PGconn* conn) {
-  static const auto real = Real<decltype(&PQfinish)>("PQfinish");
+  static const auto real = PGSTORSIM_LIBPQ(PQfinish);
   real(conn);
 }
 
 char* PQfname(const PGresult* res, int field) {
-  static const auto real = Real<decltype(&PQfname)>("PQfname");
+  static const auto real = PGSTORSIM_LIBPQ(PQfname);
   return real(res, field);
 }
 
 void PQfreemem(void* ptr) {
-  static const auto real = Real<decltype(&PQfreemem)>("PQfreemem");
+  static const auto real = PGSTORSIM_LIBPQ(PQfreemem);
   real(ptr);
 }
 
 PGresult* PQgetResult(PGconn* conn) {
-  static const auto real = Real<decltype(&PQgetResult)>("PQgetResult");
+  static const auto real = PGSTORSIM_LIBPQ(PQgetResult);
   return real(conn);
 }
 
 int PQgetisnull(const PGresult* res, int row, int field) {
-  static const auto real = Real<decltype(&PQgetisnull)>("PQgetisnull");
+  static const auto real = PGSTORSIM_LIBPQ(PQgetisnull);
   return real(res, row, field);
 }
 
 char* PQgetvalue(const PGresult* res, int row, int field) {
-  static const auto real = Real<decltype(&PQgetvalue)>("PQgetvalue");
+  static const auto real = PGSTORSIM_LIBPQ(PQgetvalue);
   return real(res, row, field);
 }
 
 char* PQhost(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQhost)>("PQhost");
+  static const auto real = PGSTORSIM_LIBPQ(PQhost);
   return real(conn);
 }
 
 char* PQhostaddr(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQhostaddr)>("PQhostaddr");
+  static const auto real = PGSTORSIM_LIBPQ(PQhostaddr);
   return real(conn);
 }
 
 int PQisBusy(PGconn* conn) {
-  static const auto real = Real<decltype(&PQisBusy)>("PQisBusy");
+  static const auto real = PGSTORSIM_LIBPQ(PQisBusy);
   return real(conn);
 }
 
 int PQlibVersion() {
-  static const auto real = Real<decltype(&PQlibVersion)>("PQlibVersion");
+  static const auto real = PGSTORSIM_LIBPQ(PQlibVersion);
   return real();
 }
 
 int PQnfields(const PGresult* res) {
-  static const auto real = Real<decltype(&PQnfields)>("PQnfields");
+  static const auto real = PGSTORSIM_LIBPQ(PQnfields);
   return real(res);
 }
 
 int PQntuples(const PGresult* res) {
-  static const auto real = Real<decltype(&PQntuples)>("PQntuples");
+  static const auto real = PGSTORSIM_LIBPQ(PQntuples);
   return real(res);
 }
 
 char* PQport(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQport)>("PQport");
+  static const auto real = PGSTORSIM_LIBPQ(PQport);
   return real(conn);
 }
 
 PGresult* PQprepare(PGconn* conn, const char* name, const char* query, int n_params,
                     const Oid* types) {
-  static const auto real = Real<decltype(&PQprepare)>("PQprepare");
+  static const auto real = PGSTORSIM_LIBPQ(PQprepare);
   return real(conn, name, query, n_params, types);
 }
 
 int PQputCopyData(PGconn* conn, const char* buffer, int bytes) {
-  static const auto real = Real<decltype(&PQputCopyData)>("PQputCopyData");
+  static const auto real = PGSTORSIM_LIBPQ(PQputCopyData);
   return real(conn, buffer, bytes);
 }
 
 int PQputCopyEnd(PGconn* conn, const char* errormsg) {
-  static const auto real = Real<decltype(&PQputCopyEnd)>("PQputCopyEnd");
+  static const auto real = PGSTORSIM_LIBPQ(PQputCopyEnd);
   return real(conn, errormsg);
 }
 
 char* PQresultErrorField(const PGresult* res, int code) {
-  static const auto real = Real<decltype(&PQresultErrorField)>("PQresultErrorField");
+  static const auto real = PGSTORSIM_LIBPQ(PQresultErrorField);
   return real(res, code);
 }
 
 char* PQresultErrorMessage(const PGresult* res) {
-  static const auto real = Real<decltype(&PQresultErrorMessage)>("PQresultErrorMessage");
+  static const auto real = PGSTORSIM_LIBPQ(PQresultErrorMessage);
   return real(res);
 }
 
 ExecStatusType PQresultStatus(const PGresult* res) {
-  static const auto real = Real<decltype(&PQresultStatus)>("PQresultStatus");
+  static const auto real = PGSTORSIM_LIBPQ(PQresultStatus);
   return real(res);
 }
 
 int PQsendQuery(PGconn* conn, const char* query) {
-  static const auto real = Real<decltype(&PQsendQuery)>("PQsendQuery");
+  static const auto real = PGSTORSIM_LIBPQ(PQsendQuery);
   return real(conn, query);
 }
 
 int PQsendQueryPrepared(PGconn* conn, const char* name, int n_params, const char* const* values,
                         const int* lengths, const int* formats, int result_format) {
-  static const auto real = Real<decltype(&PQsendQueryPrepared)>("PQsendQueryPrepared");
+  static const auto real = PGSTORSIM_LIBPQ(PQsendQueryPrepared);
   return real(conn, name, n_params, values, lengths, formats, result_format);
 }
 
 int PQserverVersion(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQserverVersion)>("PQserverVersion");
+  static const auto real = PGSTORSIM_LIBPQ(PQserverVersion);
   return real(conn);
 }
 
 PQnoticeProcessor PQsetNoticeProcessor(PGconn* conn, PQnoticeProcessor proc, void* arg) {
-  static const auto real = Real<decltype(&PQsetNoticeProcessor)>("PQsetNoticeProcessor");
+  static const auto real = PGSTORSIM_LIBPQ(PQsetNoticeProcessor);
   return real(conn, proc, arg);
 }
 
 int PQsocket(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQsocket)>("PQsocket");
+  static const auto real = PGSTORSIM_LIBPQ(PQsocket);
   return real(conn);
 }
 
 ConnStatusType PQstatus(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQstatus)>("PQstatus");
+  static const auto real = PGSTORSIM_LIBPQ(PQstatus);
   return real(conn);
 }
 
 char* PQuser(const PGconn* conn) {
-  static const auto real = Real<decltype(&PQuser)>("PQuser");
+  static const auto real = PGSTORSIM_LIBPQ(PQuser);
   return real(conn);
 }
+
+#undef PGSTORSIM_LIBPQ
