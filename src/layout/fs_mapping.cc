@@ -16,6 +16,12 @@ StatusOr<FsMapping> FsMapping::Create(const FsGeometry& g) {
     return Status::Error("filesystem block " + std::to_string(g.fs_block_bytes) +
                          " bytes is not a multiple of 512");
   }
+  if (g.group_bytes < 0 || g.section_bytes < 0 || g.section_bytes > g.group_bytes ||
+      (g.section_bytes > 0 && g.fs_block_bytes > 0 && g.section_bytes % g.fs_block_bytes != 0)) {
+    return Status::Error("cylinder group of " + std::to_string(g.group_bytes) +
+                         " bytes with sections of " + std::to_string(g.section_bytes) +
+                         ": sections must be whole blocks, at most a group");
+  }
   if (g.fragment_bytes < 0 || g.fragment_bytes % 512 != 0 ||
       (g.fragment_bytes > 0 &&
        (g.fs_block_bytes == 0 || g.fs_block_bytes % g.fragment_bytes != 0))) {
@@ -25,7 +31,55 @@ StatusOr<FsMapping> FsMapping::Create(const FsGeometry& g) {
   return FsMapping(g);
 }
 
-int64_t FileGranuleBytes(const FsGeometry& g) { return std::max<int64_t>(g.fs_block_bytes, kPageBytes); }
+namespace {
+
+// One file's spread (no segments).
+int64_t OneFileOffset(int64_t offset, int64_t section, int64_t group) {
+  if (section <= 0) return offset;
+  return offset / section * group + offset % section;
+}
+
+int64_t OneFileSpan(int64_t bytes, int64_t section, int64_t group) {
+  if (section <= 0 || bytes <= 0) return std::max<int64_t>(0, bytes);
+  const int64_t full = (bytes - 1) / section;  // Sections before the last.
+  return full * group + (bytes - full * section);
+}
+
+}  // namespace
+
+FileSpread::FileSpread(const FsGeometry& g, int64_t segment, int64_t data_bytes, int64_t room_bytes)
+    : segment_bytes(segment) {
+  if (g.group_bytes <= 0 || g.section_bytes <= 0 || g.section_bytes >= g.group_bytes) return;
+  int64_t group = g.group_bytes;
+  if (data_bytes > 0 && room_bytes > 0) {
+    const double fits = static_cast<double>(g.section_bytes) * room_bytes / data_bytes;
+    const int64_t block = std::max<int64_t>(1, g.fs_block_bytes);
+    group = std::min(group, static_cast<int64_t>(fits) / block * block);
+  }
+  if (group <= g.section_bytes) return;  // No room to spread.
+  group_bytes = group;
+  section_bytes = g.section_bytes;
+}
+
+int64_t FileSpread::Offset(int64_t offset) const {
+  if (section_bytes <= 0) return offset;
+  if (segment_bytes <= 0) return OneFileOffset(offset, section_bytes, group_bytes);
+  const int64_t segment_span = OneFileSpan(segment_bytes, section_bytes, group_bytes);
+  return offset / segment_bytes * segment_span +
+         OneFileOffset(offset % segment_bytes, section_bytes, group_bytes);
+}
+
+int64_t FileSpread::SpanBytes(int64_t file_bytes) const {
+  if (section_bytes <= 0 || file_bytes <= 0) return std::max<int64_t>(0, file_bytes);
+  if (segment_bytes <= 0) return OneFileSpan(file_bytes, section_bytes, group_bytes);
+  const int64_t segments = (file_bytes - 1) / segment_bytes;  // Full ones before the last.
+  return segments * OneFileSpan(segment_bytes, section_bytes, group_bytes) +
+         OneFileSpan(file_bytes - segments * segment_bytes, section_bytes, group_bytes);
+}
+
+int64_t FileGranuleBytes(const FsGeometry& g) {
+  return std::max<int64_t>(g.fs_block_bytes, kPageBytes);
+}
 
 int64_t NextFileStart(int64_t end_bytes, const FsGeometry& g) {
   const int64_t granule = FileGranuleBytes(g);

@@ -42,7 +42,38 @@ struct FsGeometry {
   int64_t partition_offset_bytes = 0;  // Multiple of 512.
   int64_t fs_block_bytes = 0;          // 0 = raw; else a multiple of 512 (e.g. 65536).
   int64_t fragment_bytes = 0;          // 0 = write the page itself; else divides the block.
+  // UFS's cylinder groups (FileSpread below): a group's data bytes (dumpfs bpg x bsize)
+  // and the most of one file a group takes (maxbpg x bsize). 0 = files are contiguous
+  // (ext4, XFS).
+  int64_t group_bytes = 0;
+  int64_t section_bytes = 0;  // <= group_bytes.
 };
+
+// How a filesystem spreads a file over the volume. UFS (ffs_blkpref) keeps a file's
+// first section in its inode's cylinder group and puts each further section of
+// section_bytes into the next group with average free space, so on a filesystem with
+// room a large file takes section_bytes of every group_bytes: byte `offset` of the file
+// lies at (offset / section) x group + offset % section from its start. A PostgreSQL
+// relation is a chain of segment files (kRelationSegmentBytes), each spread as its own
+// file and placed after the previous one's span; `segment_bytes` 0 = one file (an io
+// workload's). A filesystem too full for that spreads less: with `data_bytes` to
+// place in `room_bytes` (> 0) the groups hold sections room / data apart at most (UFS's
+// "average free" rule spreads the data evenly once every group has taken some).
+// Without groups (group_bytes 0) the offset is the file offset.
+struct FileSpread {
+  int64_t group_bytes = 0;
+  int64_t section_bytes = 0;
+  int64_t segment_bytes = 0;
+
+  FileSpread(const FsGeometry& g, int64_t segment, int64_t data_bytes = 0, int64_t room_bytes = 0);
+  // Bytes from the file's first byte to where byte `offset` lies. REQUIRES: offset >= 0.
+  int64_t Offset(int64_t offset) const;
+  // Volume bytes a file of `file_bytes` spans (its last section's end).
+  int64_t SpanBytes(int64_t file_bytes) const;
+};
+
+// PostgreSQL's relation segment files (RELSEG_SIZE x BLCKSZ).
+inline constexpr int64_t kRelationSegmentBytes = 1LL << 30;
 
 // Where a file lies inside the partition: its first byte (a filesystem-block
 // boundary) and its size. size_bytes < 0 = unknown: treated as a large file.

@@ -5,6 +5,7 @@
 #include "device/hdd_positioning.h"
 #include "model/cache_misses.h"
 #include "model/io_workload.h"
+#include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
 namespace {
@@ -41,7 +42,7 @@ double DestagePositionMs(const Scenario& s, const ModelParams& p, double footpri
   const double stroke_third = static_cast<double>(s.disks.capacity_bytes) / 3;
   double gap = stroke_third;
   if (pending > 0 && per_command > 0 && footprint_bytes > 0) {
-    gap = std::min(stroke_third, footprint_bytes * per_command / pending);
+    gap = std::min(stroke_third, PlacedSpanBytes(s, footprint_bytes) * per_command / pending);
   }
   return SortedDestagePositionMs(WriteSeekCurve(s.disks, p.read_seek_scale), gap,
                                  p.destage_queue_depth);

@@ -48,7 +48,8 @@ double SsdLanes(const Scenario& s) {
 
 DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_bytes,
                    const AccessGeometry& g) {
-  const double footprint_fraction = footprint_bytes / DataMembers(ArrayGeometryFor(s)) /
+  const double footprint_fraction = PlacedSpanBytes(s, footprint_bytes) /
+                                    DataMembers(ArrayGeometryFor(s)) /
                                     static_cast<double>(s.disks.capacity_bytes);
   const DiskConfig& d = s.disks;
   DiskCosts c;

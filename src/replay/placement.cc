@@ -9,11 +9,14 @@ Placement PlaceFiles(const TraceHeader& header, bool separate_wal_volume, const 
   uint32_t max_id = 0;
   for (const TraceFile& f : header.files) max_id = std::max(max_id, f.id);
   p.files.resize(header.files.empty() ? 0 : max_id + 1);
+  // A pattern trace's file is one file; a PostgreSQL trace's relations are segmented.
+  const bool pattern = header.meta.contains("pattern");
+  const FileSpread spread(fs, pattern ? 0 : kRelationSegmentBytes);
   int64_t data_end = 0;
   for (const TraceFile& f : header.files) {
     if (f.stream != IoStream::kData) continue;
-    p.files[f.id] = {true, VolumeId::kData, data_end, f.size_bytes};
-    data_end = NextFileStart(data_end + f.size_bytes, fs);
+    p.files[f.id] = {true, VolumeId::kData, data_end, f.size_bytes, spread};
+    data_end = NextFileStart(data_end + spread.SpanBytes(f.size_bytes), fs);
   }
   int64_t wal_end = separate_wal_volume ? 0 : data_end;
   for (const TraceFile& f : header.files) {

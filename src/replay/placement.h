@@ -1,11 +1,13 @@
 // Placement: where each file of a trace's file table lives on the replay volumes, and
 // the up-front validation of a trace against it (done before any I/O).
 //
-// Data files are laid out contiguously in file-table order, each starting where
+// Data files are laid out in file-table order, each starting where
 // layout/fs_mapping.h's NextFileStart puts it (the next filesystem block of the
-// emulated filesystem, as the simulator places relations); WAL files (stream "wal")
-// likewise on the WAL volume when one is given, else after the data files on the
-// data volume.
+// emulated filesystem, as the simulator places relations) and spread as the
+// filesystem spreads it (FileSpread: a PostgreSQL trace's relations as chains of 1 GiB
+// segment files, a pattern trace's file as one file; contiguous unless the geometry
+// has cylinder groups); WAL files (stream "wal") likewise on the WAL volume when one is
+// given, else after the data files on the data volume.
 // Thread safety: plain values.
 #ifndef PGSTORSIM_REPLAY_PLACEMENT_H_
 #define PGSTORSIM_REPLAY_PLACEMENT_H_
@@ -27,6 +29,10 @@ struct FilePlacement {
   VolumeId volume = VolumeId::kData;
   int64_t base_bytes = 0;  // Offset of the file's first byte in the volume.
   int64_t size_bytes = 0;
+  FileSpread spread{FsGeometry(), 0};  // Where byte k of the file lies: base + Offset(k).
+  int64_t VolumeOffset(int64_t file_offset) const {
+    return base_bytes + spread.Offset(file_offset);
+  }
 };
 
 struct Placement {

@@ -131,10 +131,10 @@ class Worker {
     const bool buffered = writeback_ != nullptr && r.stream == IoStream::kData;
     switch (r.op) {
       case IoOp::kRead:
-        return io_.Read(v, f.base_bytes + r.offset_bytes, r.length_bytes);
+        return io_.Read(v, f.VolumeOffset(r.offset_bytes), r.length_bytes);
       case IoOp::kWrite:
-        if (!buffered) return io_.Write(v, f.base_bytes + r.offset_bytes, r.length_bytes);
-        return BufferedWrite(r, v, f.base_bytes + r.offset_bytes);
+        if (!buffered) return io_.Write(v, f.VolumeOffset(r.offset_bytes), r.length_bytes);
+        return BufferedWrite(r, v, f.VolumeOffset(r.offset_bytes));
       case IoOp::kFsync:
         if (!buffered) return io_.Flush(v);
         return WriteBackFile(r.file, io_.Flush(v));
@@ -149,7 +149,8 @@ class Worker {
     o.start_ns = o.end_ns = MonotonicNowNs();
     writeback_->MarkDirty({&v, r.file, offset, r.length_bytes, o.start_ns});
     DirtyRange d;
-    while (writeback_->TakeThrottled(&d)) Add(&o, io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes));
+    while (writeback_->TakeThrottled(&d))
+      Add(&o, io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes));
     return o;
   }
 
@@ -247,8 +248,8 @@ class Worker {
 // The kernel's writeback worker: writes what OsWriteback hands it until stopped.
 class Flusher {
  public:
-  Flusher(std::unique_ptr<IoEngine> engine, DeviceStats* stats, StripeLocks* locks,
-          uint64_t seed, OsWriteback* writeback)
+  Flusher(std::unique_ptr<IoEngine> engine, DeviceStats* stats, StripeLocks* locks, uint64_t seed,
+          OsWriteback* writeback)
       : engine_(std::move(engine)),
         core_(engine_.get(), stats),
         io_(&core_, stats, locks, seed),
@@ -339,8 +340,7 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
     Status s = (*engine)->Open(setup.targets);
     if (!s.ok()) return s;
     pool.push_back(std::make_unique<Worker>(w, std::move(engine).value(), &stats, &locks, &setup,
-                                            &options, options.seed * 1000003 + w,
-                                            writeback.get()));
+                                            &options, options.seed * 1000003 + w, writeback.get()));
   }
   const std::vector<std::vector<Txn>> work = Partition(records, workers, !options.open_loop);
   int64_t span_ns = 1;

@@ -72,6 +72,11 @@ struct FilesystemConfig {
   int64_t fragment_size_bytes = 4096;
   int64_t partition_offset_bytes = 1 << 20;  // Start of the partition on the array.
   int64_t os_readahead_bytes = 128 << 10;    // Sequential readahead window.
+  // UFS's cylinder groups as dumpfs prints them (bpg, maxbpg): blocks per group and the
+  // most blocks of one file per group before the next group (layout/fs_mapping.h,
+  // FileSpread). 0 = files laid out contiguously (ext4, XFS).
+  int64_t blocks_per_group = 0;
+  int64_t max_blocks_per_group = 0;
 };
 
 // True when `fs.type` is a Linux filesystem (ext2/3/4, xfs, btrfs, f2fs;

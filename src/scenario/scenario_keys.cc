@@ -218,8 +218,8 @@ std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
     if (e.info.kind == "duration") e.unit = "ns";
     if (e.info.kind == "rpm") e.unit = "rpm";
     e.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
-                  : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
-                                                 : KeyRole::kChoice;
+             : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
+                                            : KeyRole::kChoice;
   }
   return table;
 }
@@ -259,8 +259,8 @@ std::vector<ScenarioKeyEntry> BuildTable() {
       DurationKey("postgres.checkpoint_timeout", "checkpoint_timeout", &S::postgres,
                   &P::checkpoint_timeout_ns),
       SizeKey("postgres.max_wal_size",
-              "max_wal_size, 9.5 and later (checkpoint distance; 0 = default, 1 GiB)",
-              &S::postgres, &P::max_wal_size_bytes),
+              "max_wal_size, 9.5 and later (checkpoint distance; 0 = default, 1 GiB)", &S::postgres,
+              &P::max_wal_size_bytes),
       IntKey("postgres.checkpoint_segments",
              "checkpoint_segments, before 9.5 (16 MiB segments; 0 = default, 3)", &S::postgres,
              &P::checkpoint_segments),
@@ -283,6 +283,12 @@ std::vector<ScenarioKeyEntry> BuildTable() {
               &S::filesystem, &F::partition_offset_bytes),
       SizeKey("filesystem.os_readahead", "OS sequential readahead window", &S::filesystem,
               &F::os_readahead_bytes),
+      IntKey("filesystem.blocks_per_group",
+             "UFS cylinder group in blocks (dumpfs bpg; 0 = contiguous files)", &S::filesystem,
+             &F::blocks_per_group),
+      IntKey("filesystem.max_blocks_per_group",
+             "UFS blocks of one file per group before the next (dumpfs maxbpg)", &S::filesystem,
+             &F::max_blocks_per_group),
       StringKey("io.scheduler", "OS I/O scheduler (informational)", &S::io, &I::scheduler),
       IntKey("io.queue_depth", "Commands outstanding per disk", &S::io, &I::queue_depth),
       EnumKey("io.data_writes", "buffered|direct: data pages through the OS cache or O_DIRECT",
@@ -363,16 +369,16 @@ std::vector<ScenarioKeyEntry> BuildTable() {
       DoubleKey("workload.rate", "Target tps (0 = as fast as possible)", &S::workload,
                 &W::rate_tps),
       IntKey("workload.seed", "Seed of every random stream", &S::workload, &W::seed),
-      SizeKey("workload.io_size", "io: bytes per request (fio bs, randomio io_size)",
-              &S::workload, &W::io_size_bytes),
+      SizeKey("workload.io_size", "io: bytes per request (fio bs, randomio io_size)", &S::workload,
+              &W::io_size_bytes),
       SizeKey("workload.file_size", "io: size of the file the requests fall in", &S::workload,
               &W::file_size_bytes),
       DoubleKey("workload.read_fraction", "io: share of requests that read, 0..1 (-1 = unset)",
                 &S::workload, &W::read_fraction),
       EnumKey("workload.io_access", "random|sequential: io offsets", &S::workload, &W::io_access,
               {{"random", IoAccess::kRandom}, {"sequential", IoAccess::kSequential}}),
-      IntKey("workload.io_depth", "io: requests each client (job) keeps outstanding",
-             &S::workload, &W::io_depth),
+      IntKey("workload.io_depth", "io: requests each client (job) keeps outstanding", &S::workload,
+             &W::io_depth),
       BoolKey("workload.io_fsync_writes", "io: fsync after each write (randomio's mode)",
               &S::workload, &W::io_fsync_writes),
       BoolKey("workload.io_direct", "io: O_DIRECT, bypassing the OS page cache", &S::workload,

@@ -107,6 +107,12 @@ Status CheckFilesystem(const Scenario& s) {
     return Refuse(s, "filesystem.partition_offset", "must be a whole number of 512-byte sectors");
   }
   if (f.os_readahead_bytes < 0) return Refuse(s, "filesystem.os_readahead", "must be >= 0");
+  if (f.blocks_per_group < 0) return Refuse(s, "filesystem.blocks_per_group", "must be >= 0");
+  if (f.max_blocks_per_group < 0 || f.max_blocks_per_group > f.blocks_per_group ||
+      (f.blocks_per_group > 0) != (f.max_blocks_per_group > 0)) {
+    return Refuse(s, "filesystem.max_blocks_per_group",
+                  "must be given with filesystem.blocks_per_group, between 1 and it");
+  }
   if (s.io.queue_depth < 1) return Refuse(s, "io.queue_depth", "must be at least 1");
   return Status::Ok();
 }

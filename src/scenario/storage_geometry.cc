@@ -20,7 +20,20 @@ FsGeometry FsGeometryFor(const Scenario& s) {
   g.partition_offset_bytes = s.filesystem.partition_offset_bytes;
   g.fs_block_bytes = s.filesystem.block_size_bytes;
   g.fragment_bytes = s.filesystem.fragment_size_bytes;
+  g.group_bytes = s.filesystem.blocks_per_group * s.filesystem.block_size_bytes;
+  g.section_bytes = s.filesystem.max_blocks_per_group * s.filesystem.block_size_bytes;
   return g;
+}
+
+double PlacedSpanBytes(const Scenario& s, double data_bytes) {
+  const int64_t segment = s.workload.type == WorkloadKind::kIo ? 0 : kRelationSegmentBytes;
+  const FsGeometry fs = FsGeometryFor(s);
+  const double room = static_cast<double>(DataMembers(ArrayGeometryFor(s))) *
+                          static_cast<double>(s.disks.capacity_bytes) -
+                      static_cast<double>(fs.partition_offset_bytes);
+  const FileSpread spread(fs, segment, static_cast<int64_t>(data_bytes),
+                          static_cast<int64_t>(room));
+  return static_cast<double>(spread.SpanBytes(static_cast<int64_t>(data_bytes)));
 }
 
 ReadAheadPolicy ControllerReadAheadFor(const Scenario& s) {

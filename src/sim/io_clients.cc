@@ -150,7 +150,10 @@ class IoClients : public Component, public IoListener {
     auto fs = FsMapping::Create(config_.fs);
     if (!fs.ok()) return fs.status();
     fs_ = std::make_unique<FsMapping>(*fs);
-    if (config_.fs.partition_offset_bytes + spec_.file_bytes > controller_->capacity_bytes()) {
+    spread_ = FileSpread(config_.fs, 0, spec_.file_bytes,
+                         controller_->capacity_bytes() - config_.fs.partition_offset_bytes);
+    if (config_.fs.partition_offset_bytes + spread_.SpanBytes(spec_.file_bytes) >
+        controller_->capacity_bytes()) {
       return Status::Error("workload.file_size: " + std::to_string(spec_.file_bytes) +
                            " bytes do not fit the array (" +
                            std::to_string(controller_->capacity_bytes()) + " bytes)");
@@ -300,9 +303,10 @@ class IoClients : public Component, public IoListener {
     const int64_t length = std::min(spec_.file_bytes, s.end_block * spec_.fs_block_bytes) - offset;
     DeviceRequest d;
     if (spec_.direct) {
-      d = {config_.fs.partition_offset_bytes + s.offset, spec_.io_bytes};
+      d = {config_.fs.partition_offset_bytes + spread_.Offset(s.offset), spec_.io_bytes};
     } else {
-      d = op == IoOp::kRead ? fs_->MapRead(offset, length) : fs_->MapWrite(offset, length);
+      const int64_t placed = spread_.Offset(offset);
+      d = op == IoOp::kRead ? fs_->MapRead(placed, length) : fs_->MapWrite(placed, length);
     }
     controller_->Submit({op, d.offset_bytes, d.length_bytes}, this,
                         (static_cast<uint64_t>(i) << 8) | stage);
@@ -339,6 +343,7 @@ class IoClients : public Component, public IoListener {
   Simulator sim_;
   std::unique_ptr<Controller> controller_;
   std::unique_ptr<FsMapping> fs_;
+  FileSpread spread_{FsGeometry(), 0};  // Where the file's bytes lie (config_.fs).
   std::unique_ptr<BlockLru> cache_;
   int64_t blocks_ = 0;
   FileLock lock_;

@@ -9,7 +9,9 @@ namespace pgstorsim {
 namespace sim {
 namespace {
 
-int64_t RoundUp(int64_t value, int64_t granule) { return (value + granule - 1) / granule * granule; }
+int64_t RoundUp(int64_t value, int64_t granule) {
+  return (value + granule - 1) / granule * granule;
+}
 
 }  // namespace
 
@@ -20,19 +22,26 @@ StatusOr<VolumeMap> VolumeMap::Create(const DatabaseLayout& layout,
   StatusOr<FsMapping> mapping = FsMapping::Create(fs);
   if (!mapping.ok()) return mapping.status().WithContext("filesystem");
   VolumeMap map(*mapping);
+  map.wal_bytes_ = RoundUp(std::max(wal_bytes, 2 * kPageBytes), kPageBytes);
+  int64_t data_bytes = 0;
+  for (int r = 0; r < kRelationCount; ++r) {
+    data_bytes += std::max<int64_t>({layout.pages(static_cast<Relation>(r)), reserve_pages[r], 1}) *
+                  kPageBytes;
+  }
+  const int64_t room =
+      device_capacity_bytes - fs.partition_offset_bytes - map.wal_bytes_ - 2 * FileGranuleBytes(fs);
+  map.spread_ = FileSpread(fs, kRelationSegmentBytes, data_bytes, room);
   int64_t next = 0;
   for (int r = 0; r < kRelationCount; ++r) {
     const Relation rel = static_cast<Relation>(r);
     const int64_t pages = std::max<int64_t>({layout.pages(rel), reserve_pages[r], 1});
     map.start_bytes_[r] = next;
     map.pages_[r] = pages;
-    next = NextFileStart(next + pages * kPageBytes, fs);
+    next = NextFileStart(next + map.spread_.SpanBytes(pages * kPageBytes), fs);
   }
   map.wal_start_bytes_ = next;
-  map.wal_bytes_ = RoundUp(std::max(wal_bytes, 2 * kPageBytes), kPageBytes);
   // Room for the WAL and one more block of slack.
-  const int64_t needed =
-      fs.partition_offset_bytes + next + map.wal_bytes_ + FileGranuleBytes(fs);
+  const int64_t needed = fs.partition_offset_bytes + next + map.wal_bytes_ + FileGranuleBytes(fs);
   if (needed > device_capacity_bytes) {
     return Status::Error("database and WAL (" + FormatBytes(needed) + ") do not fit the array (" +
                          FormatBytes(device_capacity_bytes) +
@@ -49,7 +58,7 @@ int64_t VolumeMap::Clamp(uint32_t file, int64_t* block, int64_t pages) const {
 
 VolumeOp VolumeMap::Data(IoOp op, uint32_t file, int64_t block, int64_t pages) const {
   const int64_t n = Clamp(file, &block, pages);
-  const int64_t offset = start_bytes_[file] + block * kPageBytes;
+  const int64_t offset = start_bytes_[file] + spread_.Offset(block * kPageBytes);
   const FileExtent extent{start_bytes_[file], pages_[file] * kPageBytes};
   const DeviceRequest d = op == IoOp::kRead ? fs_.MapRead(offset, n * kPageBytes)
                                             : fs_.MapWrite(offset, n * kPageBytes, extent);

@@ -1,9 +1,10 @@
 // VolumeMap: where the database's files live on the simulated array. Relations are
-// laid out contiguously in Relation order, each starting on a filesystem-block
-// boundary, then the WAL (a circular region); page requests are turned into device
-// requests by the shared FsMapping (fs block reads, whole-block
-// writes with fragments only in small files' tails, partition offset).
-// Units: bytes, 8 KiB blocks. Thread safety: immutable after Create().
+// laid out in Relation order, each starting on a filesystem-block boundary and spread
+// as the filesystem spreads its 1 GiB segment files (FileSpread: contiguous unless
+// the scenario gives UFS cylinder groups), then the WAL (a circular region); page requests are
+// turned into device requests by the shared FsMapping (fs block reads, whole-block writes with
+// fragments only in small files' tails, partition offset). Units: bytes, 8 KiB blocks. Thread
+// safety: immutable after Create().
 #ifndef PGSTORSIM_SIM_VOLUME_MAP_H_
 #define PGSTORSIM_SIM_VOLUME_MAP_H_
 
@@ -45,6 +46,7 @@ class VolumeMap {
   VolumeOp Data(IoOp op, uint32_t file, int64_t block, int64_t pages) const;
 
   FsMapping fs_;
+  FileSpread spread_{FsGeometry(), 0};  // How the relations' bytes spread (fs_).
   std::array<int64_t, kRelationCount> start_bytes_{};
   std::array<int64_t, kRelationCount> pages_{};
   int64_t wal_start_bytes_ = 0;

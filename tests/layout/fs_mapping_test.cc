@@ -112,7 +112,7 @@ TEST(FsMappingTest, FilesStartOnTheNextBlock) {
   EXPECT_EQ(NextFileStart(100000, {32256, 65536, 8192}), 131072);
   EXPECT_EQ(NextFileStart(131072, {32256, 65536, 8192}), 131072);
   EXPECT_EQ(NextFileStart(100000, {1 << 20, 4096, 4096}), 106496);  // 8 KiB pages.
-  EXPECT_EQ(NextFileStart(100000, {0, 0, 0}), 106496);                // Raw device.
+  EXPECT_EQ(NextFileStart(100000, {0, 0, 0}), 106496);              // Raw device.
   EXPECT_EQ(FileGranuleBytes({0, 1 << 20, 8192}), 1 << 20);
 }
 
@@ -122,6 +122,65 @@ TEST(FsMappingTest, InvalidGeometryRefused) {
   auto bad = FsMapping::Create({0, 65536, 24576});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("fragment"), std::string::npos);
+}
+
+// UFS's cylinder groups: the seed's dumpfs (64 KiB blocks, bpg 40195, maxbpg 8192) puts
+// each 512 MiB section of a file one 40195-block group further.
+constexpr int64_t kMiB = 1 << 20;
+constexpr int64_t kGroup = 40195LL * 65536;
+FsGeometry SeedUfs() { return {32256, 65536, 8192, kGroup, 8192LL * 65536}; }
+
+TEST(FileSpreadTest, OneFileTakesASectionOfEveryGroup) {
+  const FileSpread one(SeedUfs(), 0);
+  EXPECT_EQ(one.Offset(0), 0);
+  EXPECT_EQ(one.Offset(512 * kMiB - 8192), 512 * kMiB - 8192);  // Still the first section.
+  EXPECT_EQ(one.Offset(512 * kMiB), kGroup);                    // The next group.
+  EXPECT_EQ(one.Offset(1024 * kMiB + 8192), 2 * kGroup + 8192);
+  EXPECT_EQ(one.SpanBytes(100 * kMiB), 100 * kMiB);
+  EXPECT_EQ(one.SpanBytes(48000 * kMiB), 93 * kGroup + (48000 - 93 * 512) * kMiB);
+  // randomio's 48000 MiB file spans about 4.8x its size.
+  EXPECT_NEAR(static_cast<double>(one.SpanBytes(48000 * kMiB)) / (48000 * kMiB), 4.8, 0.1);
+}
+
+TEST(FileSpreadTest, SegmentsAreSpreadEachAsAFile) {
+  const FileSpread rel(SeedUfs(), kRelationSegmentBytes);
+  const int64_t segment_span = kGroup + 512 * kMiB;  // Two sections, a group apart.
+  EXPECT_EQ(rel.SpanBytes(kRelationSegmentBytes), segment_span);
+  EXPECT_EQ(rel.Offset(kRelationSegmentBytes), segment_span);  // Segment 1 starts after it.
+  EXPECT_EQ(rel.Offset(kRelationSegmentBytes + 512 * kMiB + 8192), segment_span + kGroup + 8192);
+  EXPECT_EQ(rel.SpanBytes(2 * kRelationSegmentBytes + 8192), 2 * segment_span + 8192);
+  EXPECT_NEAR(static_cast<double>(segment_span) / kRelationSegmentBytes, 2.95, 0.01);
+}
+
+// A filesystem too small for the full spread spreads the data evenly over its room:
+// 100 GiB of data in 200 GiB spreads its sections 2 apart, not 4.9; in 90 GiB not at all.
+TEST(FileSpreadTest, AFullFilesystemSpreadsLess) {
+  const int64_t gib = 1LL << 30;
+  const FileSpread half(SeedUfs(), 0, 100 * gib, 200 * gib);
+  EXPECT_EQ(half.group_bytes, 1024 * kMiB);
+  EXPECT_EQ(half.Offset(512 * kMiB), 1024 * kMiB);
+  EXPECT_LE(half.SpanBytes(100 * gib), 200 * gib);
+  const FileSpread full(SeedUfs(), 0, 100 * gib, 90 * gib);
+  EXPECT_EQ(full.Offset(50 * gib), 50 * gib);
+  const FileSpread roomy(SeedUfs(), 0, 1 * gib, 1000 * gib);
+  EXPECT_EQ(roomy.group_bytes, kGroup);
+}
+
+TEST(FileSpreadTest, ContiguousWithoutGroups) {
+  const FileSpread plain(FsGeometry{32256, 65536, 8192}, kRelationSegmentBytes);
+  EXPECT_EQ(plain.Offset(5 * kRelationSegmentBytes + 8192), 5 * kRelationSegmentBytes + 8192);
+  EXPECT_EQ(plain.SpanBytes(3 * kRelationSegmentBytes), 3 * kRelationSegmentBytes);
+  // A section as large as the group spreads nothing.
+  const FileSpread whole(FsGeometry{0, 65536, 8192, kGroup, kGroup}, 0);
+  EXPECT_EQ(whole.Offset(10 * kGroup), 10 * kGroup);
+}
+
+TEST(FsMappingTest, GroupsLargerThanTheirSectionsOfWholeBlocks) {
+  EXPECT_TRUE(FsMapping::Create(SeedUfs()).ok());
+  EXPECT_FALSE(FsMapping::Create({0, 65536, 8192, 65536, 2 * 65536}).ok());  // Section > group.
+  auto odd = FsMapping::Create({0, 65536, 8192, kGroup, 65536 + 8192});
+  ASSERT_FALSE(odd.ok());
+  EXPECT_NE(odd.status().message().find("cylinder group"), std::string::npos);
 }
 
 }  // namespace

@@ -57,6 +57,31 @@ TEST(IoModel, RandomReadAtQd1IsSeekPlusHalfRotationPlusTransfer) {
   EXPECT_NEAR(p.bytes_per_s, p.tps * 4096, 1e-6 * p.bytes_per_s);
 }
 
+// UFS's cylinder groups spread a file over the disk: a 30 GB file with sections of an
+// eighth of each group spans 240 GB, so its random reads seek over 80 % of the stroke
+// (the square-root band of the seek curve), as a 240 GB file laid out contiguously.
+TEST(IoModel, CylinderGroupsSpreadTheSeeks) {
+  std::vector<std::string> small = OneDisk();
+  small.push_back("workload.file_size=30GB");
+  small.push_back("workload.io_direct=off");
+  small.push_back("filesystem.block_size=64KiB");
+  small.push_back("filesystem.fragment_size=8KiB");
+  std::vector<std::string> spread = small;
+  spread.push_back("filesystem.blocks_per_group=8000");
+  spread.push_back("filesystem.max_blocks_per_group=1000");
+  std::vector<std::string> large = small;
+  large.push_back("workload.file_size=240GB");
+  large.push_back("host.ram=4GiB");  // Both caches hold nothing worth counting.
+  spread.push_back("host.ram=4GiB");
+  small.push_back("host.ram=4GiB");
+  const Prediction p_small = PredictOk(Io(small));
+  const Prediction p_spread = PredictOk(Io(spread));
+  const Prediction p_large = PredictOk(Io(large));
+  EXPECT_LT(p_spread.read_service_ms, p_large.read_service_ms * 1.01);
+  EXPECT_GT(p_spread.read_service_ms, p_large.read_service_ms * 0.99);
+  EXPECT_GT(p_spread.read_service_ms, p_small.read_service_ms + 0.5);
+}
+
 TEST(IoModel, DepthSaturatesTheMembersOfARaid10) {
   std::vector<std::string> raid10 = OneDisk();
   raid10.insert(raid10.end(), {"array.level=raid10", "array.disks=4", "array.stripe=64KiB",

@@ -32,6 +32,23 @@ TEST(ReplayLoopTest, FilesStartOnFilesystemBlocks) {
   EXPECT_EQ(separate.data_volume_bytes, 131072);
 }
 
+// With UFS cylinder groups a relation's 1 GiB segments are spread as the simulator
+// spreads them (FileSpread), a pattern trace's file as one file; the WAL follows the
+// data's span.
+TEST(ReplayLoopTest, FilesSpreadOverCylinderGroups) {
+  const int64_t group = 40195LL * 65536, section = 8192LL * 65536, gib = 1LL << 30;
+  const FsGeometry ufs{0, 65536, 8192, group, section};
+  TraceHeader h;
+  h.files = {{0, "accounts", IoStream::kData, 2 * gib}, {1, "wal", IoStream::kWal, 1 << 20}};
+  const Placement p = PlaceFiles(h, false, ufs);
+  EXPECT_EQ(p.files[0].VolumeOffset(gib), group + section);
+  EXPECT_EQ(p.files[1].base_bytes, 2 * (group + section));
+  h.meta["pattern"] = "random";
+  const Placement one = PlaceFiles(h, false, ufs);
+  EXPECT_EQ(one.files[0].VolumeOffset(gib), 2 * group);
+  EXPECT_EQ(one.files[1].base_bytes, 3 * group + section);
+}
+
 TEST(ReplayLoopTest, OpenLoopIssuesAtTraceTimes) {
   TempDir dir;
   std::vector<TraceRecord> records;
