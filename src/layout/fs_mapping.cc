@@ -86,6 +86,11 @@ int64_t NextFileStart(int64_t end_bytes, const FsGeometry& g) {
   return (end_bytes + granule - 1) / granule * granule;
 }
 
+int64_t RoomForDataBytes(int64_t volume_bytes, const FsGeometry& g, int64_t wal_bytes) {
+  const int64_t wal = wal_bytes > 0 ? wal_bytes + 2 * FileGranuleBytes(g) : 0;
+  return volume_bytes - g.partition_offset_bytes - wal;
+}
+
 DeviceRequest FsMapping::RoundOut(int64_t offset, int64_t length, int64_t granule) const {
   if (granule <= 0) return {g_.partition_offset_bytes + offset, length};
   const int64_t start = offset / granule * granule;

@@ -88,6 +88,10 @@ struct FileExtent {
 int64_t FileGranuleBytes(const FsGeometry& geometry);
 // Where a file placed after volume offset `end_bytes` starts: the next granule.
 int64_t NextFileStart(int64_t end_bytes, const FsGeometry& geometry);
+// The bytes a volume of `volume_bytes` leaves to data files, the room FileSpread spreads
+// them over: less the partition offset and, for a database (wal_bytes > 0), its WAL
+// region and two granules of slack (one after the last data file, one after the WAL).
+int64_t RoomForDataBytes(int64_t volume_bytes, const FsGeometry& geometry, int64_t wal_bytes);
 
 // UFS2's direct blocks: files with fewer full blocks may end in fragments.
 inline constexpr int64_t kDirectBlocks = 12;

@@ -241,8 +241,8 @@ class RaidLayoutImpl : public RaidLayout {
 
   // Unit c of a group of `n` members at `level` starting at member `base`; stripe ids
   // are row * stripe_mul + stripe_add.
-  static UnitLocation LocateInGroup(int64_t c, RaidLevel level, int n, int base,
-                                    int64_t stripe_mul, int64_t stripe_add) {
+  static UnitLocation LocateInGroup(int64_t c, RaidLevel level, int n, int base, int64_t stripe_mul,
+                                    int64_t stripe_add) {
     UnitLocation loc;
     switch (level) {
       case RaidLevel::kRaid0:
@@ -303,8 +303,7 @@ Status Problem(GeometryField* field, GeometryField which, const std::string& mes
 // The smallest span each spanned level allows, and whether it must be even.
 Status CheckSpans(const ArrayGeometry& g, GeometryField* field) {
   const std::string name = RaidLevelName(g.level);
-  const int min_span =
-      g.level == RaidLevel::kRaid50 ? 3 : g.level == RaidLevel::kRaid60 ? 4 : 2;
+  const int min_span = g.level == RaidLevel::kRaid50 ? 3 : g.level == RaidLevel::kRaid60 ? 4 : 2;
   const std::string inner = RaidLevelName(SpanLevel(g.level));
   if (g.span_members < min_span || (g.level == RaidLevel::kRaid100 && g.span_members % 2 != 0)) {
     return Problem(field, GeometryField::kSpanMembers,
@@ -319,9 +318,9 @@ Status CheckSpans(const ArrayGeometry& g, GeometryField* field) {
                        std::to_string(g.span_members));
   }
   if (g.span_stripe_bytes < 0 || g.span_stripe_bytes % 512 != 0) {
-    return Problem(field, GeometryField::kSpanStripe,
-                   "span stripe " + std::to_string(g.span_stripe_bytes) +
-                       " bytes is not a multiple of 512");
+    return Problem(
+        field, GeometryField::kSpanStripe,
+        "span stripe " + std::to_string(g.span_stripe_bytes) + " bytes is not a multiple of 512");
   }
   return Status::Ok();
 }
@@ -373,9 +372,10 @@ Status CheckArrayGeometry(const ArrayGeometry& g, GeometryField* field) {
     return Problem(field, GeometryField::kMemberSize, "jbod needs a member size");
   }
   if (!IsSpannedLevel(g.level) && g.span_stripe_bytes != 0) {
-    return Problem(field, GeometryField::kSpanStripe,
-                   std::string("a span stripe needs a spanned level (raid50, raid60, raid100), not ") +
-                       RaidLevelName(g.level));
+    return Problem(
+        field, GeometryField::kSpanStripe,
+        std::string("a span stripe needs a spanned level (raid50, raid60, raid100), not ") +
+            RaidLevelName(g.level));
   }
   return CheckMembers(g, field);
 }
@@ -396,6 +396,10 @@ int DataMembers(const ArrayGeometry& g) {
 int DataCopies(const ArrayGeometry& g) {
   const RaidLevel l = SpanLevel(g.level);
   return l == RaidLevel::kRaid1 ? g.members : l == RaidLevel::kRaid10 ? 2 : 1;
+}
+
+int64_t ArrayCapacityBytes(const ArrayGeometry& geometry) {
+  return RaidLayoutImpl(geometry).capacity_bytes();
 }
 
 int64_t MemberBytesFor(const ArrayGeometry& geometry, int64_t logical_bytes) {
@@ -423,15 +427,16 @@ StatusOr<RaidLevel> ParseRaidLevel(const std::string& text) {
   }
   if (t.rfind("raid", 0) == 0) t = t.substr(4);
   static const std::pair<const char*, RaidLevel> kNames[] = {
-      {"jbod", RaidLevel::kJbod}, {"concat", RaidLevel::kJbod}, {"0", RaidLevel::kRaid0},
-      {"1", RaidLevel::kRaid1},   {"10", RaidLevel::kRaid10},   {"5", RaidLevel::kRaid5},
-      {"6", RaidLevel::kRaid6},   {"50", RaidLevel::kRaid50},   {"60", RaidLevel::kRaid60},
+      {"jbod", RaidLevel::kJbod},  {"concat", RaidLevel::kJbod}, {"0", RaidLevel::kRaid0},
+      {"1", RaidLevel::kRaid1},    {"10", RaidLevel::kRaid10},   {"5", RaidLevel::kRaid5},
+      {"6", RaidLevel::kRaid6},    {"50", RaidLevel::kRaid50},   {"60", RaidLevel::kRaid60},
       {"100", RaidLevel::kRaid100}};
   for (const auto& [name, level] : kNames) {
     if (t == name) return level;
   }
-  return Status::Error("unknown RAID level '" + text +
-                       "' (expected jbod, raid0, raid1, raid10, raid5, raid6, raid50, raid60, raid100)");
+  return Status::Error(
+      "unknown RAID level '" + text +
+      "' (expected jbod, raid0, raid1, raid10, raid5, raid6, raid50, raid60, raid100)");
 }
 
 const char* RaidLevelName(RaidLevel level) {

@@ -51,6 +51,9 @@ int DataCopies(const ArrayGeometry& geometry);
 // The smallest member size (a whole number of stripe units) whose array exposes at
 // least `logical_bytes`. REQUIRES: a valid geometry (member_size_bytes ignored).
 int64_t MemberBytesFor(const ArrayGeometry& geometry, int64_t logical_bytes);
+// The logical bytes the array exposes (RaidLayout::capacity_bytes). REQUIRES: a valid
+// geometry with member_size_bytes > 0.
+int64_t ArrayCapacityBytes(const ArrayGeometry& geometry);
 // Mapping conventions (all levels cut requests at stripe-unit boundaries; the unit
 // size is also the member offset granularity; member_size_bytes is rounded down to a
 // whole number of units; 0 means unbounded except for JBOD, which needs it):

@@ -5,6 +5,7 @@
 #include "device/hdd_positioning.h"
 #include "model/cache_misses.h"
 #include "model/io_workload.h"
+#include "pgmodel/host_scenario.h"
 #include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
@@ -21,7 +22,22 @@ HddSeekCurve WriteSeekCurve(const DiskConfig& d, double seek_scale) {
   return HddSeekCurve(sheet);
 }
 
+// The WAL region on the data volume: none for an io workload.
+int64_t WalRegionOnVolumeBytes(const Scenario& s) {
+  if (s.workload.type == WorkloadKind::kIo) return 0;
+  return pgmodel::HostConfigFromScenario(s).wal_cache_region_bytes;
+}
+
 }  // namespace
+
+double PlacedSpanBytes(const Scenario& s, double data_bytes) {
+  const int64_t segment = s.workload.type == WorkloadKind::kIo ? 0 : kRelationSegmentBytes;
+  const FsGeometry fs = FsGeometryFor(s);
+  const int64_t room =
+      RoomForDataBytes(ArrayCapacityBytes(ArrayGeometryFor(s)), fs, WalRegionOnVolumeBytes(s));
+  const int64_t data = static_cast<int64_t>(data_bytes);
+  return static_cast<double>(FileSpread(fs, segment, data, room).SpanBytes(data));
+}
 
 double DestagePendingBytes(const Scenario& s) {
   return static_cast<double>(s.controller.WriteCacheBytes()) *

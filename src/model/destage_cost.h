@@ -19,6 +19,14 @@
 
 namespace pgstorsim {
 
+// Volume bytes over which `data_bytes` of the scenario's workload lie once the
+// filesystem has placed them (layout/fs_mapping.h FileSpread: an io workload's file as
+// one file, PostgreSQL's relations as 1 GiB segment files) in the room the simulator's
+// volume map leaves them (RoomForDataBytes: the array less the partition offset and, for
+// a database, the WAL region pgmodel keeps): the span a disk's positioning ranges over.
+// `data_bytes` itself without cylinder groups.
+double PlacedSpanBytes(const Scenario& s, double data_bytes);
+
 // Dirty bytes a write-back controller destages from: the share of its write cache at
 // which destaging starts (ControllerConfig::WriteCacheBytes x kDestageStartFraction).
 double DestagePendingBytes(const Scenario& s);

@@ -25,17 +25,6 @@ FsGeometry FsGeometryFor(const Scenario& s) {
   return g;
 }
 
-double PlacedSpanBytes(const Scenario& s, double data_bytes) {
-  const int64_t segment = s.workload.type == WorkloadKind::kIo ? 0 : kRelationSegmentBytes;
-  const FsGeometry fs = FsGeometryFor(s);
-  const double room = static_cast<double>(DataMembers(ArrayGeometryFor(s))) *
-                          static_cast<double>(s.disks.capacity_bytes) -
-                      static_cast<double>(fs.partition_offset_bytes);
-  const FileSpread spread(fs, segment, static_cast<int64_t>(data_bytes),
-                          static_cast<int64_t>(room));
-  return static_cast<double>(spread.SpanBytes(static_cast<int64_t>(data_bytes)));
-}
-
 ReadAheadPolicy ControllerReadAheadFor(const Scenario& s) {
   return s.controller.HasCache() ? s.controller.read_ahead : ReadAheadPolicy::kNone;
 }

@@ -23,12 +23,6 @@ ArrayGeometry ArrayGeometryFor(const Scenario& scenario);
 // filesystem.partition_offset, filesystem.block_size, filesystem.fragment_size,
 // filesystem.blocks_per_group, filesystem.max_blocks_per_group.
 FsGeometry FsGeometryFor(const Scenario& scenario);
-// Volume bytes over which `data_bytes` of the scenario's workload lie once the
-// filesystem has placed them (layout/fs_mapping.h, FileSpread: an io workload's file as
-// one file, PostgreSQL's relations as 1 GiB segment files): the span a disk's
-// positioning ranges over, at most the array's data capacity (FileSpread's room).
-// `data_bytes` itself without cylinder groups.
-double PlacedSpanBytes(const Scenario& scenario, double data_bytes);
 // The controller's read-ahead in effect: controller.read_ahead behind a RAID
 // controller with a cache, none otherwise (an HBA or no cache reads nothing ahead).
 ReadAheadPolicy ControllerReadAheadFor(const Scenario& scenario);

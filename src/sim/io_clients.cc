@@ -151,7 +151,7 @@ class IoClients : public Component, public IoListener {
     if (!fs.ok()) return fs.status();
     fs_ = std::make_unique<FsMapping>(*fs);
     spread_ = FileSpread(config_.fs, 0, spec_.file_bytes,
-                         controller_->capacity_bytes() - config_.fs.partition_offset_bytes);
+                         RoomForDataBytes(controller_->capacity_bytes(), config_.fs, 0));
     if (config_.fs.partition_offset_bytes + spread_.SpanBytes(spec_.file_bytes) >
         controller_->capacity_bytes()) {
       return Status::Error("workload.file_size: " + std::to_string(spec_.file_bytes) +

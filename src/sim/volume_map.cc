@@ -28,9 +28,8 @@ StatusOr<VolumeMap> VolumeMap::Create(const DatabaseLayout& layout,
     data_bytes += std::max<int64_t>({layout.pages(static_cast<Relation>(r)), reserve_pages[r], 1}) *
                   kPageBytes;
   }
-  const int64_t room =
-      device_capacity_bytes - fs.partition_offset_bytes - map.wal_bytes_ - 2 * FileGranuleBytes(fs);
-  map.spread_ = FileSpread(fs, kRelationSegmentBytes, data_bytes, room);
+  map.spread_ = FileSpread(fs, kRelationSegmentBytes, data_bytes,
+                           RoomForDataBytes(device_capacity_bytes, fs, map.wal_bytes_));
   int64_t next = 0;
   for (int r = 0; r < kRelationCount; ++r) {
     const Relation rel = static_cast<Relation>(r);

@@ -166,6 +166,18 @@ TEST(FileSpreadTest, AFullFilesystemSpreadsLess) {
   EXPECT_EQ(roomy.group_bytes, kGroup);
 }
 
+// The room data files get: the volume less the partition offset, and for a database its
+// WAL region with a granule of slack after the data and after the WAL.
+TEST(FileSpreadTest, RoomForDataLeavesThePartitionOffsetAndTheWal) {
+  const int64_t gib = 1LL << 30;
+  const FsGeometry fs = SeedUfs();
+  EXPECT_EQ(RoomForDataBytes(100 * gib, fs, 0), 100 * gib - fs.partition_offset_bytes);
+  EXPECT_EQ(RoomForDataBytes(100 * gib, fs, 2 * gib),
+            98 * gib - fs.partition_offset_bytes - 2 * 65536);
+  const FsGeometry raw{};
+  EXPECT_EQ(RoomForDataBytes(gib, raw, gib / 2), gib / 2 - 2 * 8192);  // An 8 KiB page each.
+}
+
 TEST(FileSpreadTest, ContiguousWithoutGroups) {
   const FileSpread plain(FsGeometry{32256, 65536, 8192}, kRelationSegmentBytes);
   EXPECT_EQ(plain.Offset(5 * kRelationSegmentBytes + 8192), 5 * kRelationSegmentBytes + 8192);

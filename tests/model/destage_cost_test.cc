@@ -51,6 +51,38 @@ TEST(DestageCost, IoWorkloadSpreadsOverItsFile) {
   EXPECT_LT(CostMs(small), CostMs(large));
 }
 
+double SpanGiB(const std::vector<std::string>& overrides, double data_gib) {
+  auto s = LoadScenario(kBase, overrides);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return s.ok() ? PlacedSpanBytes(*s, data_gib * (1 << 30)) / (1 << 30) : -1;
+}
+
+// The seed's UFS (bpg 40195, maxbpg 8192 of 64 KiB) spreads a database's 1 GiB segments
+// 2.95x and a 47 GiB io file 4.8x; a contiguous filesystem spreads nothing.
+TEST(DestageCost, TheFilesystemPlacesTheData) {
+  EXPECT_NEAR(SpanGiB({}, 26) / 26, 2.95, 0.01);
+  EXPECT_NEAR(SpanGiB({"workload.type=io", "workload.io_size=8KiB", "workload.read_fraction=0.5",
+                       "workload.file_size=47GiB"},
+                      47) /
+                  47,
+              4.8, 0.1);
+  EXPECT_DOUBLE_EQ(
+      SpanGiB({"filesystem.blocks_per_group=0", "filesystem.max_blocks_per_group=0"}, 26), 26);
+}
+
+// On a crowded array the data spreads over the room the simulator's volume map leaves
+// it: the array less the WAL region ((2 + completion target) x checkpoint_segments + 1
+// segments on 9.1), so a larger WAL narrows it.
+TEST(DestageCost, ACrowdedArraySpreadsOverTheRoomLeftByTheWal) {
+  const std::vector<std::string> small = {"disks.capacity=20GiB"};  // 40 GiB RAID 10 x4.
+  std::vector<std::string> big_wal = small;
+  big_wal.push_back("postgres.checkpoint_segments=300");  // 11.7 GiB of WAL.
+  const double spread = SpanGiB(small, 26);
+  EXPECT_LT(spread, 40);
+  EXPECT_GT(spread, 26);
+  EXPECT_LT(SpanGiB(big_wal, 26), spread - 4);
+}
+
 TEST(DestageCost, AnExplicitCostReplacesTheDerivation) {
   EXPECT_DOUBLE_EQ(CostMs({"calibration.destage_position_ms=1.25"}), 1.25);
 }

@@ -57,10 +57,8 @@ TEST(StorageGeometry, BadArraysNameFileLineAndKey) {
   }
 }
 
-// UFS's cylinder groups come from dumpfs's bpg and maxbpg, in filesystem blocks; the
-// span a workload's data covers follows them (an io file as one file, a database as 1
-// GiB segments).
-TEST(StorageGeometry, CylinderGroupsSpreadTheData) {
+// UFS's cylinder groups come from dumpfs's bpg and maxbpg, in filesystem blocks.
+TEST(StorageGeometry, CylinderGroupsComeFromDumpfsFigures) {
   Scenario s = Parsed(
       "[filesystem]\nblock_size = \"64k\"\nfragment_size = \"8k\"\n"
       "blocks_per_group = 40195\nmax_blocks_per_group = 8192\n");
@@ -68,12 +66,6 @@ TEST(StorageGeometry, CylinderGroupsSpreadTheData) {
   const FsGeometry f = FsGeometryFor(s);
   EXPECT_EQ(f.group_bytes, 40195LL * 65536);
   EXPECT_EQ(f.section_bytes, 8192LL * 65536);
-  const double gib = 1 << 30;
-  EXPECT_NEAR(PlacedSpanBytes(s, 26 * gib) / (26 * gib), 2.95, 0.01);
-  s.workload.type = WorkloadKind::kIo;
-  EXPECT_NEAR(PlacedSpanBytes(s, 47 * gib) / (47 * gib), 4.8, 0.1);
-  Scenario plain = Parsed("[filesystem]\nblock_size = \"64k\"\n");
-  EXPECT_EQ(PlacedSpanBytes(plain, 26 * gib), 26 * gib);
   for (const char* bad : {"[filesystem]\nblocks_per_group = 100\n",
                           "[filesystem]\nblocks_per_group = 100\nmax_blocks_per_group = 200\n"}) {
     Status st = ValidateScenario(Parsed(bad));
