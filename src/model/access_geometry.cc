@@ -154,7 +154,14 @@ double AccessGeometry::ReadMs(size_t m, const DiskCosts& c) const {
 
 double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {
   const MemberWork& w = members[m];
-  return w.write_commands * c.destage_position_ms + w.pre_read_commands * c.read_position_ms +
+  double rewrites = 0, rewrite_ms = 0;
+  if (c.rewrite_turn_ms > 0 && w.pre_read_commands > 0) {
+    rewrites = std::min(w.write_commands, w.pre_read_commands);
+    const double read_transfer_ms = w.pre_read_bytes / w.pre_read_commands / c.bytes_per_ms;
+    rewrite_ms = std::max(0.0, c.rewrite_turn_ms - read_transfer_ms);
+  }
+  return (w.write_commands - rewrites) * c.destage_position_ms + rewrites * rewrite_ms +
+         w.pre_read_commands * c.read_position_ms +
          (w.write_bytes + w.pre_read_bytes) / c.bytes_per_ms;
 }
 

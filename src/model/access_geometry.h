@@ -19,6 +19,12 @@ struct DiskCosts {
   double read_position_ms = 0;     // Per read command.
   double destage_position_ms = 0;  // Per destage write command.
   double bytes_per_ms = 0;         // Media transfer.
+  // > 0: a write the host waits for right after reading the same extent (a RAID 5/6
+  // pre-read) finds the head on its track and waits for the sector to come round: this
+  // many ms (a revolution) from the read's start, so the read's transfer is taken off.
+  // 0: such writes cost destage_position_ms like the others (write-back: the controller
+  // destages them later).
+  double rewrite_turn_ms = 0;
 };
 
 // Per member, per block access (averaged over positions); cost-independent.
@@ -39,7 +45,8 @@ struct AccessGeometry {
   double write_commands = 0;  // Mean member commands per write (all copies + pre-reads).
   MirrorSets mirrors;         // Members holding copies of the same data.
 
-  // Busy ms per block read / block write on member m under `costs`.
+  // Busy ms per block read / block write on member m under `costs` (a write's pre-read
+  // and the write after it: DiskCosts::rewrite_turn_ms).
   double ReadMs(size_t m, const DiskCosts& costs) const;
   double WriteMs(size_t m, const DiskCosts& costs) const;
 };

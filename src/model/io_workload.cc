@@ -58,9 +58,12 @@ void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c
 // A synchronous write's member commands (its pieces, their copies, RAID 5/6 pre-reads)
 // run in parallel: in one phase, or two when pre-reads come first, each phase lasting
 // its slowest command, F(k) = 1 + w (H_k - 1) times its mean command (the fork-join
-// charge of a split read). The share of the commands' summed busy time the write waits
-// for; the rest loads the members in the background.
-double SyncWriteWaitedShare(const AccessGeometry& g, double fork_join_weight) {
+// charge of a split read). A write phase of rewrites (DiskCosts::rewrite_turn_ms: each
+// write waits for its sector to come round after its own pre-read) ends one revolution
+// after the pre-read phase whichever member is slowest: F = 1. The share of the
+// commands' summed busy time the write waits for; the rest loads the members in the
+// background.
+double SyncWriteWaitedShare(const AccessGeometry& g, const DiskCosts& c, double fork_join_weight) {
   double pre_reads = 0;
   for (const MemberWork& w : g.members) pre_reads += w.pre_read_commands;
   const double commands = g.write_commands;
@@ -68,7 +71,8 @@ double SyncWriteWaitedShare(const AccessGeometry& g, double fork_join_weight) {
   const double phases = pre_reads > 0 ? 2 : 1;
   const double per_phase = commands / phases;
   const double slowest = 1 + fork_join_weight * (ForkJoinFactor(per_phase) - 1);
-  return std::min(1.0, phases * slowest / commands);
+  const double write_phase = pre_reads > 0 && c.rewrite_turn_ms > 0 ? 1 : slowest;
+  return std::min(1.0, ((phases - 1) * slowest + write_phase) / commands);
 }
 
 // The network's pieces once `miss` of the read requests (and of the partial writes'
@@ -126,7 +130,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   // An fsync the filesystem runs without the file lock waits after releasing it.
   const bool sync_unlocked = spec.lock.writes && !spec.direct && !spec.lock.fsync;
   std::vector<double>& sync_path = sync_unlocked ? net.write.after_ms : net.write.path_ms;
-  const double waited = SyncWriteWaitedShare(g, p.fork_join_weight);
+  const double waited = SyncWriteWaitedShare(g, c, p.fork_join_weight);
   for (size_t m = 0; m < members; ++m) {
     if (rmw) net.write.path_ms[m] += miss * read_ms(m);
     const double write_ms = g.WriteMs(m, c);

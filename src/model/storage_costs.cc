@@ -83,6 +83,7 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_byt
   } else {
     c.destage_position_ms =
         rotation_ms + t2t_ms + (d.avg_write_seek_ns / 1e6 - t2t_ms) * band * p.read_seek_scale;
+    c.rewrite_turn_ms = 2 * rotation_ms;
   }
   return c;
 }

@@ -138,11 +138,14 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
     // commit path; data writes go to the disks in the background (OS write-back). The
     // mirror copies of the WAL write run in parallel: one copy's time is on the path
     // (the network visits stations in turn), the others' busy time is background load.
+    // A WAL on its own device (postgres.wal_on_data_volume = off) flushes off these
+    // disks: an ideal device's flush, as the simulator's.
+    const double wal_commits = net.s->postgres.wal_on_data_volume ? load.commits_per_op : 0;
     Demands data = pt.d;
-    pt.a = SolveWalOnCommitPath(net, n, load.commits_per_op, delay_ms, &pt.d);
+    pt.a = SolveWalOnCommitPath(net, n, wal_commits, delay_ms, &pt.d);
     if (net.checkpoint) {
       pt.a = WithCheckpointStall(net, n, pt.a, &data, [&](Demands* run) {
-        return SolveWalOnCommitPath(net, n, load.commits_per_op, delay_ms, run);
+        return SolveWalOnCommitPath(net, n, wal_commits, delay_ms, run);
       });
       pt.d = data;
     }

@@ -57,6 +57,25 @@ TEST(IoModel, RandomReadAtQd1IsSeekPlusHalfRotationPlusTransfer) {
   EXPECT_NEAR(p.bytes_per_s, p.tps * 4096, 1e-6 * p.bytes_per_s);
 }
 
+// RAID 5 small writes without a write-back cache (md behind an HBA, O_DIRECT, one job):
+// the data and parity pre-reads in parallel (the slower of two random positionings:
+// F(2) = 1 + 0.5 x (H_2 - 1) = 1.25 times one), then both writes where they read, each
+// waiting for its sector to come round: one revolution (4 ms at 15000 rpm) from the
+// pre-reads' start, the textbook extra rotation of a read-modify-write.
+TEST(IoModel, Raid5SmallWriteIsTwoPreReadsThenOneRevolution) {
+  std::vector<std::string> raid5 = OneDisk();
+  for (const char* set :
+       {"array.level=raid5", "array.disks=4", "array.stripe=64KiB", "workload.file_size=800GB"}) {
+    raid5.push_back(set);
+  }
+  const double read_ms = PredictOk(Io(raid5)).statement_latency_ms.at("read");
+  raid5.push_back("workload.read_fraction=0");
+  const double write_ms = PredictOk(Io(raid5)).statement_latency_ms.at("write");
+  const double revolution_ms = 60000.0 / 15000;
+  EXPECT_NEAR(write_ms, 1.25 * read_ms + revolution_ms, 0.02 * write_ms)
+      << "read " << read_ms << " ms";
+}
+
 // UFS's cylinder groups spread a file over the disk: a 30 GB file with sections of an
 // eighth of each group spans 240 GB, so its random reads seek over 80 % of the stroke
 // (the square-root band of the seek curve), as a 240 GB file laid out contiguously.

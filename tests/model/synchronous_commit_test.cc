@@ -32,6 +32,15 @@ TEST(SynchronousCommit, OffTakesTheWalWriteOffTheCommitPath) {
   EXPECT_LT(off.statement_latency_ms.at("END"), 0.2 * on.statement_latency_ms.at("END"));
 }
 
+// The WAL on its own device (postgres.wal_on_data_volume = off): the commit waits for an
+// ideal flush, as in the simulator, not for a write on the data disks.
+TEST(SynchronousCommit, AWalOnItsOwnDeviceLeavesTheDataDisksCommitPath) {
+  const Prediction shared = MustPredict(With(kWriteThrough, "postgres.wal_on_data_volume=on"));
+  const Prediction own = MustPredict(With(kWriteThrough, "postgres.wal_on_data_volume=off"));
+  EXPECT_GT(own.tps, 1.5 * shared.tps);
+  EXPECT_LT(own.statement_latency_ms.at("END"), 0.2 * shared.statement_latency_ms.at("END"));
+}
+
 // Over checkpoint bursts (300 s of the built-in scenario, write-through): with commits
 // that flush, a commit in the burst waits behind the OS's writes; with none, nothing.
 TEST(SynchronousCommit, OffNoCommitWaitsBehindTheBurst) {
