@@ -62,8 +62,11 @@ Results PredictionToResults(const Scenario& s, const Prediction& p) {
   r.label = s.name;
   r.config = ScenarioResultsConfig(s);
   r.tps = p.tps;
-  r.duration_s = NsToSec(s.workload.duration_ns);
-  r.transactions = static_cast<uint64_t>(p.tps * r.duration_s);
+  // pgbench -t: every client runs workload.transactions; the run lasts what they take.
+  const double all = static_cast<double>(s.workload.transactions) * s.workload.clients;
+  r.duration_s = all > 0 && p.tps > 0 ? all / p.tps : NsToSec(s.workload.duration_ns);
+  r.transactions =
+      all > 0 ? static_cast<uint64_t>(all) : static_cast<uint64_t>(p.tps * r.duration_s);
   r.transaction_latency.Record(MsToNs(p.transaction_latency_ms));
   for (const auto& [name, ms] : p.statement_latency_ms) {
     StatementResult st;

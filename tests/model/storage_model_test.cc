@@ -64,6 +64,21 @@ TEST(AccessGeometry, Raid5WritesReadModifyWrite) {
   EXPECT_NEAR(g->write_commands, 4.0, 1e-9);
 }
 
+// pgbench -t: each client runs workload.transactions, so a cold run lasts what they take
+// and warms over that: the answer is the duration's answer for that length.
+TEST(StorageModel, TransactionsPerClientSetTheRunLength) {
+  auto by_count = Predict(Base({"workload.cache=cold", "workload.transactions=500"}));
+  ASSERT_TRUE(by_count.ok()) << by_count.status().message();
+  const double run_s = 500.0 * 10 / by_count->tps;
+  auto by_time =
+      Predict(Base({"workload.cache=cold", "workload.duration=" + std::to_string(run_s) + "s"}));
+  ASSERT_TRUE(by_time.ok()) << by_time.status().message();
+  EXPECT_NEAR(by_count->tps, by_time->tps, 0.01 * by_time->tps);
+  auto long_run = Predict(Base({"workload.cache=cold", "workload.transactions=50000"}));
+  ASSERT_TRUE(long_run.ok());
+  EXPECT_LT(long_run->tps, 0.8 * by_count->tps);  // Longer: more of it cold-bound.
+}
+
 TEST(StorageModel, WarmBeatsColdAndLargeStripeBeatsSmall) {
   EXPECT_GT(Tps(Base({"array.stripe=1MiB"})), Tps(Base({"array.stripe=32k"})));
   EXPECT_GT(Tps(Base({"workload.cache=warm"})), Tps(Base({"workload.cache=cold"})));
@@ -125,10 +140,10 @@ TEST(StorageModel, ErrorBandWidensWithStandardErrors) {
 
 TEST(StorageModel, RandomioColdIsSlowerAndReadsAreMisses) {
   // randomio's pattern as an io workload on the base scenario's storage.
-  std::vector<std::string> io = {"workload.type=io", "workload.io_size=8KiB",
-                                 "workload.file_size=48000MiB", "workload.read_fraction=0.5",
-                                 "workload.io_fsync_writes=on", "workload.clients=8",
-                                 "workload.duration=100s"};
+  std::vector<std::string> io = {
+      "workload.type=io",           "workload.io_size=8KiB",       "workload.file_size=48000MiB",
+      "workload.read_fraction=0.5", "workload.io_fsync_writes=on", "workload.clients=8",
+      "workload.duration=100s"};
   Scenario s = Base(io);
   const ModelParams p = ParamsFromScenario(s);
   auto warm = PredictWith(s, p);
@@ -137,7 +152,8 @@ TEST(StorageModel, RandomioColdIsSlowerAndReadsAreMisses) {
   ASSERT_TRUE(warm.ok() && cold.ok()) << warm.status().message() << cold.status().message();
   EXPECT_LT(cold->tps, warm->tps);
   EXPECT_GT(cold->reads_per_transaction, warm->reads_per_transaction);
-  const double miss = 1 - p.cache_fraction * static_cast<double>(s.host.ram_bytes) / (48000LL << 20);
+  const double miss =
+      1 - p.cache_fraction * static_cast<double>(s.host.ram_bytes) / (48000LL << 20);
   // Every request reads its 64 KiB UFS2 block when it misses: a read, and an 8 KiB
   // write's read-modify-write.
   EXPECT_NEAR(warm->reads_per_transaction, miss, 1e-9);
