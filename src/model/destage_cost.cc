@@ -25,7 +25,7 @@ HddSeekCurve WriteSeekCurve(const DiskConfig& d, double seek_scale) {
 // The WAL region on the data volume: none for an io workload.
 int64_t WalRegionOnVolumeBytes(const Scenario& s) {
   if (s.workload.type == WorkloadKind::kIo) return 0;
-  return pgmodel::HostConfigFromScenario(s).wal_cache_region_bytes;
+  return pgmodel::WalRegionBytesOf(s.postgres);
 }
 
 }  // namespace

@@ -34,6 +34,11 @@ int64_t WalRegionBytes(int segments, int64_t max_wal_size_bytes, double target) 
   return 2 * max_wal_size_bytes;
 }
 
+int64_t WalRegionBytesOf(const PostgresConfig& pg) {
+  return WalRegionBytes(CheckpointSegments(pg), MaxWalSizeBytes(pg),
+                        CheckpointCompletionTarget(pg));
+}
+
 OsDirtyLimits OsDirtyLimitsOf(const Scenario& s) {
   return OsDirtyLimitsFor(OsCacheBytes(s), s.host.dirty_background_bytes, s.host.dirty_limit_bytes);
 }
@@ -79,7 +84,7 @@ HostConfig HostConfigFromScenario(const Scenario& s) {
   const int64_t max_wal = MaxWalSizeBytes(s.postgres);
   h.checkpoint_wal_bytes = CheckpointWalBytes(segments, max_wal, target);
   h.checkpoint_completion_target = target;
-  h.wal_cache_region_bytes = WalRegionBytes(segments, max_wal, target);
+  h.wal_cache_region_bytes = WalRegionBytesOf(s.postgres);
   return h;
 }
 

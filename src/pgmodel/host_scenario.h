@@ -29,6 +29,9 @@ int64_t CheckpointWalBytes(int checkpoint_segments, int64_t max_wal_size_bytes,
 // 2 x max_wal_size.
 int64_t WalRegionBytes(int checkpoint_segments, int64_t max_wal_size_bytes,
                        double completion_target);
+// The same for the settings in force in `pg` (CheckpointSegments, MaxWalSizeBytes,
+// CheckpointCompletionTarget): HostConfig::wal_cache_region_bytes.
+int64_t WalRegionBytesOf(const PostgresConfig& pg);
 
 // The OS page cache that holds database pages: host.os_cache when given, else
 // calibration cache_fraction x RAM (at most RAM - shared_buffers) when calibrated,
