@@ -11,9 +11,10 @@
 #                        must follow the 24 GiB host's caches, not the database
 #                        (targets < 3 s CPU, < 400 MB; issue 17);
 #   predict              `predict` of scenarios/m5110e.toml with that host at scales 2000, 200000 and
-#                        1000000: one process per scale (process start included) and a
-#                        40-point client sweep per scale, whose CPU per point is the
-#                        figure held to the target (< 20 ms and < 50 MB a point).
+#                        1000000, with PostgreSQL 9.1's WAL settings and with 15's
+#                        (max_wal_size 1GB): one process per point (process start
+#                        included) and a 40-point client sweep, both held to the
+#                        target (< 20 ms and < 50 MB a point).
 # Usage: [SIM_SPEED_CASE=...] [SIM_SPEED_RUNS=N] bench/sim-speed/run.sh [path/to/pgstorsim] [extra args...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -60,23 +61,31 @@ print(f"{cpu:.3f} {statistics.median(r[2] for r in rows) / 1024:.1f} {statistics
 case "$CASE" in
   predict)
     CLIENTS=$(seq -s, 1 40)
-    for scale in 2000 200000 1000000; do
-      # scenarios/m5110e.toml is PostgreSQL 9.1: checkpoint_segments (its default),
-      # not max_wal_size, which predict refuses for that version.
-      P=("$BIN" predict --scenario scenarios/m5110e.toml "${HOST[@]/postgres.max_wal_size=96MiB/postgres.checkpoint_segments=3}"
-         --set workload.scale=$scale --set disks.capacity=40TB)
-      : >"$OUT/one" && : >"$OUT/sweep"
-      for _ in $(seq "$RUNS"); do
-        timed "${P[@]}" "$@" >>"$OUT/one"
-        timed "${P[@]}" --sweep "workload.clients=$CLIENTS" "$@" >>"$OUT/sweep"
+    # Two WAL settings: scenarios/m5110e.toml's PostgreSQL 9.1 (checkpoint_segments = 3,
+    # its default: a checkpoint every ~2800 transactions), and PostgreSQL 15 on ext4
+    # with max_wal_size = 1GB (a cycle of ~30000), which the demands must thin.
+    PG91=("${HOST[@]/postgres.max_wal_size=96MiB/postgres.checkpoint_segments=3}")
+    PG15=("${HOST[@]/postgres.max_wal_size=96MiB/postgres.max_wal_size=1GB}" --set postgres.version=15
+          --set filesystem.type=ext4 --set filesystem.block_size=4k --set filesystem.fragment_size=4k
+          --set filesystem.partition_offset=1MiB --set io.scheduler=mq-deadline)
+    for wal in pg9.1 pg15; do
+      for scale in 2000 200000 1000000; do
+        if [ $wal = pg9.1 ]; then SETTINGS=("${PG91[@]}"); else SETTINGS=("${PG15[@]}"); fi
+        P=("$BIN" predict --scenario scenarios/m5110e.toml "${SETTINGS[@]}"
+           --set workload.scale=$scale --set disks.capacity=40TB)
+        : >"$OUT/one" && : >"$OUT/sweep"
+        for _ in $(seq "$RUNS"); do
+          timed "${P[@]}" "$@" >>"$OUT/one"
+          timed "${P[@]}" --sweep "workload.clients=$CLIENTS" "$@" >>"$OUT/sweep"
+        done
+        read -r cpu rss wall < <(medians <"$OUT/one")
+        read -r scpu srss swall < <(medians <"$OUT/sweep")
+        awk -v wal=$wal -v s=$scale -v n="$RUNS" -v c=$cpu -v r=$rss -v w=$wall -v sc=$scpu -v sr=$srss 'BEGIN {
+          printf "sim-speed: predict %s scale %d, medians of %d runs: one point %.3f s cpu (%.2f s wall;"\
+                 " ratio to 0.020 s %.2f), peak RSS %.1f MB; 40-point sweep %.3f s cpu, %.4f s a point"\
+                 " (target < 0.020 s: ratio %.2f), peak RSS %.1f MB (target < 50 MB: ratio %.2f)\n",
+                 wal, s, n, c, w, c / 0.020, r, sc, sc / 40, sc / 40 / 0.020, sr, sr / 50 }'
       done
-      read -r cpu rss wall < <(medians <"$OUT/one")
-      read -r scpu srss swall < <(medians <"$OUT/sweep")
-      awk -v s=$scale -v n="$RUNS" -v c=$cpu -v r=$rss -v w=$wall -v sc=$scpu -v sr=$srss 'BEGIN {
-        printf "sim-speed: predict scale %d, medians of %d runs: one point %.3f s cpu (%.2f s wall),"\
-               " peak RSS %.1f MB; 40-point sweep %.3f s cpu, %.4f s a point (target < 0.020 s:"\
-               " ratio %.2f), peak RSS %.1f MB (target < 50 MB: ratio %.2f)\n",
-               s, n, c, w, r, sc, sc / 40, sc / 40 / 0.020, sr, sr / 50 }'
     done
     exit 0 ;;
   scale2000) SCALE=(--set workload.scale=2000) ;;

@@ -15,7 +15,11 @@ namespace pgstorsim::pgmodel {
 namespace {
 
 constexpr int64_t kProbe = 1000;
+constexpr int64_t kThinnedMinBuffers = 128;
+// The longest cycle run (one that logs no WAL, or cannot be thinned further).
 constexpr int64_t kMaxCycle = 100000;
+// The length ProbeCycle gives a cycle whose probe logged no WAL.
+constexpr double kNoWalCycle = 1e12;
 constexpr uint64_t kSeed = 1;
 
 // The most pages a cycle touches (at most four new pages per transaction: the row's heap
@@ -38,33 +42,56 @@ StatusOr<std::unique_ptr<Host>> CycleHost(HostConfig c) {
   return Host::Create(c);
 }
 
-// One cycle from a redo point (the host's state goes on from there): `transactions`
-// long, or, when 0, as long as the WAL of its first kProbe transactions says the
-// trigger `wal_trigger_bytes` allows.
-HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t transactions,
-                     int64_t wal_trigger_bytes) {
+// Starts a cycle at a redo point with the host's counts reset.
+void StartCycle(Host* host) {
   host->StartUnwrittenCheckpoint(0);
   host->ResetCounts();
-  if (transactions <= 0) {
-    host->RunTransactions(keys, kProbe);
-    const double wal_per_txn = static_cast<double>(host->counts().wal_lsn_bytes) / kProbe;
-    const double wanted =
-        wal_per_txn > 0 ? static_cast<double>(wal_trigger_bytes) / wal_per_txn : 1e12;
-    transactions = std::clamp<int64_t>(std::llround(std::min(wanted, 1e12)), kProbe, kMaxCycle);
-    host->RunTransactions(keys, transactions - kProbe);
-  } else {
-    host->RunTransactions(keys, transactions);
-  }
-  const HostCounts& n = host->counts();
-  const double per = 1.0 / static_cast<double>(transactions);
+}
+
+// Runs the first kProbe transactions of a cycle just started and returns the cycle's
+// length in transactions: as many as the WAL of those allows under the trigger
+// `wal_trigger_bytes`, at least kProbe, kNoWalCycle when they logged none.
+double ProbeCycle(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes) {
+  host->RunTransactions(keys, kProbe);
+  const double wal_per_txn = static_cast<double>(host->counts().wal_lsn_bytes) / kProbe;
+  const double wanted =
+      wal_per_txn > 0 ? static_cast<double>(wal_trigger_bytes) / wal_per_txn : kNoWalCycle;
+  return std::max<double>(std::min(wanted, kNoWalCycle), kProbe);
+}
+
+// The per-transaction demands of the cycle the host ran since StartCycle.
+HostDemands CycleDemands(const Host& host) {
+  const HostCounts& n = host.counts();
+  const double per = 1.0 / static_cast<double>(n.transactions);
   HostDemands d;
   d.page_writes = static_cast<double>(n.buffers_dirtied + n.extend_writes) * per;
   d.wal_record_bytes = static_cast<double>(n.wal_record_bytes) * per;
   d.wal_lsn_bytes = static_cast<double>(n.wal_lsn_bytes) * per;
   d.full_page_images = static_cast<double>(n.full_page_images) * per;
   d.non_hot_updates = static_cast<double>(n.non_hot_updates) * per;
-  d.cycle_transactions = transactions;
+  d.cycle_transactions = static_cast<int64_t>(n.transactions);
   return d;
+}
+
+// One cycle of `transactions` from a redo point (the host's state goes on from there).
+HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t transactions) {
+  StartCycle(host);
+  host->RunTransactions(keys, transactions);
+  return CycleDemands(*host);
+}
+
+// The scenario thinned k-fold: scale, shared buffers and checkpoint trigger divided by
+// k = scale / thinned scale, which keeps what the demands depend on (each relation's
+// touches per page over a cycle, the buffers per page of data, the WAL per
+// transaction); *k is set to the k used.
+HostConfig Thinned(HostConfig c, double wanted_k, double* k) {
+  const int64_t scale = std::max<int64_t>(1, std::llround(static_cast<double>(c.scale) / wanted_k));
+  *k = static_cast<double>(c.scale) / static_cast<double>(scale);
+  c.scale = scale;
+  c.cache.shared_buffers_pages = std::max<int64_t>(
+      kThinnedMinBuffers, std::llround(static_cast<double>(c.cache.shared_buffers_pages) / *k));
+  c.checkpoint_wal_bytes = std::llround(static_cast<double>(c.checkpoint_wal_bytes) / *k);
+  return c;
 }
 
 HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemands& b) {
@@ -90,8 +117,9 @@ int64_t Bucket(double run) {
 // under its lock (the sampling itself runs outside it).
 class Memo {
  public:
-  using Key = std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t>;
-  static Key KeyOf(const HostConfig& c, int64_t run) {
+  using Key =
+      std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t, double>;
+  static Key KeyOf(const HostConfig& c, int64_t run, double thinned_cycle) {
     return {static_cast<int>(c.workload),
             c.scale,
             c.fillfactor,
@@ -100,7 +128,8 @@ class Memo {
             c.full_page_writes,
             c.checkpoint_wal_bytes,
             run,
-            std::min(c.cache.shared_buffers_pages, kCyclePages)};
+            std::min(c.cache.shared_buffers_pages, kCyclePages),
+            thinned_cycle};
   }
   static bool Find(const Key& key, HostDemands* out) {
     std::lock_guard<std::mutex> lock(mu());
@@ -135,43 +164,83 @@ HostConfig ScenarioHostConfig(const Scenario& s) {
 
 }  // namespace
 
-// The host after the first cycle from `pgbench -i` and the key stream where it stopped.
+// The host after the first cycle from `pgbench -i`, the key stream where it stopped and
+// the thinning factor its database has (1: none).
 struct DemandSampler::Paused {
   std::unique_ptr<Host> host;
   KeyGenerator keys;
   HostDemands first;
+  double thinning = 1;
+  bool unchanging = false;  // The first kProbe transactions logged no WAL.
 };
 
-DemandSampler::DemandSampler(const HostConfig& config) : config_(config) {}
-DemandSampler::DemandSampler(const Scenario& scenario) : config_(ScenarioHostConfig(scenario)) {}
+DemandSampler::DemandSampler(const HostConfig& config, double thinned_cycle)
+    : config_(config), thinned_cycle_(thinned_cycle) {}
+DemandSampler::DemandSampler(const Scenario& scenario)
+    : config_(ScenarioHostConfig(scenario)), thinned_cycle_(kThinnedCycle) {}
 DemandSampler::~DemandSampler() = default;
 
+// The first cycle from `pgbench -i`, on the scenario's database, or on a thinned one
+// when the probe says the cycle is longer than thinned_cycle_ transactions.
+Status DemandSampler::RunFirstCycle() {
+  auto made = CycleHost(config_);
+  if (!made.ok()) return made.status();
+  auto paused = std::make_unique<Paused>(
+      Paused{std::move(made).value(), ClientKeys(config_.scale, kSeed, 0), {}, 1, false});
+  StartCycle(paused->host.get());
+  const double wanted = ProbeCycle(paused->host.get(), &paused->keys, config_.checkpoint_wal_bytes);
+  HostConfig thinned = config_;
+  const bool logs_wal = wanted < kNoWalCycle;
+  if (wanted > thinned_cycle_ && logs_wal && config_.measured_relations.is_null()) {
+    thinned = Thinned(config_, wanted / thinned_cycle_, &paused->thinning);
+  }
+  if (!logs_wal) {
+    // Nothing written: no checkpoint ends the cycle and nothing changes over the run.
+    paused->unchanging = true;
+  } else if (paused->thinning > 1) {
+    auto small = CycleHost(thinned);
+    if (!small.ok()) return small.status();
+    paused->host = std::move(small).value();
+    paused->keys = ClientKeys(thinned.scale, kSeed, 0);
+    StartCycle(paused->host.get());
+    paused->host->RunTransactions(
+        &paused->keys, std::min<int64_t>(std::llround(wanted / paused->thinning), kMaxCycle));
+  } else {
+    paused->host->RunTransactions(&paused->keys,
+                                  std::min<int64_t>(std::llround(wanted), kMaxCycle) - kProbe);
+  }
+  paused->first = CycleDemands(*paused->host);
+  paused_ = std::move(paused);
+  return Status::Ok();
+}
+
 // The first cycle (run once per sampler); then, for a run longer than twice the cycle,
-// skip to T/2, a cycle, skip on to T, a cycle, which uses up the paused host.
+// skip to T/2, a cycle, skip on to T, a cycle, which uses up the paused host. On a
+// thinned database the run is T / k and the cycles' lengths are reported k times theirs.
 StatusOr<HostDemands> DemandSampler::Sample(double run_transactions) {
-  const int64_t run = Bucket(run_transactions);
-  const Memo::Key key = Memo::KeyOf(config_, run);
+  const int64_t bucket = Bucket(run_transactions);
+  const Memo::Key key = Memo::KeyOf(config_, bucket, thinned_cycle_);
   HostDemands d;
   if (Memo::Find(key, &d)) return d;
   if (paused_ == nullptr) {
-    StatusOr<std::unique_ptr<Host>> made = CycleHost(config_);
-    if (!made.ok()) return made.status();
-    paused_.reset(new Paused{std::move(made).value(), ClientKeys(config_.scale, kSeed, 0), {}});
-    paused_->first = RunCycle(paused_->host.get(), &paused_->keys, 0, config_.checkpoint_wal_bytes);
+    if (Status s = RunFirstCycle(); !s.ok()) return s;
   }
   d = paused_->first;
+  const double k = paused_->thinning;
+  const int64_t run = std::llround(static_cast<double>(bucket) / k);
   const int64_t cycle = d.cycle_transactions;
-  if (run > 2 * cycle) {
+  if (run > 2 * cycle && !paused_->unchanging) {
     Host* host = paused_->host.get();
     KeyGenerator* keys = &paused_->keys;
     host->Reserve(run);  // The skips and the two cycles: run transactions in all.
     host->SkipTransactions(keys, run / 2 - cycle);
-    const HostDemands mid = RunCycle(host, keys, cycle, 0);
+    const HostDemands mid = RunCycle(host, keys, cycle);
     host->SkipTransactions(keys, run - (run / 2 + cycle));
-    const HostDemands last = RunCycle(host, keys, cycle, 0);
+    const HostDemands last = RunCycle(host, keys, cycle);
     d = Simpson(paused_->first, mid, last);
     paused_.reset();
   }
+  d.cycle_transactions = std::llround(static_cast<double>(cycle) * k);
   Memo::Store(key, d);
   return d;
 }

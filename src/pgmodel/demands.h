@@ -9,7 +9,8 @@
 //
 // A cycle starts at a redo point (every page clean, no image logged yet) and lasts
 // the transactions whose WAL reaches the checkpoint trigger (at the WAL rate of the
-// first cycle's first 1000 transactions; at least 1000, at most 100000). Every
+// first cycle's first 1000 transactions; at least 1000; a workload whose first 1000 log
+// no WAL, as select-only, has those 1000 as its demands for any run). Every
 // clean -> dirty transition of a buffer in a cycle is written once (by the
 // checkpoint, a dirty eviction or the background writer), and a new page also once
 // as the zero page that extends the relation: page writes = dirtied + extensions.
@@ -47,11 +48,20 @@ struct HostDemands {
 // every length starts with the same first cycle from `pgbench -i`, so a sampler whose
 // host ran it for one length goes on with that host for a longer one instead of running
 // it again. Each result equals SampleDemands' for the same arguments and is memoised
-// with them. Owns at most one host (the scenario's shared buffers, up to 400 K pages of
-// cache state) for its lifetime. Thread safety: none (the memo it shares is locked).
+// with them.
+// A cycle longer than `thinned_cycle` transactions (its length is known from its first
+// 1000) is measured on the database thinned k-fold to about that length: scale, shared
+// buffers, checkpoint trigger and run length divided by k, which keeps each relation's
+// touches per page over a cycle and over the run, and the buffers per page of data; the
+// cycle's reported length is k times the thinned one. So the work does not grow with
+// max_wal_size or the run's length (docs/model.md, "Demands on a thinned database").
+// Not with measured relation sizes (they do not scale).
+// Owns at most one host (its buffers are at most 400 K pages of cache state) for its
+// lifetime. Thread safety: none (the memo it shares is locked).
 class DemandSampler {
  public:
-  explicit DemandSampler(const HostConfig& config);
+  static constexpr double kThinnedCycle = 3000;  // Transactions.
+  explicit DemandSampler(const HostConfig& config, double thinned_cycle = kThinnedCycle);
   // The scenario's host (pgmodel/host_scenario.h) with the OS cache's dirty pages.
   explicit DemandSampler(const Scenario& scenario);
   ~DemandSampler();
@@ -60,7 +70,9 @@ class DemandSampler {
 
  private:
   struct Paused;
+  Status RunFirstCycle();
   const HostConfig config_;
+  const double thinned_cycle_;
   std::unique_ptr<Paused> paused_;  // The host after its first cycle, or null.
 };
 

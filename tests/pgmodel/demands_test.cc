@@ -1,0 +1,106 @@
+// DemandSampler on a thinned database (pgmodel/demands.h): a long checkpoint cycle
+// measured on a database k times smaller gives the demands of the whole one.
+#include "pgmodel/demands.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace pgstorsim::pgmodel {
+namespace {
+
+constexpr double kNeverThinned = std::numeric_limits<double>::infinity();
+
+// A PostgreSQL 15 host: scale 200 (20 M accounts), 2 GiB of shared buffers, a
+// checkpoint every 512 MiB of WAL: a cycle of about 30000 transactions.
+HostConfig LongCycleHost() {
+  HostConfig c;
+  c.scale = 200;
+  c.cache.shared_buffers_pages = (2LL << 30) / 8192;
+  c.cache.os_cache_pages = 0;
+  c.checkpoint_wal_bytes = 512LL << 20;
+  return c;
+}
+
+void ExpectWithin(double thinned, double exact, double relative, const char* what) {
+  EXPECT_NEAR(thinned, exact, relative * exact) << what;
+}
+
+void ExpectSameDemands(const HostDemands& thinned, const HostDemands& exact, double relative) {
+  ExpectWithin(thinned.page_writes, exact.page_writes, relative, "page writes");
+  ExpectWithin(thinned.wal_lsn_bytes, exact.wal_lsn_bytes, relative, "WAL bytes");
+  ExpectWithin(thinned.wal_record_bytes, exact.wal_record_bytes, relative, "WAL records");
+  ExpectWithin(thinned.full_page_images, exact.full_page_images, relative, "images");
+  ExpectWithin(thinned.non_hot_updates, exact.non_hot_updates, relative, "non-HOT updates");
+}
+
+TEST(DemandsThinned, ALongCycleMeasuredTenfoldThinnedGivesTheWholeDatabasesDemands) {
+  const HostConfig c = LongCycleHost();
+  auto exact = DemandSampler(c, kNeverThinned).Sample(0);
+  auto thinned = DemandSampler(c).Sample(0);
+  ASSERT_TRUE(exact.ok()) << exact.status().message();
+  ASSERT_TRUE(thinned.ok()) << thinned.status().message();
+  // The cycle is long enough to be thinned about tenfold, and reported at full length.
+  EXPECT_GT(exact->cycle_transactions, 8 * DemandSampler::kThinnedCycle);
+  EXPECT_NEAR(static_cast<double>(thinned->cycle_transactions),
+              static_cast<double>(exact->cycle_transactions),
+              0.01 * static_cast<double>(exact->cycle_transactions));
+  // A fresh database: nearly every update moves its row and logs two images.
+  EXPECT_GT(exact->non_hot_updates, 0.9);
+  ExpectSameDemands(*thinned, *exact, 0.02);
+}
+
+TEST(DemandsThinned, BuffersThatCannotHoldACycleAreThinnedWithTheData) {
+  // 64 MiB of buffers against the ~100000 pages a cycle dirties: dirty evictions, and
+  // pages dirtied again after them are written again.
+  HostConfig c = LongCycleHost();
+  c.cache.shared_buffers_pages = (64LL << 20) / 8192;
+  auto exact = DemandSampler(c, kNeverThinned).Sample(0);
+  auto thinned = DemandSampler(c).Sample(0);
+  ASSERT_TRUE(exact.ok() && thinned.ok());
+  auto roomy = DemandSampler(LongCycleHost(), kNeverThinned).Sample(0);
+  ASSERT_TRUE(roomy.ok());
+  EXPECT_GT(exact->page_writes, 1.05 * roomy->page_writes);  // Written again.
+  ExpectSameDemands(*thinned, *exact, 0.02);
+}
+
+TEST(DemandsThinned, OverALongRunTheAgedHeapIsTheWholeDatabasesToo) {
+  // 300000 transactions (ten cycles): pruned pages take later updates HOT.
+  const HostConfig c = LongCycleHost();
+  auto exact = DemandSampler(c, kNeverThinned).Sample(300000);
+  auto thinned = DemandSampler(c).Sample(300000);
+  ASSERT_TRUE(exact.ok()) << exact.status().message();
+  ASSERT_TRUE(thinned.ok()) << thinned.status().message();
+  auto fresh = DemandSampler(c, kNeverThinned).Sample(0);
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_LT(exact->non_hot_updates, 0.9 * fresh->non_hot_updates);  // The run ages the heap.
+  ExpectSameDemands(*thinned, *exact, 0.02);
+}
+
+TEST(DemandsThinned, ACycleShorterThanTheThresholdIsMeasuredAsItIs) {
+  HostConfig c = LongCycleHost();
+  c.checkpoint_wal_bytes = 16LL << 20;  // About 1000 transactions.
+  auto exact = DemandSampler(c, kNeverThinned).Sample(50000);
+  auto sampled = DemandSampler(c).Sample(50000);
+  ASSERT_TRUE(exact.ok() && sampled.ok());
+  EXPECT_EQ(sampled->cycle_transactions, exact->cycle_transactions);
+  EXPECT_EQ(sampled->page_writes, exact->page_writes);
+  EXPECT_EQ(sampled->wal_lsn_bytes, exact->wal_lsn_bytes);
+  EXPECT_EQ(sampled->full_page_images, exact->full_page_images);
+}
+
+TEST(DemandsThinned, AWorkloadThatLogsNoWalHasNoDemandsOverAnyRun) {
+  HostConfig c = LongCycleHost();
+  c.workload = WorkloadKind::kSelectOnly;
+  for (double run : {0.0, 1e6}) {
+    auto d = DemandSampler(c).Sample(run);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    EXPECT_EQ(d->page_writes, 0) << run;
+    EXPECT_EQ(d->wal_lsn_bytes, 0) << run;
+    EXPECT_EQ(d->full_page_images, 0) << run;
+  }
+}
+
+}  // namespace
+}  // namespace pgstorsim::pgmodel
