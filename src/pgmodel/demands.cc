@@ -119,7 +119,7 @@ class Memo {
  public:
   using Key =
       std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t, double>;
-  static Key KeyOf(const HostConfig& c, int64_t run, double thinned_cycle) {
+  static Key KeyOf(const HostConfig& c, int64_t run, double thin_above) {
     return {static_cast<int>(c.workload),
             c.scale,
             c.fillfactor,
@@ -129,7 +129,7 @@ class Memo {
             c.checkpoint_wal_bytes,
             run,
             std::min(c.cache.shared_buffers_pages, kCyclePages),
-            thinned_cycle};
+            thin_above};
   }
   static bool Find(const Key& key, HostDemands* out) {
     std::lock_guard<std::mutex> lock(mu());
@@ -174,14 +174,14 @@ struct DemandSampler::Paused {
   bool unchanging = false;  // The first kProbe transactions logged no WAL.
 };
 
-DemandSampler::DemandSampler(const HostConfig& config, double thinned_cycle)
-    : config_(config), thinned_cycle_(thinned_cycle) {}
+DemandSampler::DemandSampler(const HostConfig& config, double thin_above)
+    : config_(config), thin_above_(thin_above) {}
 DemandSampler::DemandSampler(const Scenario& scenario)
-    : config_(ScenarioHostConfig(scenario)), thinned_cycle_(kThinnedCycle) {}
+    : config_(ScenarioHostConfig(scenario)), thin_above_(kThinAbove) {}
 DemandSampler::~DemandSampler() = default;
 
 // The first cycle from `pgbench -i`, on the scenario's database, or on a thinned one
-// when the probe says the cycle is longer than thinned_cycle_ transactions.
+// when the probe says the cycle is longer than thin_above_ transactions.
 Status DemandSampler::RunFirstCycle() {
   auto made = CycleHost(config_);
   if (!made.ok()) return made.status();
@@ -191,8 +191,8 @@ Status DemandSampler::RunFirstCycle() {
   const double wanted = ProbeCycle(paused->host.get(), &paused->keys, config_.checkpoint_wal_bytes);
   HostConfig thinned = config_;
   const bool logs_wal = wanted < kNoWalCycle;
-  if (wanted > thinned_cycle_ && logs_wal && config_.measured_relations.is_null()) {
-    thinned = Thinned(config_, wanted / thinned_cycle_, &paused->thinning);
+  if (wanted > thin_above_ && logs_wal && config_.measured_relations.is_null()) {
+    thinned = Thinned(config_, wanted / kThinnedCycle, &paused->thinning);
   }
   if (!logs_wal) {
     // Nothing written: no checkpoint ends the cycle and nothing changes over the run.
@@ -219,7 +219,7 @@ Status DemandSampler::RunFirstCycle() {
 // thinned database the run is T / k and the cycles' lengths are reported k times theirs.
 StatusOr<HostDemands> DemandSampler::Sample(double run_transactions) {
   const int64_t bucket = Bucket(run_transactions);
-  const Memo::Key key = Memo::KeyOf(config_, bucket, thinned_cycle_);
+  const Memo::Key key = Memo::KeyOf(config_, bucket, thin_above_);
   HostDemands d;
   if (Memo::Find(key, &d)) return d;
   if (paused_ == nullptr) {

@@ -49,19 +49,20 @@ struct HostDemands {
 // host ran it for one length goes on with that host for a longer one instead of running
 // it again. Each result equals SampleDemands' for the same arguments and is memoised
 // with them.
-// A cycle longer than `thinned_cycle` transactions (its length is known from its first
-// 1000) is measured on the database thinned k-fold to about that length: scale, shared
-// buffers, checkpoint trigger and run length divided by k, which keeps each relation's
-// touches per page over a cycle and over the run, and the buffers per page of data; the
-// cycle's reported length is k times the thinned one. So the work does not grow with
-// max_wal_size or the run's length (docs/model.md, "Demands on a thinned database").
-// Not with measured relation sizes (they do not scale).
+// A cycle longer than `thin_above` transactions (its length is known from its first
+// 1000) is measured on the database thinned k-fold to about kThinnedCycle: scale,
+// shared buffers, checkpoint trigger and run length divided by k, which keeps each
+// relation's touches per page over a cycle and over the run, and the buffers per page
+// of data; the cycle's reported length is k times the thinned one. So the work does
+// not grow with max_wal_size or the run's length (docs/model.md, "Demands on a thinned
+// database"). Not with measured relation sizes (they do not scale).
 // Owns at most one host (its buffers are at most 400 K pages of cache state) for its
 // lifetime. Thread safety: none (the memo it shares is locked).
 class DemandSampler {
  public:
-  static constexpr double kThinnedCycle = 3000;  // Transactions.
-  explicit DemandSampler(const HostConfig& config, double thinned_cycle = kThinnedCycle);
+  static constexpr double kThinAbove = 3000;     // Transactions.
+  static constexpr double kThinnedCycle = 1500;  // Transactions.
+  explicit DemandSampler(const HostConfig& config, double thin_above = kThinAbove);
   // The scenario's host (pgmodel/host_scenario.h) with the OS cache's dirty pages.
   explicit DemandSampler(const Scenario& scenario);
   ~DemandSampler();
@@ -72,7 +73,7 @@ class DemandSampler {
   struct Paused;
   Status RunFirstCycle();
   const HostConfig config_;
-  const double thinned_cycle_;
+  const double thin_above_;
   std::unique_ptr<Paused> paused_;  // The host after its first cycle, or null.
 };
 
