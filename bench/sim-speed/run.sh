@@ -66,7 +66,8 @@ case "$CASE" in
     # with max_wal_size = 1GB (a cycle of ~30000), which the demands must thin.
     PG91=("${HOST[@]/postgres.max_wal_size=96MiB/postgres.checkpoint_segments=3}")
     PG15=("${HOST[@]/postgres.max_wal_size=96MiB/postgres.max_wal_size=1GB}" --set postgres.version=15
-          --set filesystem.type=ext4 --set filesystem.block_size=4k --set filesystem.fragment_size=4k
+          --set filesystem.type=ext4 --set filesystem.blocks_per_group=0 --set filesystem.max_blocks_per_group=0
+          --set filesystem.block_size=4k --set filesystem.fragment_size=4k
           --set filesystem.partition_offset=1MiB --set io.scheduler=mq-deadline)
     for wal in pg9.1 pg15; do
       for scale in 2000 200000 1000000; do

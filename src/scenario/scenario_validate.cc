@@ -113,6 +113,13 @@ Status CheckFilesystem(const Scenario& s) {
     return Refuse(s, "filesystem.max_blocks_per_group",
                   "must be given with filesystem.blocks_per_group, between 1 and it");
   }
+  if (f.blocks_per_group > 0 && UsesLinuxPageCache(f)) {
+    return Refuse(
+        s, "filesystem.blocks_per_group",
+        "UFS cylinder groups (dumpfs bpg / maxbpg) do not apply to filesystem.type = " + f.type +
+            " (its allocator places files otherwise); set it and "
+            "filesystem.max_blocks_per_group to 0");
+  }
   if (s.io.queue_depth < 1) return Refuse(s, "io.queue_depth", "must be at least 1");
   return Status::Ok();
 }

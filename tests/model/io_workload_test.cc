@@ -81,6 +81,7 @@ TEST(IoModel, Raid5SmallWriteIsTwoPreReadsThenOneRevolution) {
 // (the square-root band of the seek curve), as a 240 GB file laid out contiguously.
 TEST(IoModel, CylinderGroupsSpreadTheSeeks) {
   std::vector<std::string> small = OneDisk();
+  small.push_back("filesystem.type=ufs2");
   small.push_back("workload.file_size=30GB");
   small.push_back("workload.io_direct=off");
   small.push_back("filesystem.block_size=64KiB");

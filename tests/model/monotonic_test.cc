@@ -8,9 +8,7 @@
 namespace pgstorsim {
 namespace {
 
-Scenario Base(const std::vector<std::string>& sets) {
-  return testing_util::M5110eScenario(sets);
-}
+Scenario Base(const std::vector<std::string>& sets) { return testing_util::M5110eScenario(sets); }
 
 double Tps(std::vector<std::string> sets, const std::string& extra) {
   sets.push_back(extra);
@@ -64,9 +62,9 @@ TEST(Monotonic, MoreDisksNeverLowerTps) {
     const char* level;
     std::vector<int> disks;
     int span_members;
-  } series[] = {{"raid0", {4, 8, 12, 16, 24}, 0},  {"raid10", {4, 8, 12, 16, 24}, 0},
-                {"raid5", {4, 8, 12, 16, 24}, 0},  {"raid6", {4, 8, 12, 16, 24}, 0},
-                {"raid50", {6, 12, 18, 24}, 3},    {"raid100", {8, 12, 16, 24}, 4}};
+  } series[] = {{"raid0", {4, 8, 12, 16, 24}, 0}, {"raid10", {4, 8, 12, 16, 24}, 0},
+                {"raid5", {4, 8, 12, 16, 24}, 0}, {"raid6", {4, 8, 12, 16, 24}, 0},
+                {"raid50", {6, 12, 18, 24}, 3},   {"raid100", {8, 12, 16, 24}, 4}};
   for (const auto& s : series) {
     for (const char* fs : {"ufs2", "ext4"}) {
       for (const char* stripe : {"64k", "256k"}) {
@@ -78,8 +76,10 @@ TEST(Monotonic, MoreDisksNeverLowerTps) {
                                            std::string("array.stripe=") + stripe};
           if (s.span_members) sets.push_back("array.spans=" + std::to_string(d / s.span_members));
           if (std::string(fs) == "ext4") {
-            for (const char* k : {"filesystem.type=ext4", "filesystem.block_size=4k",
-                                  "filesystem.fragment_size=4k", "filesystem.partition_offset=1MiB"})
+            for (const char* k :
+                 {"filesystem.type=ext4", "filesystem.blocks_per_group=0",
+                  "filesystem.max_blocks_per_group=0", "filesystem.block_size=4k",
+                  "filesystem.fragment_size=4k", "filesystem.partition_offset=1MiB"})
               sets.push_back(k);
           }
           auto p = Predict(Base(sets));

@@ -60,7 +60,7 @@ TEST(StorageGeometry, BadArraysNameFileLineAndKey) {
 // UFS's cylinder groups come from dumpfs's bpg and maxbpg, in filesystem blocks.
 TEST(StorageGeometry, CylinderGroupsComeFromDumpfsFigures) {
   Scenario s = Parsed(
-      "[filesystem]\nblock_size = \"64k\"\nfragment_size = \"8k\"\n"
+      "[filesystem]\ntype = \"ufs2\"\nblock_size = \"64k\"\nfragment_size = \"8k\"\n"
       "blocks_per_group = 40195\nmax_blocks_per_group = 8192\n");
   ASSERT_TRUE(ValidateScenario(s).ok()) << ValidateScenario(s).message();
   const FsGeometry f = FsGeometryFor(s);
@@ -73,6 +73,13 @@ TEST(StorageGeometry, CylinderGroupsComeFromDumpfsFigures) {
     EXPECT_NE(st.message().find("key filesystem.max_blocks_per_group"), std::string::npos)
         << st.message();
   }
+  // A Linux filesystem has no cylinder groups: the key is refused with its line.
+  Status linux_fs = ValidateScenario(
+      Parsed("[filesystem]\ntype = \"xfs\"\nblocks_per_group = 100\nmax_blocks_per_group = 10\n"));
+  ASSERT_FALSE(linux_fs.ok());
+  EXPECT_EQ(linux_fs.message().rfind("geo.toml:3: key filesystem.blocks_per_group", 0), 0u)
+      << linux_fs.message();
+  EXPECT_NE(linux_fs.message().find("filesystem.type = xfs"), std::string::npos);
 }
 
 TEST(StorageGeometry, ResultsCarryCanonicalKeysWithUnits) {
