@@ -73,10 +73,31 @@ HostDemands CycleDemands(const Host& host) {
   return d;
 }
 
-// One cycle of `transactions` from a redo point (the host's state goes on from there).
-HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t transactions) {
+// Runs the cycle begun with StartCycle on until the WAL inserted since its redo point
+// reaches `wal_trigger_bytes` (PostgreSQL requests the checkpoint then: the WAL per
+// transaction falls over a cycle as fewer changes are a page's first, so the cycle is
+// longer than its first transactions' rate says), or kMaxCycle transactions in all. In
+// batches of half the transactions the WAL rate so far says are left, so the last one
+// ends within a transaction or two of the trigger.
+void RunToTrigger(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes) {
+  for (;;) {
+    const HostCounts& n = host->counts();
+    const int64_t done = static_cast<int64_t>(n.transactions);
+    if (n.wal_lsn_bytes >= wal_trigger_bytes || done >= kMaxCycle) return;
+    int64_t batch = 1;
+    if (done > 0 && n.wal_lsn_bytes > 0) {
+      const double per_txn = static_cast<double>(n.wal_lsn_bytes) / static_cast<double>(done);
+      const double left = static_cast<double>(wal_trigger_bytes - n.wal_lsn_bytes) / per_txn;
+      batch = std::clamp<int64_t>(static_cast<int64_t>(left / 2), 1, kMaxCycle - done);
+    }
+    host->RunTransactions(keys, batch);
+  }
+}
+
+// One cycle from a redo point to the WAL trigger (the host's state goes on from there).
+HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes) {
   StartCycle(host);
-  host->RunTransactions(keys, transactions);
+  RunToTrigger(host, keys, wal_trigger_bytes);
   return CycleDemands(*host);
 }
 
@@ -128,7 +149,7 @@ class Memo {
             c.full_page_writes,
             c.checkpoint_wal_bytes,
             run,
-            std::min(c.cache.shared_buffers_pages, kCyclePages),
+            c.cache.shared_buffers_pages,  // A thinned database gets its share of all.
             thin_above};
   }
   static bool Find(const Key& key, HostDemands* out) {
@@ -203,12 +224,8 @@ Status DemandSampler::RunFirstCycle() {
     paused->host = std::move(small).value();
     paused->keys = ClientKeys(thinned.scale, kSeed, 0);
     StartCycle(paused->host.get());
-    paused->host->RunTransactions(
-        &paused->keys, std::min<int64_t>(std::llround(wanted / paused->thinning), kMaxCycle));
-  } else {
-    paused->host->RunTransactions(&paused->keys,
-                                  std::min<int64_t>(std::llround(wanted), kMaxCycle) - kProbe);
   }
+  if (logs_wal) RunToTrigger(paused->host.get(), &paused->keys, thinned.checkpoint_wal_bytes);
   paused->first = CycleDemands(*paused->host);
   paused_ = std::move(paused);
   return Status::Ok();
@@ -232,11 +249,12 @@ StatusOr<HostDemands> DemandSampler::Sample(double run_transactions) {
   if (run > 2 * cycle && !paused_->unchanging) {
     Host* host = paused_->host.get();
     KeyGenerator* keys = &paused_->keys;
+    const int64_t trigger = std::llround(static_cast<double>(config_.checkpoint_wal_bytes) / k);
     host->Reserve(run);  // The skips and the two cycles: run transactions in all.
     host->SkipTransactions(keys, run / 2 - cycle);
-    const HostDemands mid = RunCycle(host, keys, cycle);
+    const HostDemands mid = RunCycle(host, keys, trigger);
     host->SkipTransactions(keys, run - (run / 2 + cycle));
-    const HostDemands last = RunCycle(host, keys, cycle);
+    const HostDemands last = RunCycle(host, keys, trigger);
     d = Simpson(paused_->first, mid, last);
     paused_.reset();
   }

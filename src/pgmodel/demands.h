@@ -8,9 +8,11 @@
 // heap churn and relation growth before each are run without the caches).
 //
 // A cycle starts at a redo point (every page clean, no image logged yet) and lasts
-// the transactions whose WAL reaches the checkpoint trigger (at the WAL rate of the
-// first cycle's first 1000 transactions; at least 1000; a workload whose first 1000 log
-// no WAL, as select-only, has those 1000 as its demands for any run). Every
+// until the WAL inserted since then reaches the checkpoint trigger, as PostgreSQL
+// requests the checkpoint (at most 100000 transactions of the database it runs on); the
+// WAL rate of its first 1000 transactions only decides whether it is thinned (below). A
+// workload whose first 1000 log no WAL, as select-only, has those 1000 as its demands
+// for any run. Every
 // clean -> dirty transition of a buffer in a cycle is written once (by the
 // checkpoint, a dirty eviction or the background writer), and a new page also once
 // as the zero page that extends the relation: page writes = dirtied + extensions.

@@ -56,7 +56,8 @@ TEST(RowLockWait, PredictChargesUpdateBranchesAtSmallScale) {
   const double one = branches_ms("5", "1");
   EXPECT_NEAR(branches_ms("2000", "1"), one, 1e-9);
   EXPECT_GT(branches_ms("5", "10"), one + 0.5);
-  EXPECT_LT(branches_ms("2000", "10"), branches_ms("5", "10") / 10);
+  // The wait (above the statement's CPU, `one`): 32x at 2000 branches what it is at 5.
+  EXPECT_LT(branches_ms("2000", "10") - one, (branches_ms("5", "10") - one) / 10);
 }
 
 }  // namespace

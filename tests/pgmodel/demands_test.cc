@@ -93,6 +93,27 @@ TEST(DemandsThinned, ACycleShorterThanTheThresholdIsMeasuredAsItIs) {
   EXPECT_EQ(sampled->full_page_images, exact->full_page_images);
 }
 
+TEST(DemandsCycle, ACycleEndsWhereItsWalReachesTheTrigger) {
+  // Scale 5 (75 MB) in 2 GiB of buffers, a checkpoint every 96 MiB of WAL: after its
+  // first pass over the pages a cycle logs few images, so its WAL per transaction falls
+  // and the cycle is far longer than its first 1000 transactions' rate says (PostgreSQL
+  // requests the checkpoint when the WAL since the redo point reaches the trigger).
+  HostConfig c = LongCycleHost();
+  c.scale = 5;
+  c.checkpoint_wal_bytes = 96LL << 20;
+  for (double thin_above : {kNeverThinned, DemandSampler::kThinAbove}) {
+    auto d = DemandSampler(c, thin_above).Sample(0);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    const double cycle_wal = d->wal_lsn_bytes * static_cast<double>(d->cycle_transactions);
+    EXPECT_GE(cycle_wal, 0.999 * static_cast<double>(c.checkpoint_wal_bytes)) << thin_above;
+    EXPECT_LE(cycle_wal, 1.01 * static_cast<double>(c.checkpoint_wal_bytes)) << thin_above;
+    // About 53000 transactions and 0.18 images each (at the first 1000's rate: about
+    // 7200 and 0.86).
+    EXPECT_GT(d->cycle_transactions, 40000) << thin_above;
+    EXPECT_LT(d->full_page_images, 0.3) << thin_above;
+  }
+}
+
 TEST(DemandsThinned, AWorkloadThatLogsNoWalHasNoDemandsOverAnyRun) {
   HostConfig c = LongCycleHost();
   c.workload = WorkloadKind::kSelectOnly;
