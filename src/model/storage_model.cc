@@ -165,28 +165,15 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   return r;
 }
 
-// The run's demands depend on its length in transactions (pgmodel/demands.h) and its
-// checkpoint cycle on the throughput: solved with a fresh database's demands, all
-// written, then with those of the run that throughput gives, at the share w of its
-// data writes that reach the storage, which itself depends on the throughput
+// The run solved with the host's demands `host` (pgmodel/demands.h) at the share w of
+// its data writes that reach the storage, which itself depends on the throughput
 // (WrittenShareRoot). Where the data writes are in the background
 // (RunWrites::InBackground) the throughput is solved without them and they are
 // reported at the share that throughput gives.
-StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
-  pgmodel::DemandSampler sampler(s);  // Both lengths share the first cycle's host.
-  auto fresh = sampler.Sample(0);
-  if (!fresh.ok()) return fresh.status();
-  load.writes_per_op = fresh->page_writes;
-  load.wal_bytes_per_op = fresh->wal_lsn_bytes;
-  auto first = Solve(s, p, load);
-  if (!first.ok()) return first;
-  const double tps0 = first->out.tps;
-  load.background_wal_writes_per_op =
-      WalWriterWritesPerTransaction(s, tps0, first->out.destage_service_ms);
-  auto host = sampler.Sample(tps0 * load.duration_s);
-  if (!host.ok()) return host.status();
-  load.wal_bytes_per_op = host->wal_lsn_bytes;
-  const RunWrites run(s, *host, load.duration_s);
+StatusOr<Solved> SolveRun(const Scenario& s, const ModelParams& p, OpLoad load,
+                          const pgmodel::HostDemands& host) {
+  load.wal_bytes_per_op = host.wal_lsn_bytes;
+  const RunWrites run(s, host, load.duration_s);
   if (run.InBackground(load.footprint_bytes)) {
     load.writes_per_op = 0;
     auto free = Solve(s, p, load);
@@ -206,6 +193,38 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
   auto root = WrittenShareRoot(excess);
   if (!root.ok()) return root.status();
   return last;
+}
+
+// The run's demands depend on its length in transactions (pgmodel/demands.h) and its
+// checkpoint cycle on the throughput: solved with a fresh database's demands, all
+// written, then with those of the run that throughput gives (SolveRun). A cycle lasts
+// at most checkpoint_timeout at the throughput; where that cuts it short, the
+// throughput the shorter cycle gives is solved again, until it moves less than 2 %
+// (at most kTimeoutPasses: the throughput falls as the cycle shortens, so it converges
+// from above).
+StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
+  constexpr int kTimeoutPasses = 6;
+  pgmodel::DemandSampler sampler(s);  // Both lengths share the first cycle's host.
+  auto fresh = sampler.Sample(0);
+  if (!fresh.ok()) return fresh.status();
+  load.writes_per_op = fresh->page_writes;
+  load.wal_bytes_per_op = fresh->wal_lsn_bytes;
+  auto first = Solve(s, p, load);
+  if (!first.ok()) return first;
+  double tps = first->out.tps;
+  load.background_wal_writes_per_op =
+      WalWriterWritesPerTransaction(s, tps, first->out.destage_service_ms);
+  const double timeout_s = NsToSec(s.postgres.checkpoint_timeout_ns);
+  for (int pass = 1;; ++pass) {
+    auto host = sampler.Sample(tps * load.duration_s, tps * timeout_s);
+    if (!host.ok()) return host.status();
+    auto solved = SolveRun(s, p, load, *host);
+    if (!solved.ok() || !host->cycle_cut || pass == kTimeoutPasses ||
+        std::fabs(solved->out.tps - tps) <= 0.02 * tps) {
+      return solved;
+    }
+    tps = solved->out.tps;
+  }
 }
 
 }  // namespace

@@ -20,6 +20,8 @@ constexpr int64_t kThinnedMinBuffers = 128;
 constexpr int64_t kMaxCycle = 100000;
 // The length ProbeCycle gives a cycle whose probe logged no WAL.
 constexpr double kNoWalCycle = 1e12;
+// No cap on a cycle's transactions but kMaxCycle.
+constexpr int64_t kNoCap = INT64_MAX / 4;
 constexpr uint64_t kSeed = 1;
 
 // The most pages a cycle touches (at most four new pages per transaction: the row's heap
@@ -76,29 +78,37 @@ HostDemands CycleDemands(const Host& host) {
 // Runs the cycle begun with StartCycle on until the WAL inserted since its redo point
 // reaches `wal_trigger_bytes` (PostgreSQL requests the checkpoint then: the WAL per
 // transaction falls over a cycle as fewer changes are a page's first, so the cycle is
-// longer than its first transactions' rate says), or kMaxCycle transactions in all. In
+// longer than its first transactions' rate says), or `max_transactions` (the
+// checkpoint_timeout's; at most kMaxCycle) in all. In
 // batches of half the transactions the WAL rate so far says are left, so the last one
 // ends within a transaction or two of the trigger.
-void RunToTrigger(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes) {
+bool RunToTrigger(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes,
+                  int64_t max_transactions) {
+  const int64_t most = std::clamp<int64_t>(max_transactions, 1, kMaxCycle);
   for (;;) {
     const HostCounts& n = host->counts();
     const int64_t done = static_cast<int64_t>(n.transactions);
-    if (n.wal_lsn_bytes >= wal_trigger_bytes || done >= kMaxCycle) return;
+    if (n.wal_lsn_bytes >= wal_trigger_bytes) return false;
+    if (done >= most) return max_transactions <= kMaxCycle;
     int64_t batch = 1;
     if (done > 0 && n.wal_lsn_bytes > 0) {
       const double per_txn = static_cast<double>(n.wal_lsn_bytes) / static_cast<double>(done);
       const double left = static_cast<double>(wal_trigger_bytes - n.wal_lsn_bytes) / per_txn;
-      batch = std::clamp<int64_t>(static_cast<int64_t>(left / 2), 1, kMaxCycle - done);
+      batch = std::clamp<int64_t>(static_cast<int64_t>(left / 2), 1, most - done);
     }
     host->RunTransactions(keys, batch);
   }
 }
 
-// One cycle from a redo point to the WAL trigger (the host's state goes on from there).
-HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes) {
+// One cycle from a redo point to the WAL trigger or `max_transactions` (the host's
+// state goes on from there).
+HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes,
+                     int64_t max_transactions) {
   StartCycle(host);
-  RunToTrigger(host, keys, wal_trigger_bytes);
-  return CycleDemands(*host);
+  const bool cut = RunToTrigger(host, keys, wal_trigger_bytes, max_transactions);
+  HostDemands d = CycleDemands(*host);
+  d.cycle_cut = cut;
+  return d;
 }
 
 // The scenario thinned k-fold: scale, shared buffers and checkpoint trigger divided by
@@ -115,6 +125,12 @@ HostConfig Thinned(HostConfig c, double wanted_k, double* k) {
   return c;
 }
 
+// A cap on a cycle's transactions on the database thinned k-fold.
+int64_t ThinnedCap(int64_t cap, double k) {
+  if (cap >= kNoCap) return kNoCap;
+  return std::max<int64_t>(1, std::llround(static_cast<double>(cap) / k));
+}
+
 HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemands& b) {
   auto mean = [](double x, double y, double z) { return (x + 4 * y + z) / 6; };
   HostDemands d;
@@ -124,6 +140,7 @@ HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemand
   d.full_page_images = mean(a.full_page_images, m.full_page_images, b.full_page_images);
   d.non_hot_updates = mean(a.non_hot_updates, m.non_hot_updates, b.non_hot_updates);
   d.cycle_transactions = a.cycle_transactions;
+  d.cycle_cut = a.cycle_cut || m.cycle_cut || b.cycle_cut;
   return d;
 }
 
@@ -138,9 +155,9 @@ int64_t Bucket(double run) {
 // under its lock (the sampling itself runs outside it).
 class Memo {
  public:
-  using Key =
-      std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t, double>;
-  static Key KeyOf(const HostConfig& c, int64_t run, double thin_above) {
+  using Key = std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t,
+                         double, int64_t>;
+  static Key KeyOf(const HostConfig& c, int64_t run, double thin_above, int64_t cap) {
     return {static_cast<int>(c.workload),
             c.scale,
             c.fillfactor,
@@ -150,7 +167,8 @@ class Memo {
             c.checkpoint_wal_bytes,
             run,
             c.cache.shared_buffers_pages,  // A thinned database gets its share of all.
-            thin_above};
+            thin_above,
+            cap};
   }
   static bool Find(const Key& key, HostDemands* out) {
     std::lock_guard<std::mutex> lock(mu());
@@ -193,6 +211,7 @@ struct DemandSampler::Paused {
   HostDemands first;
   double thinning = 1;
   bool unchanging = false;  // The first kProbe transactions logged no WAL.
+  int64_t cycle_cap = 0;    // The cycle's most transactions (whole database).
 };
 
 DemandSampler::DemandSampler(const HostConfig& config, double thin_above)
@@ -201,13 +220,22 @@ DemandSampler::DemandSampler(const Scenario& scenario)
     : config_(ScenarioHostConfig(scenario)), thin_above_(kThinAbove) {}
 DemandSampler::~DemandSampler() = default;
 
+// Whether the paused first cycle is the one a cap of `cap` transactions gives: it ran
+// under that cap, or it ended before the cap it ran under (at the WAL trigger or
+// kMaxCycle) and is not longer than `cap`.
+bool DemandSampler::FirstCycleHolds(const Paused& p, int64_t cap) {
+  if (p.cycle_cap == cap || p.unchanging) return true;
+  const int64_t length = p.first.cycle_transactions;  // On the thinned database.
+  return length < ThinnedCap(p.cycle_cap, p.thinning) && length <= ThinnedCap(cap, p.thinning);
+}
+
 // The first cycle from `pgbench -i`, on the scenario's database, or on a thinned one
 // when the probe says the cycle is longer than thin_above_ transactions.
-Status DemandSampler::RunFirstCycle() {
+Status DemandSampler::RunFirstCycle(int64_t cap) {
   auto made = CycleHost(config_);
   if (!made.ok()) return made.status();
   auto paused = std::make_unique<Paused>(
-      Paused{std::move(made).value(), ClientKeys(config_.scale, kSeed, 0), {}, 1, false});
+      Paused{std::move(made).value(), ClientKeys(config_.scale, kSeed, 0), {}, 1, false, cap});
   StartCycle(paused->host.get());
   const double wanted = ProbeCycle(paused->host.get(), &paused->keys, config_.checkpoint_wal_bytes);
   HostConfig thinned = config_;
@@ -225,8 +253,13 @@ Status DemandSampler::RunFirstCycle() {
     paused->keys = ClientKeys(thinned.scale, kSeed, 0);
     StartCycle(paused->host.get());
   }
-  if (logs_wal) RunToTrigger(paused->host.get(), &paused->keys, thinned.checkpoint_wal_bytes);
+  bool cut = false;
+  if (logs_wal) {
+    cut = RunToTrigger(paused->host.get(), &paused->keys, thinned.checkpoint_wal_bytes,
+                       ThinnedCap(cap, paused->thinning));
+  }
   paused->first = CycleDemands(*paused->host);
+  paused->first.cycle_cut = cut;
   paused_ = std::move(paused);
   return Status::Ok();
 }
@@ -234,13 +267,18 @@ Status DemandSampler::RunFirstCycle() {
 // The first cycle (run once per sampler); then, for a run longer than twice the cycle,
 // skip to T/2, a cycle, skip on to T, a cycle, which uses up the paused host. On a
 // thinned database the run is T / k and the cycles' lengths are reported k times theirs.
-StatusOr<HostDemands> DemandSampler::Sample(double run_transactions) {
+StatusOr<HostDemands> DemandSampler::Sample(double run_transactions,
+                                            double max_cycle_transactions) {
   const int64_t bucket = Bucket(run_transactions);
-  const Memo::Key key = Memo::KeyOf(config_, bucket, thin_above_);
+  const int64_t cap = !(max_cycle_transactions < kUncapped)
+                          ? kNoCap
+                          : std::max<int64_t>(1, Bucket(max_cycle_transactions));
+  const Memo::Key key = Memo::KeyOf(config_, bucket, thin_above_, cap);
   HostDemands d;
   if (Memo::Find(key, &d)) return d;
+  if (paused_ != nullptr && !FirstCycleHolds(*paused_, cap)) paused_.reset();
   if (paused_ == nullptr) {
-    if (Status s = RunFirstCycle(); !s.ok()) return s;
+    if (Status s = RunFirstCycle(cap); !s.ok()) return s;
   }
   d = paused_->first;
   const double k = paused_->thinning;
@@ -252,9 +290,10 @@ StatusOr<HostDemands> DemandSampler::Sample(double run_transactions) {
     const int64_t trigger = std::llround(static_cast<double>(config_.checkpoint_wal_bytes) / k);
     host->Reserve(run);  // The skips and the two cycles: run transactions in all.
     host->SkipTransactions(keys, run / 2 - cycle);
-    const HostDemands mid = RunCycle(host, keys, trigger);
+    const int64_t most = ThinnedCap(cap, k);
+    const HostDemands mid = RunCycle(host, keys, trigger, most);
     host->SkipTransactions(keys, run - (run / 2 + cycle));
-    const HostDemands last = RunCycle(host, keys, trigger);
+    const HostDemands last = RunCycle(host, keys, trigger, most);
     d = Simpson(paused_->first, mid, last);
     paused_.reset();
   }

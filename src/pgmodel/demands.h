@@ -19,10 +19,10 @@
 // The run has the config's shared buffers, so a page evicted dirty and dirtied again
 // in the same cycle is written again; for a scenario, the buffers are its shared
 // buffers plus the dirty pages its OS page cache holds (its background threshold,
-// pgmodel/os_dirty_limits.h), where a page dirtied again is written once. A
-// checkpoint_timeout shorter than
-// the WAL cycle is not seen here. Reads are not measured here (they depend on the
-// cache state: model/cache_misses.h).
+// pgmodel/os_dirty_limits.h), where a page dirtied again is written once. A cycle
+// also ends at the caller's cap (checkpoint_timeout x the throughput, which the
+// caller knows). Reads are not measured here (they depend on the cache state:
+// model/cache_misses.h).
 // Units: per transaction, bytes. Thread safety: SampleDemands is safe to call from
 // several threads (memoised under a lock); a DemandSampler is one thread's.
 #ifndef PGSTORSIM_PGMODEL_DEMANDS_H_
@@ -44,6 +44,7 @@ struct HostDemands {
   double full_page_images = 0;
   double non_hot_updates = 0;
   int64_t cycle_transactions = 0;  // The checkpoint cycle the figures hold for.
+  bool cycle_cut = false;          // A cycle ended at the cap before its WAL trigger.
 };
 
 // The demands of one host at several run lengths, sharing the work they have in common:
@@ -68,12 +69,16 @@ class DemandSampler {
   // The scenario's host (pgmodel/host_scenario.h) with the OS cache's dirty pages.
   explicit DemandSampler(const Scenario& scenario);
   ~DemandSampler();
-  // As SampleDemands(config, run_transactions).
-  StatusOr<HostDemands> Sample(double run_transactions);
+  // As SampleDemands(config, run_transactions); a cycle also ends after
+  // `max_cycle_transactions` (checkpoint_timeout x the throughput; rounded as T is).
+  StatusOr<HostDemands> Sample(double run_transactions, double max_cycle_transactions = kUncapped);
+
+  static constexpr double kUncapped = 1e18;
 
  private:
   struct Paused;
-  Status RunFirstCycle();
+  Status RunFirstCycle(int64_t cap);
+  static bool FirstCycleHolds(const Paused& paused, int64_t cap);
   const HostConfig config_;
   const double thin_above_;
   std::unique_ptr<Paused> paused_;  // The host after its first cycle, or null.

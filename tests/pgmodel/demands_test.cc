@@ -114,6 +114,29 @@ TEST(DemandsCycle, ACycleEndsWhereItsWalReachesTheTrigger) {
   }
 }
 
+TEST(DemandsCycle, ACheckpointTimeoutEndsACycleBeforeItsWalTrigger) {
+  // The scale-5 cycle above lasts about 53000 transactions by its WAL; a timeout at
+  // 20000 ends it there: every page it dirtied is written once in fewer transactions.
+  HostConfig c = LongCycleHost();
+  c.scale = 5;
+  c.checkpoint_wal_bytes = 96LL << 20;
+  for (double thin_above : {kNeverThinned, DemandSampler::kThinAbove}) {
+    DemandSampler sampler(c, thin_above);
+    auto whole = sampler.Sample(0);
+    auto cut = sampler.Sample(0, 20000);
+    ASSERT_TRUE(whole.ok() && cut.ok());
+    EXPECT_FALSE(whole->cycle_cut);
+    EXPECT_TRUE(cut->cycle_cut);
+    EXPECT_NEAR(static_cast<double>(cut->cycle_transactions), 20000, 0.05 * 20000) << thin_above;
+    EXPECT_GT(cut->page_writes, 1.5 * whole->page_writes) << thin_above;
+    // A timeout beyond the WAL cycle changes nothing.
+    auto late = DemandSampler(c, thin_above).Sample(0, 200000);
+    ASSERT_TRUE(late.ok());
+    EXPECT_FALSE(late->cycle_cut);
+    EXPECT_EQ(late->page_writes, whole->page_writes) << thin_above;
+  }
+}
+
 TEST(DemandsThinned, AWorkloadThatLogsNoWalHasNoDemandsOverAnyRun) {
   HostConfig c = LongCycleHost();
   c.workload = WorkloadKind::kSelectOnly;
