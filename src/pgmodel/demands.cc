@@ -238,23 +238,21 @@ Status DemandSampler::RunFirstCycle(int64_t cap) {
       Paused{std::move(made).value(), ClientKeys(config_.scale, kSeed, 0), {}, 1, false, cap});
   StartCycle(paused->host.get());
   const double wanted = ProbeCycle(paused->host.get(), &paused->keys, config_.checkpoint_wal_bytes);
-  HostConfig thinned = config_;
-  const bool logs_wal = wanted < kNoWalCycle;
-  if (wanted > thin_above_ && logs_wal && config_.measured_relations.is_null()) {
-    thinned = Thinned(config_, wanted / kThinnedCycle, &paused->thinning);
-  }
-  if (!logs_wal) {
-    // Nothing written: no checkpoint ends the cycle and nothing changes over the run.
-    paused->unchanging = true;
-  } else if (paused->thinning > 1) {
-    auto small = CycleHost(thinned);
-    if (!small.ok()) return small.status();
-    paused->host = std::move(small).value();
-    paused->keys = ClientKeys(thinned.scale, kSeed, 0);
-    StartCycle(paused->host.get());
-  }
+  // Nothing written: no checkpoint ends the cycle and nothing changes over the run.
+  paused->unchanging = !(wanted < kNoWalCycle);
   bool cut = false;
-  if (logs_wal) {
+  if (!paused->unchanging) {
+    HostConfig thinned = config_;
+    if (wanted > thin_above_ && config_.measured_relations.is_null()) {
+      thinned = Thinned(config_, wanted / kThinnedCycle, &paused->thinning);
+    }
+    if (paused->thinning > 1) {
+      auto small = CycleHost(thinned);
+      if (!small.ok()) return small.status();
+      paused->host = std::move(small).value();
+      paused->keys = ClientKeys(thinned.scale, kSeed, 0);
+      StartCycle(paused->host.get());
+    }
     cut = RunToTrigger(paused->host.get(), &paused->keys, thinned.checkpoint_wal_bytes,
                        ThinnedCap(cap, paused->thinning));
   }

@@ -23,6 +23,29 @@ HostConfig LongCycleHost() {
   return c;
 }
 
+// Scale 5 (75 MB) in 2 GiB of buffers, a checkpoint every 96 MiB of WAL: a cycle of
+// about 53000 transactions by its WAL.
+HostConfig SmallDatabaseHost() {
+  HostConfig c = LongCycleHost();
+  c.scale = 5;
+  c.checkpoint_wal_bytes = 96LL << 20;
+  return c;
+}
+
+// `c`'s demands over a run of `run` transactions, its cycles run whole and thinned.
+struct WholeAndThinned {
+  HostDemands exact;
+  HostDemands thinned;
+};
+::testing::AssertionResult SampleBoth(const HostConfig& c, double run, WholeAndThinned* out) {
+  auto exact = DemandSampler(c, kNeverThinned).Sample(run);
+  if (!exact.ok()) return ::testing::AssertionFailure() << exact.status().message();
+  auto thinned = DemandSampler(c).Sample(run);
+  if (!thinned.ok()) return ::testing::AssertionFailure() << thinned.status().message();
+  *out = {*exact, *thinned};
+  return ::testing::AssertionSuccess();
+}
+
 void ExpectWithin(double thinned, double exact, double relative, const char* what) {
   EXPECT_NEAR(thinned, exact, relative * exact) << what;
 }
@@ -36,19 +59,16 @@ void ExpectSameDemands(const HostDemands& thinned, const HostDemands& exact, dou
 }
 
 TEST(DemandsThinned, ALongCycleMeasuredOnAThinnedDatabaseGivesTheWholeDatabasesDemands) {
-  const HostConfig c = LongCycleHost();
-  auto exact = DemandSampler(c, kNeverThinned).Sample(0);
-  auto thinned = DemandSampler(c).Sample(0);
-  ASSERT_TRUE(exact.ok()) << exact.status().message();
-  ASSERT_TRUE(thinned.ok()) << thinned.status().message();
+  WholeAndThinned d;
+  ASSERT_TRUE(SampleBoth(LongCycleHost(), 0, &d));
   // The cycle is long enough to be thinned about twentyfold, and reported at full length.
-  EXPECT_GT(exact->cycle_transactions, 16 * DemandSampler::kThinnedCycle);
-  EXPECT_NEAR(static_cast<double>(thinned->cycle_transactions),
-              static_cast<double>(exact->cycle_transactions),
-              0.01 * static_cast<double>(exact->cycle_transactions));
+  EXPECT_GT(d.exact.cycle_transactions, 16 * DemandSampler::kThinnedCycle);
+  EXPECT_NEAR(static_cast<double>(d.thinned.cycle_transactions),
+              static_cast<double>(d.exact.cycle_transactions),
+              0.01 * static_cast<double>(d.exact.cycle_transactions));
   // A fresh database: nearly every update moves its row and logs two images.
-  EXPECT_GT(exact->non_hot_updates, 0.9);
-  ExpectSameDemands(*thinned, *exact, 0.02);
+  EXPECT_GT(d.exact.non_hot_updates, 0.9);
+  ExpectSameDemands(d.thinned, d.exact, 0.02);
 }
 
 TEST(DemandsThinned, BuffersThatCannotHoldACycleAreThinnedWithTheData) {
@@ -56,51 +76,45 @@ TEST(DemandsThinned, BuffersThatCannotHoldACycleAreThinnedWithTheData) {
   // pages dirtied again after them are written again.
   HostConfig c = LongCycleHost();
   c.cache.shared_buffers_pages = (64LL << 20) / 8192;
-  auto exact = DemandSampler(c, kNeverThinned).Sample(0);
-  auto thinned = DemandSampler(c).Sample(0);
-  ASSERT_TRUE(exact.ok() && thinned.ok());
+  WholeAndThinned d;
+  ASSERT_TRUE(SampleBoth(c, 0, &d));
   auto roomy = DemandSampler(LongCycleHost(), kNeverThinned).Sample(0);
   ASSERT_TRUE(roomy.ok());
-  EXPECT_GT(exact->page_writes, 1.05 * roomy->page_writes);  // Written again.
-  ExpectSameDemands(*thinned, *exact, 0.02);
+  EXPECT_GT(d.exact.page_writes, 1.05 * roomy->page_writes);  // Written again.
+  ExpectSameDemands(d.thinned, d.exact, 0.02);
 }
 
 TEST(DemandsThinned, OverALongRunTheAgedHeapIsTheWholeDatabasesToo) {
   // 300000 transactions (ten cycles): pruned pages take later updates HOT.
   const HostConfig c = LongCycleHost();
-  auto exact = DemandSampler(c, kNeverThinned).Sample(300000);
-  auto thinned = DemandSampler(c).Sample(300000);
-  ASSERT_TRUE(exact.ok()) << exact.status().message();
-  ASSERT_TRUE(thinned.ok()) << thinned.status().message();
+  WholeAndThinned d;
+  ASSERT_TRUE(SampleBoth(c, 300000, &d));
   auto fresh = DemandSampler(c, kNeverThinned).Sample(0);
   ASSERT_TRUE(fresh.ok());
-  EXPECT_LT(exact->non_hot_updates, 0.9 * fresh->non_hot_updates);  // The run ages the heap.
-  ExpectSameDemands(*thinned, *exact, 0.02);
+  EXPECT_LT(d.exact.non_hot_updates, 0.9 * fresh->non_hot_updates);  // The run ages the heap.
+  ExpectSameDemands(d.thinned, d.exact, 0.02);
 }
 
 TEST(DemandsThinned, ACycleShorterThanTheThresholdIsMeasuredAsItIs) {
   HostConfig c = LongCycleHost();
   c.checkpoint_wal_bytes = 40LL << 20;  // About 2500 transactions.
-  auto exact = DemandSampler(c, kNeverThinned).Sample(50000);
-  auto sampled = DemandSampler(c).Sample(50000);
-  ASSERT_TRUE(exact.ok() && sampled.ok());
+  WholeAndThinned d;
+  ASSERT_TRUE(SampleBoth(c, 50000, &d));
   // Longer than a thinned cycle, not longer than the threshold.
-  EXPECT_GT(exact->cycle_transactions, DemandSampler::kThinnedCycle);
-  EXPECT_LE(exact->cycle_transactions, DemandSampler::kThinAbove);
-  EXPECT_EQ(sampled->cycle_transactions, exact->cycle_transactions);
-  EXPECT_EQ(sampled->page_writes, exact->page_writes);
-  EXPECT_EQ(sampled->wal_lsn_bytes, exact->wal_lsn_bytes);
-  EXPECT_EQ(sampled->full_page_images, exact->full_page_images);
+  EXPECT_GT(d.exact.cycle_transactions, DemandSampler::kThinnedCycle);
+  EXPECT_LE(d.exact.cycle_transactions, DemandSampler::kThinAbove);
+  EXPECT_EQ(d.thinned.cycle_transactions, d.exact.cycle_transactions);
+  EXPECT_EQ(d.thinned.page_writes, d.exact.page_writes);
+  EXPECT_EQ(d.thinned.wal_lsn_bytes, d.exact.wal_lsn_bytes);
+  EXPECT_EQ(d.thinned.full_page_images, d.exact.full_page_images);
 }
 
 TEST(DemandsCycle, ACycleEndsWhereItsWalReachesTheTrigger) {
-  // Scale 5 (75 MB) in 2 GiB of buffers, a checkpoint every 96 MiB of WAL: after its
-  // first pass over the pages a cycle logs few images, so its WAL per transaction falls
-  // and the cycle is far longer than its first 1000 transactions' rate says (PostgreSQL
-  // requests the checkpoint when the WAL since the redo point reaches the trigger).
-  HostConfig c = LongCycleHost();
-  c.scale = 5;
-  c.checkpoint_wal_bytes = 96LL << 20;
+  // After its first pass over the pages a cycle logs few images, so its WAL per
+  // transaction falls and the cycle is far longer than its first 1000 transactions'
+  // rate says (PostgreSQL requests the checkpoint when the WAL since the redo point
+  // reaches the trigger).
+  const HostConfig c = SmallDatabaseHost();
   for (double thin_above : {kNeverThinned, DemandSampler::kThinAbove}) {
     auto d = DemandSampler(c, thin_above).Sample(0);
     ASSERT_TRUE(d.ok()) << d.status().message();
@@ -115,11 +129,9 @@ TEST(DemandsCycle, ACycleEndsWhereItsWalReachesTheTrigger) {
 }
 
 TEST(DemandsCycle, ACheckpointTimeoutEndsACycleBeforeItsWalTrigger) {
-  // The scale-5 cycle above lasts about 53000 transactions by its WAL; a timeout at
-  // 20000 ends it there: every page it dirtied is written once in fewer transactions.
-  HostConfig c = LongCycleHost();
-  c.scale = 5;
-  c.checkpoint_wal_bytes = 96LL << 20;
+  // The scale-5 cycle lasts about 53000 transactions by its WAL; a timeout at 20000
+  // ends it there: every page it dirtied is written once in fewer transactions.
+  const HostConfig c = SmallDatabaseHost();
   for (double thin_above : {kNeverThinned, DemandSampler::kThinAbove}) {
     DemandSampler sampler(c, thin_above);
     auto whole = sampler.Sample(0);
