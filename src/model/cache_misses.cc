@@ -101,4 +101,10 @@ StatusOr<MissModel> MakeMissModel(const Scenario& s, double cache_fraction) {
                    static_cast<double>(tree.leaf_pages), warm);
 }
 
+StatusOr<double> SharedBufferMisses(const Scenario& s) {
+  auto shared = LayoutForScale(s.workload.scale);
+  if (!shared.ok()) return shared.status();
+  return WarmMisses(**shared, s.postgres.shared_buffers_bytes / kPageBytes);
+}
+
 }  // namespace pgstorsim

@@ -44,6 +44,11 @@ class MissModel {
 
 StatusOr<MissModel> MakeMissModel(const Scenario& s, double cache_fraction);
 
+// Misses per transaction of the scenario's shared buffers alone, warm (its pages read
+// into shared buffers from the OS cache or the disks; at a steady state as many are
+// evicted).
+StatusOr<double> SharedBufferMisses(const Scenario& s);
+
 // The pgbench database at `scale` (built once per scale, shared, immutable).
 StatusOr<std::shared_ptr<const DatabaseLayout>> LayoutForScale(int64_t scale);
 

@@ -45,12 +45,23 @@ double RunWrites::WrittenShare(double tps, double page_reads) const {
   const double after_fsync = std::clamp((duration_s_ - first_fsync_s) / duration_s_, 0.0, 1.0);
   const double dirtied = host_.page_writes * tps * duration_s_;
   if (!(dirtied > 0)) return after_fsync;
-  const double os_held =
-      pgmodel::SteadyDirtyBytes(limits_, host_.page_writes * tps * write_bytes_) / write_bytes_;
+  const double os_held = OsHeldPages(tps);
   const double dirty_share = std::min(1.0, host_.page_writes / std::max(page_reads, 1e-9));
   const double shared_held =
       dirty_share * static_cast<double>(s_.postgres.shared_buffers_bytes / kPageBytes);
   return std::max(after_fsync, std::clamp(1 - (shared_held + os_held) / dirtied, 0.0, 1.0));
+}
+
+double RunWrites::OsHeldPages(double tps) const {
+  return pgmodel::SteadyDirtyBytes(limits_, host_.page_writes * tps * write_bytes_) / write_bytes_;
+}
+
+double RunWrites::OsMergedPages(double tps, double shared_misses) const {
+  const double evicted_per_s = std::max(shared_misses * tps, 1e-9);
+  const double residence_s =
+      static_cast<double>(s_.postgres.shared_buffers_bytes / kPageBytes) / evicted_per_s;
+  const double expire_s = NsToSec(limits_.expire_ns);
+  return OsHeldPages(tps) * std::clamp(1 - residence_s / expire_s, 0.0, 1.0);
 }
 
 bool RunWrites::InBackground(double database_bytes) const {

@@ -39,6 +39,17 @@ class RunWrites {
   // write behind them on the same volume (synchronous commit, WAL on the data volume).
   bool InBackground(double database_bytes) const;
 
+  // The page writes the OS page cache holds dirty at `tps` (pgmodel::SteadyDirtyBytes
+  // over the filesystem's write unit of a page): a page evicted dirty and dirtied again
+  // while held is written once.
+  double OsHeldPages(double tps) const;
+
+  // Of those, the pages whose next dirty eviction the OS merges with the write it holds:
+  // a page read back into shared buffers and dirtied stays there for their residence
+  // (shared buffers over `shared_misses` per transaction at `tps`) before it is evicted
+  // again, so only that share of the expiry merges (none when the residence is longer).
+  double OsMergedPages(double tps, double shared_misses) const;
+
   double page_writes() const { return host_.page_writes; }  // Per transaction, all.
 
  private:

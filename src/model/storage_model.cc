@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "common/units.h"
 #include "model/cache_misses.h"
@@ -195,17 +196,20 @@ StatusOr<Solved> SolveRun(const Scenario& s, const ModelParams& p, OpLoad load,
   return last;
 }
 
-// The run's demands depend on its length in transactions (pgmodel/demands.h) and its
-// checkpoint cycle on the throughput: solved with a fresh database's demands, all
-// written, then with those of the run that throughput gives (SolveRun). A cycle lasts
-// at most checkpoint_timeout at the throughput; where that cuts it short, the
-// throughput the shorter cycle gives is solved again, until it moves less than 2 %
-// (at most kTimeoutPasses: the throughput falls as the cycle shortens, so it converges
-// from above).
+// The run's demands depend on its length in transactions (pgmodel/demands.h), on the
+// dirty pages the OS page cache merges a second eviction into (RunWrites::OsMergedPages,
+// from the throughput) and its checkpoint cycle on the throughput (at most
+// checkpoint_timeout's worth): solved with a fresh database's demands, all written,
+// then with those of the run that throughput gives (SolveRun), again while the merged
+// pages move more than 10 % or, where checkpoint_timeout cut the cycle, the throughput
+// more than 2 % (at most kPasses: the throughput falls as the cycle shortens, so it
+// converges from above).
 StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
-  constexpr int kTimeoutPasses = 6;
-  pgmodel::DemandSampler sampler(s);  // Both lengths share the first cycle's host.
-  auto fresh = sampler.Sample(0);
+  constexpr int kPasses = 6;
+  // Every sample shares the first cycle's host while the held pages stay.
+  double held = 0;
+  auto sampler = std::make_unique<pgmodel::DemandSampler>(s, 0);
+  auto fresh = sampler->Sample(0);
   if (!fresh.ok()) return fresh.status();
   load.writes_per_op = fresh->page_writes;
   load.wal_bytes_per_op = fresh->wal_lsn_bytes;
@@ -215,14 +219,26 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
   load.background_wal_writes_per_op =
       WalWriterWritesPerTransaction(s, tps, first->out.destage_service_ms);
   const double timeout_s = NsToSec(s.postgres.checkpoint_timeout_ns);
+  auto shared_misses = SharedBufferMisses(s);
+  if (!shared_misses.ok()) return shared_misses.status();
+  const auto held_at = [&](const pgmodel::HostDemands& host, double at_tps) {
+    return RunWrites(s, host, load.duration_s).OsMergedPages(at_tps, *shared_misses);
+  };
+  const auto hold = [&](double pages) {
+    if (std::fabs(pages - held) <= 0.1 * std::max(held, 1.0)) return false;
+    held = pages;
+    sampler = std::make_unique<pgmodel::DemandSampler>(s, std::llround(held));
+    return true;
+  };
+  hold(held_at(*fresh, tps));
   for (int pass = 1;; ++pass) {
-    auto host = sampler.Sample(tps * load.duration_s, tps * timeout_s);
+    auto host = sampler->Sample(tps * load.duration_s, tps * timeout_s);
     if (!host.ok()) return host.status();
     auto solved = SolveRun(s, p, load, *host);
-    if (!solved.ok() || !host->cycle_cut || pass == kTimeoutPasses ||
-        std::fabs(solved->out.tps - tps) <= 0.02 * tps) {
-      return solved;
-    }
+    if (!solved.ok() || pass == kPasses) return solved;
+    const bool held_moved = hold(held_at(*host, solved->out.tps));
+    const bool tps_moved = host->cycle_cut && std::fabs(solved->out.tps - tps) > 0.02 * tps;
+    if (!held_moved && !tps_moved) return solved;
     tps = solved->out.tps;
   }
 }

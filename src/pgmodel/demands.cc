@@ -144,7 +144,7 @@ HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemand
   return d;
 }
 
-// T rounded to a bucket of about 10 % (powers of 2^(1/8)); 0 stays 0.
+// T (or a count of pages) rounded to a bucket of about 10 % (powers of 2^(1/8)); 0 stays 0.
 int64_t Bucket(double run) {
   if (!(run >= 1)) return 0;
   return std::llround(std::pow(2.0, std::round(std::log2(run) * 8) / 8));
@@ -193,11 +193,14 @@ class Memo {
   }
 };
 
-HostConfig ScenarioHostConfig(const Scenario& s) {
+// A page evicted dirty waits in the OS page cache, `os_held_pages` of them (rounded
+// to within 10 % as T is, or its whole background threshold); dirtied again there it
+// is written once: the cycle's buffers hold those pages too.
+HostConfig ScenarioHostConfig(const Scenario& s, int64_t os_held_pages) {
   HostConfig c = HostConfigFromScenario(s);
-  // A page evicted dirty waits in the OS page cache, up to its background threshold;
-  // dirtied again there it is written once: the cycle's buffers hold those pages too.
-  c.cache.shared_buffers_pages += OsDirtyLimitsOf(s).background_bytes / kPageBytes;
+  c.cache.shared_buffers_pages += os_held_pages == DemandSampler::kOsBackground
+                                      ? OsDirtyLimitsOf(s).background_bytes / kPageBytes
+                                      : Bucket(static_cast<double>(os_held_pages));
   return c;
 }
 
@@ -216,8 +219,8 @@ struct DemandSampler::Paused {
 
 DemandSampler::DemandSampler(const HostConfig& config, double thin_above)
     : config_(config), thin_above_(thin_above) {}
-DemandSampler::DemandSampler(const Scenario& scenario)
-    : config_(ScenarioHostConfig(scenario)), thin_above_(kThinAbove) {}
+DemandSampler::DemandSampler(const Scenario& scenario, int64_t os_held_pages)
+    : config_(ScenarioHostConfig(scenario, os_held_pages)), thin_above_(kThinAbove) {}
 DemandSampler::~DemandSampler() = default;
 
 // Whether the paused first cycle is the one a cap of `cap` transactions gives: it ran

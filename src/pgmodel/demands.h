@@ -18,8 +18,9 @@
 // as the zero page that extends the relation: page writes = dirtied + extensions.
 // The run has the config's shared buffers, so a page evicted dirty and dirtied again
 // in the same cycle is written again; for a scenario, the buffers are its shared
-// buffers plus the dirty pages its OS page cache holds (its background threshold,
-// pgmodel/os_dirty_limits.h), where a page dirtied again is written once. A cycle
+// buffers plus the dirty pages its OS page cache merges a second eviction into (given
+// by the caller, who knows the throughput: model/run_writes.h), where a page dirtied
+// again is written once. A cycle
 // also ends at the caller's cap (checkpoint_timeout x the throughput, which the
 // caller knows). Reads are not measured here (they depend on the cache state:
 // model/cache_misses.h).
@@ -66,8 +67,11 @@ class DemandSampler {
   static constexpr double kThinAbove = 3000;     // Transactions.
   static constexpr double kThinnedCycle = 1500;  // Transactions.
   explicit DemandSampler(const HostConfig& config, double thin_above = kThinAbove);
-  // The scenario's host (pgmodel/host_scenario.h) with the OS cache's dirty pages.
-  explicit DemandSampler(const Scenario& scenario);
+  // The scenario's host (pgmodel/host_scenario.h) whose OS page cache merges the
+  // evictions of `os_held_pages` 8 KiB pages it holds dirty (rounded to within 10 %);
+  // kOsBackground: its whole background threshold (the most it holds).
+  static constexpr int64_t kOsBackground = -1;
+  explicit DemandSampler(const Scenario& scenario, int64_t os_held_pages = kOsBackground);
   ~DemandSampler();
   // As SampleDemands(config, run_transactions); a cycle also ends after
   // `max_cycle_transactions` (checkpoint_timeout x the throughput; rounded as T is).
@@ -88,7 +92,8 @@ class DemandSampler {
 // state are replaced as described above). Memoised on the settings that matter.
 // `run_transactions` (T) is rounded to within 10 % (memo buckets).
 StatusOr<HostDemands> SampleDemands(const HostConfig& config, double run_transactions);
-// The same for a scenario's host (pgmodel/host_scenario.h).
+// The same for a scenario's host (pgmodel/host_scenario.h) whose OS page cache holds
+// its background threshold dirty.
 StatusOr<HostDemands> SampleDemands(const Scenario& scenario, double run_transactions);
 
 }  // namespace pgstorsim::pgmodel

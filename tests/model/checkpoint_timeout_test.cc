@@ -30,9 +30,11 @@ TEST(CheckpointTimeout, AShortTimeoutWritesMorePerTransaction) {
   auto minute = PredictWithTimeout("60s");
   ASSERT_TRUE(hour.ok()) << hour.status().message();
   ASSERT_TRUE(minute.ok()) << minute.status().message();
-  // Measured 2026-12-04: 0.048 writes per transaction and 12461 tps with the hour
-  // (the WAL ends the cycle), 0.79 and 1357 with the minute.
-  EXPECT_GT(minute->writes_per_transaction, 5 * hour->writes_per_transaction);
+  // Measured 2026-12-04: 0.22 writes per transaction and 5167 tps with the hour (the
+  // WAL ends the cycle; the writes are dirty evictions, 2 GiB of shared buffers over
+  // 3 GB of data), 0.79 and 1510 with the minute; simulate: 0.29 and 3435, 1.01 and
+  // 1722.
+  EXPECT_GT(minute->writes_per_transaction, 3 * hour->writes_per_transaction);
   EXPECT_LT(minute->tps, 0.5 * hour->tps);
   EXPECT_EQ(minute->regime, "destage-bound");
 }

@@ -58,6 +58,20 @@ TEST(RunWrites, InBackgroundOnlyWhenTheDatabaseFitsAndNoCommitQueuesBehind) {
   EXPECT_FALSE(RunWrites(s, OneWritePerTransaction(), 60).InBackground(16.0 * 1024 * 1024));
 }
 
+TEST(RunWrites, OsMergesASecondEvictionOnlyWithinItsExpiry) {
+  const RunWrites run(SmallHost(), OneWritePerTransaction(), 300);
+  // 30 s of 200 page writes a second: 6000 pages (47 MiB), under the 102 MiB threshold.
+  const double held = run.OsHeldPages(200);
+  EXPECT_NEAR(held, 6000, 1);
+  // 2048 buffers turned over by 200 misses a second: a page read back stays 10.24 s
+  // before its next eviction, so the expiry merges that share of it.
+  EXPECT_NEAR(run.OsMergedPages(200, 1), held * (1 - 10.24 / 30), 1);
+  EXPECT_NEAR(run.OsMergedPages(200, 1000), held, held * 0.01);
+  // 20 misses a second: 102 s in shared buffers, every eviction written apart.
+  EXPECT_EQ(run.OsMergedPages(200, 0.1), 0);
+  EXPECT_EQ(run.OsMergedPages(200, 0), 0);
+}
+
 TEST(WrittenShareRoot, FindsTheRootAndEndsOnIt) {
   std::vector<double> evaluated;
   auto excess = [&](double w) -> StatusOr<double> {
