@@ -75,5 +75,21 @@ TEST(PredictOsWriteback, LargePageCacheHoldsAShortRunsWrites) {
   EXPECT_LT(given.tps, 0.9 * large.tps);
 }
 
+// The demands' cycle host (pgmodel/demands.h) holds shared buffers plus the dirty pages
+// the OS merges a second eviction into: a page evicted dirty and dirtied again while
+// held is written once, so holding more pages writes fewer a transaction.
+TEST(PredictOsWriteback, PagesTheOsHoldsDirtyAreWrittenOnceWhenDirtiedAgain) {
+  const Scenario s = ThrottledRaid10({});
+  const double run = 20000;
+  auto none = pgmodel::DemandSampler(s, 0).Sample(run);
+  auto some = pgmodel::DemandSampler(s, 8192).Sample(run);  // 64 MiB.
+  auto all = pgmodel::DemandSampler(s, 65536).Sample(run);  // 512 MiB: the database.
+  ASSERT_TRUE(none.ok() && some.ok() && all.ok());
+  // 16 MiB of buffers over 300 MiB: about one dirty eviction a transaction.
+  EXPECT_GT(none->page_writes, 1.0);
+  EXPECT_LT(some->page_writes, 0.95 * none->page_writes);
+  EXPECT_LT(all->page_writes, 0.5 * none->page_writes);
+}
+
 }  // namespace
 }  // namespace pgstorsim
