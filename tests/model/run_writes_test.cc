@@ -44,7 +44,8 @@ TEST(RunWrites, ShareGrowsWithTheRunAndReachesAllOnceACheckpointCloses) {
 }
 
 TEST(RunWrites, NoRunLengthMeansEverythingWritten) {
-  const RunWrites run(SmallHost(), OneWritePerTransaction(), 0);
+  const Scenario s = SmallHost();  // RunWrites keeps a reference to it.
+  const RunWrites run(s, OneWritePerTransaction(), 0);
   EXPECT_EQ(run.WrittenShare(100, 10), 1);
 }
 
@@ -59,7 +60,8 @@ TEST(RunWrites, InBackgroundOnlyWhenTheDatabaseFitsAndNoCommitQueuesBehind) {
 }
 
 TEST(RunWrites, OsMergesASecondEvictionOnlyWithinItsExpiry) {
-  const RunWrites run(SmallHost(), OneWritePerTransaction(), 300);
+  const Scenario s = SmallHost();  // RunWrites keeps a reference to it.
+  const RunWrites run(s, OneWritePerTransaction(), 300);
   // 30 s of 200 page writes a second: 6000 pages (47 MiB), under the 102 MiB threshold.
   const double held = run.OsHeldPages(200);
   EXPECT_NEAR(held, 6000, 1);
