@@ -202,8 +202,8 @@ StatusOr<Solved> SolveRun(const Scenario& s, const ModelParams& p, OpLoad load,
 // checkpoint_timeout's worth): solved with a fresh database's demands, all written,
 // then with those of the run that throughput gives (SolveRun), again while the merged
 // pages move more than 10 % or, where checkpoint_timeout cut the cycle, the throughput
-// more than 2 % (at most kPasses: the throughput falls as the cycle shortens, so it
-// converges from above).
+// more than 2 % (at most kPasses: the throughput falls as the cycle shortens; the
+// merged pages may move either way).
 StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
   constexpr int kPasses = 6;
   // Every sample shares the first cycle's host while the held pages stay.
