@@ -196,47 +196,70 @@ StatusOr<Solved> SolveRun(const Scenario& s, const ModelParams& p, OpLoad load,
   return last;
 }
 
+// The demand sampler whose cycle host holds the dirty pages the OS merges a second
+// eviction into (RunWrites::OsMergedPages): made again only when those pages move more
+// than 10 %, so that samples share the first cycle's host while they stay.
+class HeldPagesSampler {
+ public:
+  explicit HeldPagesSampler(const Scenario& s)
+      : s_(s), sampler_(std::make_unique<pgmodel::DemandSampler>(s, 0)) {}
+  // Holds `pages` (the sampler made again) unless within 10 % of those held; says which.
+  bool Hold(double pages) {
+    if (std::fabs(pages - held_) <= 0.1 * std::max(held_, 1.0)) return false;
+    held_ = pages;
+    sampler_ = std::make_unique<pgmodel::DemandSampler>(s_, std::llround(held_));
+    return true;
+  }
+  pgmodel::DemandSampler& sampler() { return *sampler_; }
+
+ private:
+  const Scenario& s_;
+  double held_ = 0;
+  std::unique_ptr<pgmodel::DemandSampler> sampler_;
+};
+
+// The run solved with a fresh database's demands, every page write reaching the
+// storage; sets `load`'s WAL writer writes at that throughput.
+StatusOr<Solved> SolveFresh(const Scenario& s, const ModelParams& p,
+                            const pgmodel::HostDemands& fresh, OpLoad* load) {
+  load->writes_per_op = fresh.page_writes;
+  load->wal_bytes_per_op = fresh.wal_lsn_bytes;
+  auto first = Solve(s, p, *load);
+  if (!first.ok()) return first;
+  load->background_wal_writes_per_op =
+      WalWriterWritesPerTransaction(s, first->out.tps, first->out.destage_service_ms);
+  return first;
+}
+
 // The run's demands depend on its length in transactions (pgmodel/demands.h), on the
-// dirty pages the OS page cache merges a second eviction into (RunWrites::OsMergedPages,
-// from the throughput) and its checkpoint cycle on the throughput (at most
-// checkpoint_timeout's worth): solved with a fresh database's demands, all written,
+// dirty pages the OS page cache merges a second eviction into (HeldPagesSampler, from
+// the throughput) and its checkpoint cycle on the throughput (at most
+// checkpoint_timeout's worth): solved with a fresh database's demands (SolveFresh),
 // then with those of the run that throughput gives (SolveRun), again while the merged
 // pages move more than 10 % or, where checkpoint_timeout cut the cycle, the throughput
 // more than 2 % (at most kPasses: the throughput falls as the cycle shortens; the
 // merged pages may move either way).
 StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
   constexpr int kPasses = 6;
-  // Every sample shares the first cycle's host while the held pages stay.
-  double held = 0;
-  auto sampler = std::make_unique<pgmodel::DemandSampler>(s, 0);
-  auto fresh = sampler->Sample(0);
-  if (!fresh.ok()) return fresh.status();
-  load.writes_per_op = fresh->page_writes;
-  load.wal_bytes_per_op = fresh->wal_lsn_bytes;
-  auto first = Solve(s, p, load);
-  if (!first.ok()) return first;
-  double tps = first->out.tps;
-  load.background_wal_writes_per_op =
-      WalWriterWritesPerTransaction(s, tps, first->out.destage_service_ms);
-  const double timeout_s = NsToSec(s.postgres.checkpoint_timeout_ns);
   auto shared_misses = SharedBufferMisses(s);
   if (!shared_misses.ok()) return shared_misses.status();
-  const auto held_at = [&](const pgmodel::HostDemands& host, double at_tps) {
+  const auto merged_at = [&](const pgmodel::HostDemands& host, double at_tps) {
     return RunWrites(s, host, load.duration_s).OsMergedPages(at_tps, *shared_misses);
   };
-  const auto hold = [&](double pages) {
-    if (std::fabs(pages - held) <= 0.1 * std::max(held, 1.0)) return false;
-    held = pages;
-    sampler = std::make_unique<pgmodel::DemandSampler>(s, std::llround(held));
-    return true;
-  };
-  hold(held_at(*fresh, tps));
+  HeldPagesSampler held(s);
+  auto fresh = held.sampler().Sample(0);
+  if (!fresh.ok()) return fresh.status();
+  auto first = SolveFresh(s, p, *fresh, &load);
+  if (!first.ok()) return first;
+  double tps = first->out.tps;
+  held.Hold(merged_at(*fresh, tps));
+  const double timeout_s = NsToSec(s.postgres.checkpoint_timeout_ns);
   for (int pass = 1;; ++pass) {
-    auto host = sampler->Sample(tps * load.duration_s, tps * timeout_s);
+    auto host = held.sampler().Sample(tps * load.duration_s, tps * timeout_s);
     if (!host.ok()) return host.status();
     auto solved = SolveRun(s, p, load, *host);
     if (!solved.ok() || pass == kPasses) return solved;
-    const bool held_moved = hold(held_at(*host, solved->out.tps));
+    const bool held_moved = held.Hold(merged_at(*host, solved->out.tps));
     const bool tps_moved = host->cycle_cut && std::fabs(solved->out.tps - tps) > 0.02 * tps;
     if (!held_moved && !tps_moved) return solved;
     tps = solved->out.tps;
