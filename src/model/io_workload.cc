@@ -124,7 +124,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   net.read.device_reads = read_miss * reads_per_request;
   // A write: the block's read first (buffered, partial block, not cached), then the
   // block write: synchronous (direct, or fsync) or the OS's background write-back.
-  const bool rmw = !spec.direct && spec.partial_block_writes;
+  const bool rmw = spec.WritesReadUncachedBlocks();
   const double copies = DataCopies(ArrayGeometryFor(s));
   const bool sync = spec.direct || spec.fsync_writes;
   // An fsync the filesystem runs without the file lock waits after releasing it.
@@ -149,7 +149,10 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   net.write.visits_lock = lock.writes && net.write.share > 0;
   net.write.path_locked = net.write.visits_lock;  // RMW read, and a direct write.
   net.write.ack_locked = net.write.visits_lock && (spec.direct || lock.fsync);
-  net.read.visits_lock = lock.reads_wait && net.write.visits_lock;
+  // Reads queue behind writers that hold the lock over I/O (a block read, a direct
+  // write, an fsync); a writer that only copies into a cached block holds it for no time.
+  const bool writers_hold_io = rmw || spec.direct || (sync && lock.fsync);
+  net.read.visits_lock = lock.reads_wait && net.write.visits_lock && writers_hold_io;
   net.read.path_locked = net.read.visits_lock;
   double read_total = 0, write_total = 0;
   for (size_t m = 0; m < members; ++m) {
@@ -175,7 +178,7 @@ StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p,
   t.workload.duration_ns = static_cast<int64_t>(spec.duration_s * 1e9);
   storage_network::OpLoad load;
   const double r = spec.read_fraction;
-  const double rmw = !spec.direct && spec.partial_block_writes ? 1 : 0;
+  const double rmw = spec.WritesReadUncachedBlocks() ? 1 : 0;
   load.reads_after = [=](double done) { return miss_after(done) * (r + (1 - r) * rmw); };
   load.warming = spec.cold && !spec.direct;
   load.duration_s = spec.duration_s;
@@ -221,6 +224,7 @@ IoSpec IoSpecFor(const Scenario& s, const ModelParams& p) {
   spec.sequential = w.io_access == IoAccess::kSequential;
   spec.fsync_writes = w.io_fsync_writes;
   spec.direct = w.io_direct;
+  spec.rewrite = w.io_rewrite;
   spec.cold = w.cache == CacheState::kCold;
   spec.duration_s = NsToSec(w.duration_ns);
   spec.os_cache_bytes = spec.direct ? 0 : IoOsCacheBytes(s, p.cache_fraction);

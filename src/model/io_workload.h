@@ -45,24 +45,28 @@ FileLockRules FileLockRulesFor(const Scenario& scenario);
 
 // The io workload's pattern from the workload keys. REQUIRES: a validated io scenario.
 struct IoSpec {
-  int clients = 1;              // Jobs (workload.clients).
-  int depth = 1;                // Requests each keeps outstanding (workload.io_depth).
-  int64_t io_bytes = 8192;      // Per request.
+  int clients = 1;          // Jobs (workload.clients).
+  int depth = 1;            // Requests each keeps outstanding (workload.io_depth).
+  int64_t io_bytes = 8192;  // Per request.
   int64_t file_bytes = 0;
   double read_fraction = 1;
   bool sequential = false;
   bool fsync_writes = false;
   bool direct = false;
-  bool cold = false;            // workload.cache = cold: the OS cache starts empty.
+  bool cold = false;  // workload.cache = cold: the OS cache starts empty.
   double duration_s = 60;
-  int64_t os_cache_bytes = 0;   // OS page cache for the file (IoOsCacheBytes).
-  int64_t fs_block_bytes = 0;   // Unit the OS caches and writes back.
+  int64_t os_cache_bytes = 0;  // OS page cache for the file (IoOsCacheBytes).
+  int64_t fs_block_bytes = 0;  // Unit the OS caches and writes back.
   // A write covers only part of its filesystem blocks: a buffered write must read
   // them first when they are not cached (UFS2 64 KiB blocks, 8 KiB writes).
   bool partial_block_writes = false;
+  bool rewrite = false;         // A write rewrites its job's last read (workload.io_rewrite).
   int64_t readahead_bytes = 0;  // Sequential reads: OS read-ahead window (>= io_bytes).
   FileLockRules lock;
   int in_flight() const { return clients * depth; }
+  // A buffered write into part of its blocks reads them first when they are not
+  // cached; a rewrite finds them cached (its job has just read them).
+  bool WritesReadUncachedBlocks() const { return !direct && partial_block_writes && !rewrite; }
 };
 // The OS page cache an io workload's file gets: host.os_cache when given, else
 // cache_fraction x host.ram (no database beside it).

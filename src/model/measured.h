@@ -30,7 +30,7 @@ struct Measured {
   double write_iops = 0;
   double read_latency_ms = 0;        // Mean.
   double write_latency_ms = 0;       // Mean.
-  double seeks_per_s = 0;            // bonnie++ random seeks.
+  double seeks_per_s = 0;            // bonnie++ random seeks (a read, a tenth rewritten).
   double seq_read_bytes_per_s = 0;   // bonnie++ block input / fio.
   double seq_write_bytes_per_s = 0;  // bonnie++ block output.
   double rewrite_bytes_per_s = 0;    // bonnie++ rewrite.

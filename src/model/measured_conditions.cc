@@ -11,7 +11,8 @@ const std::vector<std::string>& ConditionKeys() {
       "workload.cache",         "workload.io_size",
       "workload.read_fraction", "workload.io_access",
       "workload.io_depth",      "workload.io_fsync_writes",
-      "workload.io_direct",     "workload.file_size"};
+      "workload.io_direct",     "workload.file_size",
+      "workload.io_rewrite"};
   return keys;
 }
 

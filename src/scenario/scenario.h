@@ -196,6 +196,9 @@ struct WorkloadConfig {
   int io_depth = 1;
   bool io_fsync_writes = false;
   bool io_direct = false;
+  // A write rewrites the request its job read last (bonnie++'s seeks write one chunk
+  // in ten back after reading it): its block is in the OS cache, not read again.
+  bool io_rewrite = false;
 };
 
 // Fitted parameters written by `pgstorsim calibrate` ([calibration] table) and read

@@ -383,6 +383,9 @@ std::vector<ScenarioKeyEntry> BuildTable() {
               &S::workload, &W::io_fsync_writes),
       BoolKey("workload.io_direct", "io: O_DIRECT, bypassing the OS page cache", &S::workload,
               &W::io_direct),
+      BoolKey("workload.io_rewrite",
+              "io: a write rewrites the request its job read last (bonnie++'s seeks)", &S::workload,
+              &W::io_rewrite),
   };
 }
 

@@ -224,7 +224,8 @@ Status CheckIoWorkload(const Scenario& s) {
         {"workload.io_access", w.io_access != IoAccess::kRandom},
         {"workload.io_depth", w.io_depth != 1},
         {"workload.io_fsync_writes", w.io_fsync_writes},
-        {"workload.io_direct", w.io_direct}};
+        {"workload.io_direct", w.io_direct},
+        {"workload.io_rewrite", w.io_rewrite}};
     for (const auto& [key, set] : io_only) {
       if (set) return Refuse(s, key, "only applies to workload.type = io");
     }
@@ -254,6 +255,10 @@ Status CheckIoWorkload(const Scenario& s) {
     return Refuse(s, "workload.read_fraction", "must be between 0 and 1");
   }
   if (w.io_depth < 1) return Refuse(s, "workload.io_depth", "must be at least 1");
+  if (w.io_rewrite && !(w.read_fraction > 0 && w.read_fraction < 1)) {
+    return Refuse(s, "workload.io_rewrite",
+                  "rewrites what a job read: needs workload.read_fraction between 0 and 1");
+  }
   if (w.rate_tps > 0) {
     return Refuse(s, "workload.rate", "an io workload runs closed loop (jobs x io_depth); use 0");
   }

@@ -218,6 +218,7 @@ class IoClients : public Component, public IoListener {
     int64_t region_bytes = 0;
     bool read = true;
     int64_t offset = 0;
+    int64_t last_read = -1;  // workload.io_rewrite: the offset this slot read last.
     int64_t start_ns = 0;
     bool locked = false, exclusive = false;
     int64_t first_block = 0, end_block = 0;  // Blocks the device I/O brings in.
@@ -238,13 +239,16 @@ class IoClients : public Component, public IoListener {
   void Start(uint32_t i) {
     Slot& s = slots_[i];
     s.read = s.rng.UniformDouble() < spec_.read_fraction;
-    if (spec_.sequential) {
+    if (!s.read && spec_.rewrite && s.last_read >= 0) {
+      s.offset = s.last_read;
+    } else if (spec_.sequential) {
       if (s.cursor + spec_.io_bytes > s.region_start + s.region_bytes) s.cursor = s.region_start;
       s.offset = s.cursor;
       s.cursor += spec_.io_bytes;
     } else {
       s.offset = s.rng.UniformInt(0, spec_.file_bytes / spec_.io_bytes - 1) * spec_.io_bytes;
     }
+    if (s.read) s.last_read = s.offset;
     s.start_ns = sim_.now_ns();
     const bool lock = s.read ? spec_.lock.reads_wait : spec_.lock.writes;
     s.locked = lock;

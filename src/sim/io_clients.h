@@ -2,7 +2,7 @@
 // pattern, IoSpecFor, and the filesystem's lock rules, FileLockRulesFor, that both
 // models share). clients x io_depth issuers, each closed loop: pick read or write
 // (seeded), an io_size-aligned offset (random, or the next one of its own region of the
-// file when sequential), then:
+// file when sequential; a write with workload.io_rewrite: the issuer's last read), then:
 //   read:  under the file lock shared when reads wait for writers; OS cache (an LRU of
 //          filesystem blocks, warm = a uniform share of the file, cold = empty) hit,
 //          or one device read of the request's whole blocks (sequential: the read-ahead

@@ -11,6 +11,7 @@
 
 #include "model/calibration.h"
 #include "scenario/scenario.h"
+#include "support/m5110e.h"
 
 namespace pgstorsim {
 namespace {
@@ -74,6 +75,28 @@ TEST(IoModel, Raid5SmallWriteIsTwoPreReadsThenOneRevolution) {
   const double revolution_ms = 60000.0 / 15000;
   EXPECT_NEAR(write_ms, 1.25 * read_ms + revolution_ms, 0.02 * write_ms)
       << "read " << read_ms << " ms";
+}
+
+// bonnie++'s seeks on the M5110e (3 jobs, 8 KiB chunks of a 48 GiB file, one in ten
+// written back): the rewrite finds its UFS2 block cached, so only the reads reach the
+// disks and the vnode lock is held for no I/O (read-bound, as the read-only jobs, less
+// the write-back's destage load); the same writes to random blocks read them under the
+// lock and serialise the jobs.
+TEST(IoModel, ARewriteFindsItsBlockCachedAndHoldsTheLockForNoIo) {
+  auto seeks = [](double read_fraction, bool rewrite) {
+    std::vector<std::string> sets = {"workload.type=io", "workload.io_size=8KiB",
+                                     "workload.file_size=48GiB", "workload.clients=3",
+                                     "workload.read_fraction=" + std::to_string(read_fraction)};
+    if (rewrite) sets.push_back("workload.io_rewrite=on");
+    return PredictOk(testing_util::M5110eScenario(sets));
+  };
+  const Prediction rewrites = seeks(1 / 1.1, true), random = seeks(1 / 1.1, false);
+  const Prediction reads = seeks(1, false);
+  EXPECT_LT(rewrites.file_lock_utilization, 0.05);
+  EXPECT_GT(random.file_lock_utilization, 0.9);
+  EXPECT_GT(rewrites.tps, 2 * random.tps);
+  EXPECT_LE(rewrites.tps, reads.tps);
+  EXPECT_GT(rewrites.tps, 0.9 * reads.tps);
 }
 
 // UFS's cylinder groups spread a file over the disk: a 30 GB file with sections of an

@@ -92,6 +92,10 @@ Latency             12500us   73107us    7250ms   14342us     636ms     171ms
   EXPECT_DOUBLE_EQ(m->rewrite_bytes_per_s, 86048.0 * 1024);
   EXPECT_DOUBLE_EQ(m->seq_read_bytes_per_s, 291870.0 * 1024);
   EXPECT_DOUBLE_EQ(m->seeks_per_s, 637.2);
+  // Its seeks as an io workload: 3 seekers, each seek a read, one in ten rewritten.
+  EXPECT_EQ(m->conditions.at("workload.clients"), "3");
+  EXPECT_EQ(m->conditions.at("workload.io_rewrite"), "on");
+  EXPECT_NEAR(std::stod(m->conditions.at("workload.read_fraction")), 1 / 1.1, 1e-6);
 }
 
 TEST(ParseFio, SumsJobsAndWeightsLatency) {

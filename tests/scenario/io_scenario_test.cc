@@ -15,7 +15,7 @@ const char kRandomio[] =
     "block_size = \"64KiB\"\n"
     "fragment_size = \"8KiB\"\n"
     "[workload]\n"
-    "type = \"io\"\n"                // Line 6.
+    "type = \"io\"\n"  // Line 6.
     "clients = 8\n"
     "io_size = \"8KiB\"\n"
     "file_size = \"48000MiB\"\n"
@@ -72,6 +72,17 @@ TEST(IoScenario, RefusesBadAndMisplacedKeys) {
   ASSERT_TRUE(ApplyOverride(&t, "workload.rate=100").ok());
   EXPECT_NE(ValidateScenario(t).message().find("workload.rate"), std::string::npos);
   EXPECT_FALSE(ApplyOverride(&t, "workload.io_access=diagonal").ok());
+  // A rewrite rewrites what its job read: it needs both reads and writes.
+  for (const char* fraction : {"workload.read_fraction=1", "workload.read_fraction=0"}) {
+    t = *s;
+    ASSERT_TRUE(ApplyOverride(&t, "workload.io_rewrite=on").ok());
+    ASSERT_TRUE(ApplyOverride(&t, fraction).ok());
+    EXPECT_NE(ValidateScenario(t).message().find("workload.io_rewrite"), std::string::npos)
+        << fraction;
+  }
+  t = *s;
+  ASSERT_TRUE(ApplyOverride(&t, "workload.io_rewrite=on").ok());
+  EXPECT_TRUE(ValidateScenario(t).ok()) << ValidateScenario(t).message();
   // An io key on a pgbench workload means nothing: refused, naming its line.
   auto pgbench = ParseScenarioToml("[workload]\ntype = \"tpcb-like\"\nio_depth = 4\n", "pg.toml");
   ASSERT_TRUE(pgbench.ok());
