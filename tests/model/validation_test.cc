@@ -58,21 +58,16 @@ TEST(M5110eValidation, PredictsFieldDataWithinIssueTargets) {
   EXPECT_NEAR(summary->rows[0].tps_error, 0, 0.01);  // The calibration row itself.
   for (const ValidationOutcome& o : summary->rows) {
     if (o.row.io) continue;  // Below: the issue's targets are not reached for them.
-    // Cold 64 KiB: 271 tps predicted, 274 simulated on the same calibrated scenario,
-    // 226 measured (between 198 at 32 KiB and 298 at 128 KiB). Target missed by 0.1
-    // point since mirror sets are multi-server stations (+12.2 % before); asserted as
-    // reached, so that a change for the worse shows.
-    const double bound = o.row.label == "cold s2000 64K" ? 0.205 : 0.20;
-    EXPECT_LE(std::fabs(o.tps_error), bound) << o.row.label << " predicted " << o.tps;
+    EXPECT_LE(std::fabs(o.tps_error), 0.20) << o.row.label << " predicted " << o.tps;
   }
   EXPECT_LE(summary->mean_abs_tps_error, 0.10);
   EXPECT_LE(summary->max_abs_latency_error, 0.20);
-  // randomio as io workloads (the file lock: docs/model.md, "Device workloads"): 53 %
-  // mean, 96 % worst with the pgbench-fitted destage cost (243 % / 326 % before the
-  // lock); the issue's 10 % / 20 % are not reached. Asserted as reached, so that a
-  // change for the worse shows.
-  EXPECT_LE(summary->mean_abs_io_error, 0.55);
-  EXPECT_LE(summary->max_abs_io_error, 1.0);
+  // randomio as io workloads (the file lock: docs/model.md, "Device workloads"): 25.5 %
+  // mean, 53.9 % worst (32K after the reboot) with the pgbench-fitted parameters; the
+  // issue's 10 % / 20 % are not reached. Asserted as reached, so that a change for the
+  // worse shows.
+  EXPECT_LE(summary->mean_abs_io_error, 0.27);
+  EXPECT_LE(summary->max_abs_io_error, 0.56);
 }
 
 TEST(M5110eValidation, PublishedTableIsCurrent) {
