@@ -32,9 +32,10 @@ double OtherStatementsMs(const std::map<std::string, double>& lat) {
 }
 
 // A device benchmark's requests per second: fio's and randomio's reads and writes,
-// bonnie++'s random seeks (each a read, one in ten then written back: 1.1 requests).
+// bonnie++'s random seeks (kBonnieRequestsPerSeek requests each).
 double DeviceIops(const Measured& m) {
-  return m.read_iops + m.write_iops > 0 ? m.read_iops + m.write_iops : 1.1 * m.seeks_per_s;
+  return m.read_iops + m.write_iops > 0 ? m.read_iops + m.write_iops
+                                        : kBonnieRequestsPerSeek * m.seeks_per_s;
 }
 
 struct Target {

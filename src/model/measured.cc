@@ -285,9 +285,12 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
     // Its seek test as an io workload: seeker processes read random 8 KiB chunks of the
     // test file and write one in ten back (docs/scenario-format.md). 3 seekers as its
     // readme says; bonnie++ 2.00 starts 5, and its text output names neither.
-    m.conditions = {{"workload.type", "io"},       {"workload.clients", "3"},
-                    {"workload.io_size", "8KiB"},  {"workload.read_fraction", "0.909091"},
-                    {"workload.io_rewrite", "on"}, {"workload.io_access", "random"}};
+    m.conditions = {{"workload.type", "io"},
+                    {"workload.clients", "3"},
+                    {"workload.io_size", "8KiB"},
+                    {"workload.read_fraction", std::to_string(1 / kBonnieRequestsPerSeek)},
+                    {"workload.io_rewrite", "on"},
+                    {"workload.io_access", "random"}};
     if (!w[1].empty() && (w[1].back() == 'G' || w[1].back() == 'M')) {
       m.conditions["workload.file_size"] = w[1] + "iB";
     }

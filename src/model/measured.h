@@ -18,6 +18,10 @@
 
 namespace pgstorsim {
 
+// bonnie++'s seek test: each seek reads a chunk, and one in ten (its UpdateSeek) is
+// then written back to the same place: requests per seek.
+constexpr double kBonnieRequestsPerSeek = 1.1;
+
 struct Measured {
   std::string source;  // File name (and block) it came from.
   std::string tool;    // "pgbench", "results", "fio", "randomio", "bonnie++".
@@ -30,7 +34,7 @@ struct Measured {
   double write_iops = 0;
   double read_latency_ms = 0;        // Mean.
   double write_latency_ms = 0;       // Mean.
-  double seeks_per_s = 0;            // bonnie++ random seeks (a read, a tenth rewritten).
+  double seeks_per_s = 0;            // bonnie++ random seeks (kBonnieRequestsPerSeek).
   double seq_read_bytes_per_s = 0;   // bonnie++ block input / fio.
   double seq_write_bytes_per_s = 0;  // bonnie++ block output.
   double rewrite_bytes_per_s = 0;    // bonnie++ rewrite.
