@@ -20,8 +20,8 @@ namespace pgstorsim {
 struct ValidationRow {
   std::string label;
   std::vector<std::string> overrides;  // "key=value" on the calibrated scenario.
-  double tps = 0;        // Measured: tps, or requests per second for an io row.
-  double update_ms = 0;  // 0 = not published.
+  double tps = 0;                      // Measured: tps, or requests per second for an io row.
+  double update_ms = 0;                // 0 = not published.
   double end_ms = 0;
   bool calibration_row = false;
   // An io workload row (a device benchmark, e.g. randomio): its overrides make the
@@ -37,6 +37,8 @@ StatusOr<std::vector<ValidationRow>> ParseValidationRows(const std::string& text
 StatusOr<std::vector<ValidationRow>> LoadValidationRows(const std::string& path);
 // The M5110e table's path relative to the repository root.
 inline constexpr const char* kM5110eRowsPath = "results/validation/m5110e-rows.tsv";
+// The M5110e report's text (ValidationMarkdown's template), relative to the root.
+inline constexpr const char* kM5110eReportTemplatePath = "results/validation/m5110e-report.md.in";
 
 struct ValidationOutcome {
   ValidationRow row;
@@ -50,14 +52,21 @@ struct ValidationSummary {
   std::vector<ValidationOutcome> rows;
   double mean_abs_tps_error = 0;  // Over the predicted rows (calibration row excluded).
   double max_abs_tps_error = 0;
-  double max_abs_latency_error = 0;    // UPDATE accounts and END, predicted rows.
-  double mean_abs_io_error = 0;  // io rows (not in the pgbench figures).
+  double max_abs_latency_error = 0;  // UPDATE accounts and END, predicted rows.
+  double mean_abs_io_error = 0;      // io rows (not in the pgbench figures).
   double max_abs_io_error = 0;
 };
 
 StatusOr<ValidationSummary> RunValidation(const Scenario& calibrated,
                                           const std::vector<ValidationRow>& rows);
-std::string ValidationMarkdown(const Scenario& calibrated, const ValidationSummary& summary);
+// The report: `report_template` (read from `source`, named in errors) with its
+// placeholders filled: @CALIBRATION@ (the fitted values), @PGBENCH_ROWS@ and @IO_ROWS@
+// (each alone on its line: the table rows), @MEAN_TPS_ERROR_PCT@, @WORST_TPS_ERROR_PCT@,
+// @WORST_LATENCY_ERROR_PCT@, @MEAN_IO_ERROR_PCT@, @WORST_IO_ERROR_PCT@ (per cent, one
+// decimal). A placeholder the template lacks is an error.
+StatusOr<std::string> ValidationMarkdown(const std::string& report_template,
+                                         const std::string& source, const Scenario& calibrated,
+                                         const ValidationSummary& summary);
 
 }  // namespace pgstorsim
 

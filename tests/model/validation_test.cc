@@ -49,6 +49,36 @@ TEST(M5110eValidation, RowsFileRefusesBadLinesNamingThem) {
   EXPECT_EQ(ok->front().overrides, (std::vector<std::string>{"a=b", "c=d"}));
 }
 
+TEST(M5110eValidation, ReportTemplateFillsEveryPlaceholderAndRefusesAMissingOne) {
+  ValidationSummary sum;
+  ValidationOutcome pg;
+  pg.row.label = "warm";
+  pg.row.tps = 100;
+  pg.tps = 110;
+  pg.tps_error = 0.1;
+  ValidationOutcome io = pg;
+  io.row.io = true;
+  io.row.label = "rio";
+  sum.rows = {pg, io};
+  sum.mean_abs_tps_error = 0.1;
+  sum.mean_abs_io_error = 0.25;
+  Scenario s;
+  s.calibration.values["cpu_ms"] = 0.5;
+  const std::string all =
+      "C: @CALIBRATION@\n@PGBENCH_ROWS@\nmean @MEAN_TPS_ERROR_PCT@ worst @WORST_TPS_ERROR_PCT@ "
+      "lat @WORST_LATENCY_ERROR_PCT@\n@IO_ROWS@\nio @MEAN_IO_ERROR_PCT@ / @WORST_IO_ERROR_PCT@\n";
+  auto md = ValidationMarkdown(all, "t.md.in", s, sum);
+  ASSERT_TRUE(md.ok()) << md.status().message();
+  EXPECT_EQ(md->find('@'), std::string::npos) << *md;
+  EXPECT_NE(md->find("C: cpu_ms = 0.5; \n"), std::string::npos) << *md;
+  EXPECT_NE(md->find("| warm | `` | 100 | 110 (0..0) | +10.0 % |"), std::string::npos) << *md;
+  EXPECT_NE(md->find("| rio | 100.0 | 110.0 | +10.0 % |"), std::string::npos) << *md;
+  EXPECT_NE(md->find("io 25.0 / 0.0\n"), std::string::npos) << *md;
+  auto missing = ValidationMarkdown("C: @CALIBRATION@\n", "t.md.in", s, sum);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(), "t.md.in: template lacks @PGBENCH_ROWS@");
+}
+
 TEST(M5110eValidation, PredictsFieldDataWithinIssueTargets) {
   auto calibrated = CalibratedM5110e();
   ASSERT_TRUE(calibrated.ok()) << calibrated.status().message();
@@ -79,7 +109,12 @@ TEST(M5110eValidation, PublishedTableIsCurrent) {
   ASSERT_TRUE(summary.ok());
   auto md = ReadFile(kRoot + "/results/validation/m5110e.md");
   ASSERT_TRUE(md.ok());
-  EXPECT_EQ(*md, ValidationMarkdown(*published, *summary))
+  const std::string template_path = kRoot + "/" + kM5110eReportTemplatePath;
+  auto report_template = ReadFile(template_path);
+  ASSERT_TRUE(report_template.ok()) << report_template.status().message();
+  auto generated = ValidationMarkdown(*report_template, template_path, *published, *summary);
+  ASSERT_TRUE(generated.ok()) << generated.status().message();
+  EXPECT_EQ(*md, *generated)
       << "regenerate: pgstorsim validate --scenario results/validation/m5110e-calibrated.toml "
          "--out results/validation/m5110e.md";
   for (const auto& [k, v] : calibrated->calibration.values) {

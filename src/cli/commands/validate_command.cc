@@ -20,6 +20,9 @@ class ValidateCommand : public Command {
         ->required();
     app->add_option("--rows", rows_path_, "Field rows: measured values and overrides (TSV)")
         ->default_val(kM5110eRowsPath);
+    app->add_option("--template", template_path_,
+                    "Report text with placeholders for the tables and figures (Markdown)")
+        ->default_val(kM5110eReportTemplatePath);
     app->add_option("--out", out_, "Markdown report to write (else printed)");
     app->add_option("--model-error-out", model_error_out_,
                     "Also write the leave-one-out table of the model's error (field rows and "
@@ -45,8 +48,8 @@ class ValidateCommand : public Command {
   }
 
   int Run() override {
-    const std::vector<std::string> inputs = {scenario_path_, rows_path_, lab_measured_,
-                                             lab_scenarios_};
+    const std::vector<std::string> inputs = {scenario_path_, rows_path_, template_path_,
+                                             lab_measured_, lab_scenarios_};
     Status checked = Status::Ok();
     if (!out_.empty()) checked = CheckOutputPath("--out", out_, inputs, force_);
     if (checked.ok() && !model_error_out_.empty()) {
@@ -57,26 +60,30 @@ class ValidateCommand : public Command {
     if (!s.ok()) return ReportError("validate", s.status());
     auto rows = LoadValidationRows(rows_path_);
     if (!rows.ok()) return ReportError("validate", rows.status());
+    auto report_template = ReadFile(template_path_);
+    if (!report_template.ok()) return ReportError("validate", report_template.status());
     if (!model_error_out_.empty() && WriteModelError(*s, *rows) != 0) return 1;
     auto summary = RunValidation(*s, *rows);
     if (!summary.ok()) return ReportError("validate", summary.status());
-    const std::string md = ValidationMarkdown(*s, *summary);
+    auto md = ValidationMarkdown(*report_template, template_path_, *s, *summary);
+    if (!md.ok()) return ReportError("validate", md.status());
     if (out_.empty()) {
-      std::cout << md;
+      std::cout << *md;
       return 0;
     }
-    Status st = WriteFileAtomically(out_, md);
+    Status st = WriteFileAtomically(out_, *md);
     if (!st.ok()) return ReportError("validate", st);
-    std::printf("wrote %s: mean |tps error| %.1f %%, worst %.1f %%, worst latency %.1f %%; "
-                "io rows mean |error| %.1f %%, worst %.1f %%\n",
-                out_.c_str(), 100 * summary->mean_abs_tps_error, 100 * summary->max_abs_tps_error,
-                100 * summary->max_abs_latency_error, 100 * summary->mean_abs_io_error,
-                100 * summary->max_abs_io_error);
+    std::printf(
+        "wrote %s: mean |tps error| %.1f %%, worst %.1f %%, worst latency %.1f %%; "
+        "io rows mean |error| %.1f %%, worst %.1f %%\n",
+        out_.c_str(), 100 * summary->mean_abs_tps_error, 100 * summary->max_abs_tps_error,
+        100 * summary->max_abs_latency_error, 100 * summary->mean_abs_io_error,
+        100 * summary->max_abs_io_error);
     return 0;
   }
 
  private:
-  std::string scenario_path_, rows_path_;
+  std::string scenario_path_, rows_path_, template_path_;
   std::string out_;
   std::string model_error_out_, lab_measured_, lab_scenarios_;
   bool force_ = false;
