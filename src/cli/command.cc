@@ -1,7 +1,6 @@
 #include "cli/command.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -58,22 +57,14 @@ std::string Words(double v) {
   return buf;
 }
 
-// A whole-string finite number, or false.
-bool ParseNumber(const std::string& text, double* v) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  *v = std::strtod(text.c_str(), &end);
-  return *end == '\0' && errno == 0 && std::isfinite(*v);
-}
-
 // [min, max], or (min, max] when `exclusive_min`.
 CLI::Validator RangeValidator(double min, double max, bool exclusive_min,
                               const std::string& words) {
   return CLI::Validator(
       [min, max, exclusive_min, words](std::string& value) {
         double v = 0;
-        if (!ParseNumber(value, &v)) return "must be a number " + words + " (got '" + value + "')";
+        if (!ParseFiniteNumber(value, &v))
+          return "must be a number " + words + " (got '" + value + "')";
         if (v < min || (exclusive_min && v == min) || v > max) {
           return "must be " + words + " (got " + value + ")";
         }

@@ -28,6 +28,13 @@ std::string TrimBlanks(const std::string& text) {
   return text.substr(begin, end - begin + 1);
 }
 
+bool ParseFiniteNumber(const std::string& text, double* value) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+  char* end = nullptr;
+  *value = std::strtod(text.c_str(), &end);
+  return *end == '\0' && std::isfinite(*value);
+}
+
 std::string AsciiLower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;

@@ -37,6 +37,10 @@ std::string FormatDurationNs(int64_t ns);
 // Text helpers the parsers share: `text` without leading and trailing spaces and tabs;
 // `text` with ASCII letters lower-cased.
 std::string TrimBlanks(const std::string& text);
+// `text`, the whole of it, as a finite number in strtod's syntax ("12", "-0.5", "1e3");
+// false (and *value unspecified) for an empty string, trailing characters (blanks
+// included), "nan", "inf" and anything too large for a double.
+bool ParseFiniteNumber(const std::string& text, double* value);
 std::string AsciiLower(std::string text);
 
 inline double NsToMs(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }

@@ -73,9 +73,10 @@ StatusOr<int64_t> ParseStartAt(const std::string& text, int64_t now_unix_ns) {
     return now_unix_ns + *ns;
   }
   if (text[0] == '@') {
-    char* end = nullptr;
-    double sec = std::strtod(text.c_str() + 1, &end);
-    if (end == text.c_str() + 1 || *end != '\0') return Status::Error(bad);
+    double sec = 0;  // At most 9e9 s: its nanoseconds fit in int64_t.
+    if (!ParseFiniteNumber(text.substr(1), &sec) || sec < 0 || sec > 9e9) {
+      return Status::Error(bad);
+    }
     return static_cast<int64_t>(sec * 1e9);
   }
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, n = 0;

@@ -37,14 +37,6 @@ std::vector<std::string> Words(const std::string& line) {
   return out;
 }
 
-// A whole word that is a finite number (no "nan", "inf").
-bool ToDouble(const std::string& s, double* v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  *v = std::strtod(s.c_str(), &end);
-  return *end == '\0' && std::isfinite(*v);
-}
-
 bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 enum class TpsLine { kNone, kParsed, kMalformed };
@@ -55,7 +47,7 @@ TpsLine ParseTpsLine(const std::string& line, double* tps, bool* preferred) {
   size_t at = line.find("tps = ");
   if (at == std::string::npos) return TpsLine::kNone;
   const std::vector<std::string> after = Words(line.substr(at + 6));
-  if (after.empty() || !ToDouble(after[0], tps)) return TpsLine::kMalformed;
+  if (after.empty() || !ParseFiniteNumber(after[0], tps)) return TpsLine::kMalformed;
   *preferred = line.find("including") == std::string::npos;
   return TpsLine::kParsed;
 }
@@ -63,19 +55,13 @@ TpsLine ParseTpsLine(const std::string& line, double* tps, bool* preferred) {
 // A statement latency line: numbers first, then SQL. Returns false for other lines.
 bool ParseStatementLine(const std::string& line, std::string* name, double* latency_ms) {
   std::vector<std::string> w = Words(line);
-  if (w.size() < 2 || !ToDouble(w[0], latency_ms)) return false;
+  if (w.size() < 2 || !ParseFiniteNumber(w[0], latency_ms)) return false;
   size_t sql_word = 1;
   double ignored = 0;
-  if (w.size() > 2 && ToDouble(w[1], &ignored)) sql_word = 2;  // PG 14+ failures column.
+  if (w.size() > 2 && ParseFiniteNumber(w[1], &ignored)) sql_word = 2;  // PG 14+ failures column.
   size_t pos = line.find(w[sql_word], line.find(w[sql_word - 1]) + w[sql_word - 1].size());
   *name = StatementNameForSql(line.substr(pos));
   return !name->empty();
-}
-
-std::string Trim(const std::string& s) {
-  const size_t first = s.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
 }
 
 // pgbench's builtin script names ("TPC-B (sort of)", "<builtin: simple update>",
@@ -91,7 +77,7 @@ std::string WorkloadForPgbench(const std::string& raw) {
   if (t.find("select only") != std::string::npos || StartsWith(t, "select-only")) {
     return "select-only";
   }
-  return Trim(raw);
+  return TrimBlanks(raw);
 }
 
 // A pgbench header line ("scaling factor: 10") -> a condition; false for other lines.
@@ -101,10 +87,10 @@ bool ParsePgbenchHeader(const std::string& line, std::map<std::string, std::stri
       {"scaling factor:", "workload.scale"},
       {"query mode:", "workload.protocol"},
       {"number of clients:", "workload.clients"}};
-  const std::string t = Trim(line);
+  const std::string t = TrimBlanks(line);
   for (const auto& [prefix, key] : kHeaders) {
     if (!StartsWith(t, prefix)) continue;
-    const std::string value = Trim(t.substr(std::string(prefix).size()));
+    const std::string value = TrimBlanks(t.substr(std::string(prefix).size()));
     (*out)[key] = std::string(key) == "workload.type" ? WorkloadForPgbench(value) : value;
     return true;
   }
@@ -219,9 +205,9 @@ void RandomioConditions(const std::vector<std::string>& w,
   size_t at = 0;
   while (at < w.size() && w[at] != "randomio") ++at;
   double threads = 0, write_fraction = 0, sync_fraction = 0, io_size = 0;
-  if (at + 5 >= w.size() || !ToDouble(w[at + 2], &threads) ||
-      !ToDouble(w[at + 3], &write_fraction) || !ToDouble(w[at + 4], &sync_fraction) ||
-      !ToDouble(w[at + 5], &io_size)) {
+  if (at + 5 >= w.size() || !ParseFiniteNumber(w[at + 2], &threads) ||
+      !ParseFiniteNumber(w[at + 3], &write_fraction) ||
+      !ParseFiniteNumber(w[at + 4], &sync_fraction) || !ParseFiniteNumber(w[at + 5], &io_size)) {
     return;
   }
   (*out)["workload.type"] = "io";
@@ -248,7 +234,7 @@ StatusOr<Measured> ParseRandomioText(const std::string& text, const std::string&
     if (w.size() != 13 || w[1] != "|" || w[7] != "|") continue;
     double v[13];
     bool ok = true;
-    for (int i : {0, 2, 3, 4, 8, 9, 10}) ok = ok && ToDouble(w[i], &v[i]);
+    for (int i : {0, 2, 3, 4, 8, 9, 10}) ok = ok && ParseFiniteNumber(w[i], &v[i]);
     if (!ok) continue;
     ++rows;
     m.read_iops += v[2];
@@ -278,10 +264,10 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
     m.tool = "bonnie++";
     m.label = w[0];
     double v = 0;
-    if (ToDouble(w[4], &v)) m.seq_write_bytes_per_s = v * 1024;
-    if (ToDouble(w[6], &v)) m.rewrite_bytes_per_s = v * 1024;
-    if (ToDouble(w[10], &v)) m.seq_read_bytes_per_s = v * 1024;
-    if (ToDouble(w[12], &v)) m.seeks_per_s = v;
+    if (ParseFiniteNumber(w[4], &v)) m.seq_write_bytes_per_s = v * 1024;
+    if (ParseFiniteNumber(w[6], &v)) m.rewrite_bytes_per_s = v * 1024;
+    if (ParseFiniteNumber(w[10], &v)) m.seq_read_bytes_per_s = v * 1024;
+    if (ParseFiniteNumber(w[12], &v)) m.seeks_per_s = v;
     // Its seek test as an io workload: seeker processes read random 8 KiB chunks of the
     // test file and write one in ten back (docs/scenario-format.md). 3 seekers as its
     // readme says; bonnie++ 2.00 starts 5, and its text output names neither.

@@ -111,9 +111,7 @@ StatusOr<Slo> ParseSlo(const std::string& raw) {
   if (value.empty()) return bad;
   if (name == "tps") {
     if (text[op] != '>') return bad;
-    char* end = nullptr;
-    slo.limit = std::strtod(value.c_str(), &end);
-    if (*end != '\0' || !(slo.limit > 0)) return bad;
+    if (!ParseFiniteNumber(value, &slo.limit) || !(slo.limit > 0)) return bad;
     slo.metric = "tps";
     slo.at_most = false;
     return slo;
@@ -149,9 +147,9 @@ StatusOr<Headroom> FindHeadroom(const Scenario& s, const Slo& slo) {
     h.clients = last_missing >= kMaxClients ? 0 : static_cast<int>(last_missing + 1);
     h.clients_limit = h.clients == 0 ? "search limit" : "slo";
   } else {
-    h.clients = static_cast<int>(LargestMeeting(
-        [&](int64_t n) { return ProbeAt(s, "workload.clients", n, slo); }, clients, kMaxClients,
-        &h.clients_limit));
+    h.clients = static_cast<int>(
+        LargestMeeting([&](int64_t n) { return ProbeAt(s, "workload.clients", n, slo); }, clients,
+                       kMaxClients, &h.clients_limit));
   }
   h.scale = LargestMeeting([&](int64_t n) { return ProbeAt(s, "workload.scale", n, slo); },
                            s.workload.scale, kMaxScale, &h.scale_limit);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/file_util.h"
+#include "common/units.h"
 #include "model/storage_model.h"
 
 namespace pgstorsim {
@@ -28,9 +29,8 @@ std::vector<std::string> SplitOn(const std::string& line, char sep) {
 }
 
 StatusOr<double> Number(const std::string& text, const std::string& where) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0) {
+  double v = 0;
+  if (!ParseFiniteNumber(text, &v) || v < 0) {
     return Status::Error(where + ": '" + text + "' is not a number >= 0");
   }
   return v;

@@ -267,9 +267,8 @@ std::vector<DeviceUse> DevicesOf(const Results& r) {
 std::optional<double> ClientsOf(const FlatConfig& config) {
   for (const auto& [k, v] : config) {
     if (k != "clients" && !EndsWith(k, ".clients")) continue;
-    char* end = nullptr;
-    double x = std::strtod(v.c_str(), &end);
-    if (end != v.c_str() && *end == '\0') return x;
+    double x = 0;
+    if (ParseFiniteNumber(v, &x)) return x;
   }
   return std::nullopt;
 }
@@ -297,18 +296,16 @@ std::string FormatNumber(double value, int decimals) {
 
 std::string DisplayValue(const std::string& key, const std::string& value) {
   if (!IsSizeKey(key)) return value;
-  char* end = nullptr;
-  double x = std::strtod(value.c_str(), &end);
-  if (end == value.c_str() || *end != '\0' || x < 0 || x != std::floor(x)) return value;
+  double x = 0;
+  if (!ParseFiniteNumber(value, &x) || x < 0 || x != std::floor(x)) return value;
   return FormatBytes(static_cast<int64_t>(x));
 }
 
 std::string ValueWithUnit(const std::string& key, const std::string& value) {
   const std::string unit = UnitOf(key);
   if (unit.empty() || unit == "bytes") return DisplayValue(key, value);
-  char* end = nullptr;
-  const double x = std::strtod(value.c_str(), &end);
-  if (end == value.c_str() || *end != '\0' || !std::isfinite(x)) return value;
+  double x = 0;
+  if (!ParseFiniteNumber(value, &x)) return value;
   if (unit == "ns" && x == std::floor(x)) return FormatDurationNs(static_cast<int64_t>(x));
   return value + " " + unit;
 }

@@ -132,9 +132,8 @@ StatusOr<Scenario> ParseScenarioToml(const std::string& text, const std::string&
 
 Status SetScenarioKey(Scenario* scenario, const std::string& key, const std::string& value) {
   if (key.rfind("calibration.", 0) == 0 && key.size() > 12) {
-    char* end = nullptr;
-    double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0') {
+    double v = 0;
+    if (!ParseFiniteNumber(value, &v)) {
       return Status::Error("key " + key + ": invalid number '" + value + "'");
     }
     scenario->calibration.values[key.substr(12)] = v;

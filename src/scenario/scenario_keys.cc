@@ -28,10 +28,8 @@ StatusOr<int64_t> ParseInt(const std::string& raw) {
 }
 
 StatusOr<double> ParseDouble(const std::string& raw) {
-  const std::string text = TrimBlanks(raw);
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v)) {
+  double v = 0;
+  if (!ParseFiniteNumber(TrimBlanks(raw), &v)) {
     return Status::Error("invalid number '" + raw + "'");
   }
   return v;

@@ -10,9 +10,8 @@ namespace pgstorsim {
 namespace {
 
 nlohmann::json NumberOrText(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0') return text;
+  double v = 0;
+  if (!ParseFiniteNumber(text, &v)) return text;
   return v;
 }
 

@@ -25,6 +25,19 @@ TEST(ParseBytes, RejectsNonsenseWithTheText) {
   EXPECT_FALSE(ParseBytes("0.3").ok());
 }
 
+TEST(ParseFiniteNumber, WholeFiniteNumbersOnly) {
+  double v = 0;
+  EXPECT_TRUE(ParseFiniteNumber("12", &v));
+  EXPECT_EQ(v, 12);
+  EXPECT_TRUE(ParseFiniteNumber("-0.5", &v));
+  EXPECT_EQ(v, -0.5);
+  EXPECT_TRUE(ParseFiniteNumber("1e3", &v));
+  EXPECT_EQ(v, 1000);
+  for (const char* bad : {"", " 1", "1 ", "1x", "x1", "nan", "NaN", "inf", "-inf", "1e999"}) {
+    EXPECT_FALSE(ParseFiniteNumber(bad, &v)) << "'" << bad << "'";
+  }
+}
+
 TEST(ParseDuration, Units) {
   EXPECT_EQ(*ParseDurationNs("3.4ms"), 3400000);
   EXPECT_EQ(*ParseDurationNs("60s"), 60 * kNsPerSec);

@@ -63,8 +63,9 @@ TEST(ScriptMixTest, ErrorsNameTheOption) {
   std::string f = WriteScript("bad.sql", "SELECT 1;\n\\setshell x echo 1\n");
   auto bad = BuildScriptMix({}, {f}, "");
   EXPECT_EQ(bad.status().message(),
-            "-f: " + f + ":2: unsupported meta-command \\setshell (pgstorsim runs \\set, "
-                         "\\sleep, \\if, \\elif, \\else, \\endif)");
+            "-f: " + f +
+                ":2: unsupported meta-command \\setshell (pgstorsim runs \\set, "
+                "\\sleep, \\if, \\elif, \\else, \\endif)");
   unlink(f.c_str());
 }
 
@@ -77,7 +78,8 @@ TEST(StartAtTest, Forms) {
   EXPECT_EQ(*ParseStartAt("18:40:00.5", now), 1796150400LL * 1000000000 + 500000000);
   // A time of day already past today means tomorrow.
   EXPECT_EQ(*ParseStartAt("18:00", now), (1796150400LL - 2400 + 86400) * 1000000000);
-  for (const char* bad : {"", "tomorrow", "25:00", "18:61", "+x", "@"}) {
+  for (const char* bad :
+       {"", "tomorrow", "25:00", "18:61", "+x", "@", "@nan", "@inf", "@1e30", "@-5", "@12x"}) {
     EXPECT_FALSE(ParseStartAt(bad, now).ok()) << bad;
   }
   EXPECT_EQ(FormatUnixTime(1796150400LL * 1000000000 + 250000000), "2026-12-01T18:40:00.250Z");

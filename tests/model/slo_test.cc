@@ -19,7 +19,7 @@ TEST(Slo, ParsesLatencyAndThroughputObjectives) {
   EXPECT_FALSE(tps->at_most);
   EXPECT_DOUBLE_EQ(tps->limit, 500);
   for (const char* bad : {"p95", "p95<", "p95>50ms", "tps<=5", "tps>=-1", "p42<5ms", "<5ms",
-                          "p95<fast"}) {
+                          "p95<fast", "tps>=inf", "tps>=nan", "tps>=5x"}) {
     auto s = ParseSlo(bad);
     EXPECT_FALSE(s.ok()) << bad;
     if (!s.ok()) {

@@ -129,6 +129,13 @@ TEST(Scenario, SetOverridesByDottedKey) {
   EXPECT_FALSE(s.controller.EffectiveWriteBack());
   EXPECT_DOUBLE_EQ(s.calibration.values.at("cpu_ms"), 0.3);
   EXPECT_EQ(*GetScenarioKey(s, "array.stripe"), "1MiB");
+  for (const char* bad : {"calibration.cpu_ms=nan", "calibration.cpu_ms=inf",
+                          "calibration.cpu_ms=", "calibration.cpu_ms=0.3ms"}) {
+    auto st = ApplyOverride(&s, bad);
+    EXPECT_FALSE(st.ok()) << bad;
+    EXPECT_NE(st.message().find("calibration.cpu_ms"), std::string::npos) << st.message();
+  }
+  EXPECT_DOUBLE_EQ(s.calibration.values.at("cpu_ms"), 0.3);
 
   Status bad = ApplyOverride(&s, "array.stripes=1MiB");
   ASSERT_FALSE(bad.ok());
