@@ -64,6 +64,21 @@ struct OpLoad {
   const AccessGeometry* geometry = nullptr;  // Per operation; null = 8 KiB pages'.
 };
 
+// A pgbench run's solution: the prediction and what its statements' latencies are
+// made of (storage_run.cc).
+struct Solved {
+  Prediction out;
+  double update_ms = 0, end_ms = 0;  // Transaction-weighted over the run.
+  double commit_ms = 0;
+  double cpu_ms = 0;  // Residence at the CPU, transaction-weighted.
+  RowLockWait locks;
+};
+
+// The run of `s` with the host's demands sampled at its length in transactions and the
+// share of its page writes that reach the storage within it (storage_run.cc);
+// `load.writes_per_op` is set there.
+StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load);
+
 // The network of `load` on the scenario's storage, integrated over a warming run
 // (storage_model.cc): the io workload's path on throttled devices (io_workload.cc).
 StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load);
