@@ -1,6 +1,7 @@
 #include "common/units.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,8 +32,9 @@ std::string TrimBlanks(const std::string& text) {
 bool ParseFiniteNumber(const std::string& text, double* value) {
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
   char* end = nullptr;
+  errno = 0;
   *value = std::strtod(text.c_str(), &end);
-  return *end == '\0' && std::isfinite(*value);
+  return *end == '\0' && errno != ERANGE && std::isfinite(*value);
 }
 
 std::string AsciiLower(std::string text) {

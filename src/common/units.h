@@ -39,7 +39,8 @@ std::string FormatDurationNs(int64_t ns);
 std::string TrimBlanks(const std::string& text);
 // `text`, the whole of it, as a finite number in strtod's syntax ("12", "-0.5", "1e3");
 // false (and *value unspecified) for an empty string, trailing characters (blanks
-// included), "nan", "inf" and anything too large for a double.
+// included), "nan", "inf" and anything out of a double's range, too large or too small
+// ("1e999", "1e-400").
 bool ParseFiniteNumber(const std::string& text, double* value);
 std::string AsciiLower(std::string text);
 

@@ -16,7 +16,6 @@ namespace pgstorsim {
 MissModel::MissModel(const Scenario& s, double cache_pages, double database_bytes,
                      double heap_pages, double leaf_pages, double warm_misses)
     : cold_(s.workload.cache == CacheState::kCold),
-      select_only_(s.workload.type == WorkloadKind::kSelectOnly),
       cache_pages_(cache_pages),
       pages_per_block_(1),  // Page-level warming: docs/model.md, "Honesty".
       database_bytes_(database_bytes),

@@ -33,7 +33,6 @@ class MissModel {
 
  private:
   bool cold_;
-  bool select_only_;
   double cache_pages_;
   double pages_per_block_;
   double database_bytes_;

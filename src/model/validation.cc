@@ -193,8 +193,9 @@ std::string IoRows(const ValidationSummary& sum) {
   return text;
 }
 
-// Replaces the one line that is exactly `placeholder` by `lines` (each ending in a
-// newline), or every `placeholder` inside a line by `value`.
+// Replaces every occurrence of `placeholder` by `value`; with `whole_lines`, only
+// occurrences followed by a newline, which the replacement (lines, each ending in a
+// newline) takes the place of. Refuses a template without any occurrence, naming `source`.
 Status Fill(const std::string& placeholder, const std::string& value, bool whole_lines,
             const std::string& source, std::string* text) {
   const std::string token = whole_lines ? placeholder + "\n" : placeholder;

@@ -234,7 +234,6 @@ class Host {
   int64_t record_bytes_at_reset_ = 0;
   uint64_t checkpoints_started_ = 0;
   int64_t last_checkpoint_ns_ = 0;
-  int64_t last_cycle_ns_ = 0;
   int64_t wal_cache_page_ = -1;  // WAL page last written into the OS cache
   int wal_cache_touches_ = 0;    // and how often in a row.
 };

@@ -155,7 +155,7 @@ template <typename S, typename E>
 ScenarioKeyEntry EnumKey(const char* key, const char* help, Section<S> sec, E S::*field,
                          std::vector<std::pair<std::string, E>> names) {
   return {{key, "enum", help},
-          [sec, field, names, key](Scenario* s, const std::string& v) -> Status {
+          [sec, field, names](Scenario* s, const std::string& v) -> Status {
             const std::string wanted = AsciiLower(TrimBlanks(v));
             for (const auto& [name, value] : names) {
               if (name == wanted) {

@@ -33,7 +33,8 @@ TEST(ParseFiniteNumber, WholeFiniteNumbersOnly) {
   EXPECT_EQ(v, -0.5);
   EXPECT_TRUE(ParseFiniteNumber("1e3", &v));
   EXPECT_EQ(v, 1000);
-  for (const char* bad : {"", " 1", "1 ", "1x", "x1", "nan", "NaN", "inf", "-inf", "1e999"}) {
+  for (const char* bad :
+       {"", " 1", "1 ", "1x", "x1", "nan", "NaN", "inf", "-inf", "1e999", "1e-400"}) {
     EXPECT_FALSE(ParseFiniteNumber(bad, &v)) << "'" << bad << "'";
   }
 }

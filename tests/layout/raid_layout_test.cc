@@ -33,11 +33,10 @@ struct Case {
   size_t copies;
 };
 
-const Case kCases[] = {{RaidLevel::kJbod, 3, 0, 1},   {RaidLevel::kRaid0, 4, 0, 1},
-                       {RaidLevel::kRaid1, 3, 0, 3},  {RaidLevel::kRaid10, 6, 0, 2},
-                       {RaidLevel::kRaid5, 4, 0, 1},  {RaidLevel::kRaid6, 5, 0, 1},
-                       {RaidLevel::kRaid50, 6, 3, 1}, {RaidLevel::kRaid60, 8, 4, 1},
-                       {RaidLevel::kRaid100, 8, 4, 2}};
+const Case kCases[] = {
+    {RaidLevel::kJbod, 3, 0, 1},   {RaidLevel::kRaid0, 4, 0, 1},  {RaidLevel::kRaid1, 3, 0, 3},
+    {RaidLevel::kRaid10, 6, 0, 2}, {RaidLevel::kRaid5, 4, 0, 1},  {RaidLevel::kRaid6, 5, 0, 1},
+    {RaidLevel::kRaid50, 6, 3, 1}, {RaidLevel::kRaid60, 8, 4, 1}, {RaidLevel::kRaid100, 8, 4, 2}};
 
 using Place = std::pair<int, int64_t>;  // member, sector-aligned member offset.
 
@@ -314,7 +313,9 @@ TEST(RaidLayoutTest, MergeContiguousOnMembersJoinsPiecesBackToBackOnAMember) {
   EXPECT_EQ(bytes, 2 * 65536);  // Nothing lost or doubled.
   EXPECT_EQ(per_member, std::vector<int>({1, 1, 1, 1}));
   for (const MemberExtent& e : writes) {
-    if (e.member < 2) EXPECT_EQ(e.length_bytes, 32768) << "pair 0: 512 + 32256 bytes";
+    if (e.member < 2) {
+      EXPECT_EQ(e.length_bytes, 32768) << "pair 0: 512 + 32256 bytes";
+    }
   }
 }
 

@@ -14,6 +14,13 @@ EnvLookup FakeEnv(std::map<std::string, std::string> vars) {
   };
 }
 
+// Flags with only --db given.
+ServerFlags DbFlag(const std::string& db) {
+  ServerFlags flags;
+  flags.db = db;
+  return flags;
+}
+
 TEST(RedactConninfoTest, KeyValuePassword) {
   EXPECT_EQ(RedactConninfo("host=db port=5432 password=s3cret user=bob"),
             "user=bob password=*** host=db port=5432");
@@ -37,15 +44,16 @@ TEST(RedactConninfoTest, UriUserPassword) {
 }
 
 TEST(RedactConninfoTest, NeverContainsSecret) {
-  for (const char* c : {"password=topsecret", "postgresql://u:topsecret@h/d",
-                        "postgresql://h/d?password=topsecret", "host=h  password='topsecret'",
-                        "host='unterminated password=topsecret"}) {
+  for (const char* c :
+       {"password=topsecret", "postgresql://u:topsecret@h/d", "postgresql://h/d?password=topsecret",
+        "host=h  password='topsecret'", "host='unterminated password=topsecret"}) {
     EXPECT_EQ(RedactConninfo(c).find("topsecret"), std::string::npos) << c;
   }
 }
 
 TEST(ResolveConninfoTest, FlagWinsOverEnvironment) {
-  auto c = ResolveConninfo({"host=a"}, FakeEnv({{"PGSTORSIM_DB", "host=b"}, {"PGHOST", "c"}}));
+  auto c =
+      ResolveConninfo(DbFlag("host=a"), FakeEnv({{"PGSTORSIM_DB", "host=b"}, {"PGHOST", "c"}}));
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->conninfo, "host=a");
   EXPECT_EQ(c->source, "--db");
@@ -71,7 +79,7 @@ TEST(ResolveConninfoTest, PgbenchFlagsOverrideDbKeys) {
 }
 
 TEST(ResolveConninfoTest, MalformedDbIsAnErrorNamingTheOption) {
-  auto c = ResolveConninfo({"host=a nonsense_key=1"}, FakeEnv({}));
+  auto c = ResolveConninfo(DbFlag("host=a nonsense_key=1"), FakeEnv({}));
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().message().rfind("--db: ", 0), 0u) << c.status().message();
   EXPECT_NE(c.status().message().find("nonsense_key"), std::string::npos);
