@@ -11,22 +11,25 @@
 #   lab-instruments.sh
 #
 # LAB_INSTRUMENTS_PREDICT_ONLY=1: re-runs simulate and predict on the saved replays (no
-# root, lab or loop device); LAB_INSTRUMENTS_TABLE_ONLY=1: only the table. Other
-# settings pass to lab-array.sh (LAB_ARRAY_RUNS [2 here], LAB_ARRAY_SECONDS [10 here],
-# LAB_ARRAY_DATA_WRITES, PGSTORSIM_BINARY). Run it under `flock /work/wt/lab.lock`
-# where several people share the lab.
+# root, lab or loop device); LAB_INSTRUMENTS_TABLE_ONLY=1: only the table. A warm set
+# replays LAB_INSTRUMENTS_WARM_SECONDS [40] per run: its replay starts with an empty
+# OS dirty set, which runs ~2.5 s at up to twice the steady tps (docs/lab.md); a cold set
+# LAB_INSTRUMENTS_COLD_SECONDS [10], the ramp's start. Other settings pass to
+# lab-array.sh (LAB_ARRAY_RUNS [2 here], LAB_ARRAY_DATA_WRITES, PGSTORSIM_BINARY).
+# Run it under `flock` on a lock file where several people share the lab.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=$root/results/validation/instruments
 export LAB_ARRAY_STRIPES="32KiB 128KiB 1MiB"
 export LAB_ARRAY_RUNS=${LAB_ARRAY_RUNS:-2}
-export LAB_ARRAY_SECONDS=${LAB_ARRAY_SECONDS:-10}
 mkdir -p "$out"
 if [[ ${LAB_INSTRUMENTS_TABLE_ONLY:-0} != 1 ]]; then
   for offset in 0 63s; do
     for cache in warm cold; do
-      LAB_ARRAY_OFFSET=$offset LAB_ARRAY_CACHE=$cache \
+      seconds=${LAB_INSTRUMENTS_COLD_SECONDS:-10}
+      [[ $cache == warm ]] && seconds=${LAB_INSTRUMENTS_WARM_SECONDS:-40}
+      LAB_ARRAY_OFFSET=$offset LAB_ARRAY_CACHE=$cache LAB_ARRAY_SECONDS=$seconds \
         LAB_ARRAY_PREDICT_ONLY=${LAB_INSTRUMENTS_PREDICT_ONLY:-0} \
         "$here/lab-array.sh" "$out/$offset-$cache.tsv"
     done
