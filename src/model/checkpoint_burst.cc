@@ -28,8 +28,9 @@ StatusOr<CheckpointCycle> MakeCheckpointCycle(const Scenario& s, double writes_p
   CheckpointCycle c;
   c.completion_target = CheckpointCompletionTarget(s.postgres);
   c.wal_bytes_per_txn = wal_bytes_per_txn;
-  c.wal_trigger_bytes = static_cast<double>(pgmodel::CheckpointWalBytes(
-      pgmodel::CheckpointSegments(s.postgres), pgmodel::MaxWalSizeBytes(s.postgres), c.completion_target));
+  c.wal_trigger_bytes = static_cast<double>(
+      pgmodel::CheckpointWalBytes(pgmodel::CheckpointSegments(s.postgres),
+                                  pgmodel::MaxWalSizeBytes(s.postgres), c.completion_target));
   c.timeout_ms = static_cast<double>(s.postgres.checkpoint_timeout_ns) / 1e6;
   c.data_bytes_per_txn = writes_per_txn * static_cast<double>(s.filesystem.block_size_bytes);
   if (s.controller.EffectiveWriteBack()) {

@@ -96,16 +96,19 @@ StatusOr<std::vector<ModelErrorRow>> LabLeaveOneOut(const std::string& measured_
       }
       continue;
     }
-    if (f.size() < col.size()) return Status::Error(measured_tsv + ":" + std::to_string(n) + ": short row");
+    if (f.size() < col.size())
+      return Status::Error(measured_tsv + ":" + std::to_string(n) + ": short row");
     auto at = [&](const char* c) { return f[col[c]]; };
-    auto scenario = LoadScenario(scenario_dir + "/lab-" + at("iops") + "-s" + at("scale") + ".toml");
+    auto scenario =
+        LoadScenario(scenario_dir + "/lab-" + at("iops") + "-s" + at("scale") + ".toml");
     if (!scenario.ok()) return scenario.status();
     const std::string label = "i" + at("iops") + " s" + at("scale") + " " + at("cache") + " c" +
                               at("clients") + " rep" + at("rep");
-    auto row = PredictRow(*scenario,
-                          {"workload.clients=" + at("clients"), "workload.scale=" + at("scale"),
-                           "workload.cache=" + at("cache"), "workload.duration=" + at("seconds") + "s"},
-                          "lab-matrix", label, std::stod(at("tps")));
+    auto row =
+        PredictRow(*scenario,
+                   {"workload.clients=" + at("clients"), "workload.scale=" + at("scale"),
+                    "workload.cache=" + at("cache"), "workload.duration=" + at("seconds") + "s"},
+                   "lab-matrix", label, std::stod(at("tps")));
     if (!row.ok()) return row.status().WithContext(measured_tsv + ":" + std::to_string(n));
     out.push_back(*row);
   }

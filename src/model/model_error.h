@@ -35,8 +35,8 @@ struct ModelErrorRow {
 };
 
 struct ModelError {
-  std::string error_class;  // The class the rows came from; "all" when pooled.
-  int rows = 0;             // Validation rows behind it.
+  std::string error_class;   // The class the rows came from; "all" when pooled.
+  int rows = 0;              // Validation rows behind it.
   double band_fraction = 0;  // Conformal kBandCoverage quantile of |relative error|.
   double rms_fraction = 0;   // RMS relative error.
 };

@@ -20,9 +20,9 @@ nlohmann::json PredictionToJson(const Prediction& p);
 Results PredictionToResults(const Scenario& s, const Prediction& p);
 
 // One sweep row: {"settings" (SweepSettingsJson: results names, units in the key),
-// "index" (in the whole sweep), "tps", "tps_low", "tps_high", "latency_ms" (transaction mean), "p95_ms"
-// (transaction), "regime", "base"}; a refused point has settings and
-// "error" only. "base" is true when the point equals `base` (no override changes it).
+// "index" (in the whole sweep), "tps", "tps_low", "tps_high", "latency_ms" (transaction mean),
+// "p95_ms" (transaction), "regime", "base"}; a refused point has settings and "error" only. "base"
+// is true when the point equals `base` (no override changes it).
 nlohmann::json SweepRowsToJson(const Scenario& base, const SweepTable& table);
 
 // A sweep as one predict result: summary tps, statements and sections.prediction come

@@ -17,8 +17,8 @@
 namespace pgstorsim {
 
 struct Slo {
-  std::string text;    // As given.
-  std::string metric;  // "p50_ms", "p95_ms", "p99_ms", "mean_ms" or "tps".
+  std::string text;     // As given.
+  std::string metric;   // "p50_ms", "p95_ms", "p99_ms", "mean_ms" or "tps".
   bool at_most = true;  // Latency: value <= limit; tps: value >= limit.
   double limit = 0;
 

@@ -46,9 +46,12 @@ struct OpLoad {
   // Filesystem-block reads per operation once `ops_done` operations have run (a cold
   // cache warms as operations touch blocks; a warm one returns a constant).
   std::function<double(double ops_done)> reads_after;
-  bool warming = false;          // reads_after depends on ops_done: integrate over the run.
-  double duration_s = 0;         // Run length the warming is integrated over.
-  double writes_per_op = 0;      // Filesystem-block data writes.
+  bool warming = false;      // reads_after depends on ops_done: integrate over the run.
+  double duration_s = 0;     // Run length the warming is integrated over.
+  double writes_per_op = 0;  // Filesystem-block data writes.
+  // Data writes a client waits for (io.data_writes = direct: a backend's own writes),
+  // besides writes_per_op.
+  double sync_writes_per_op = 0;
   double commits_per_op = 0;     // Durable commits (a WAL flush, or randomio's fsync).
   double wal_writes_per_op = 0;  // WAL flush writes on the data volume (commits / group).
   // synchronous_commit = off: the WAL writer's flushes (one write each

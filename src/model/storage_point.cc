@@ -94,12 +94,15 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
   if (net.throttled) {
     ThrottledDemands(net, reads, ThrottledWrites(load), &pt.d);
   } else {
+    // Behind a write-back cache a backend's own data write (sync_writes_per_op) is
+    // destaged as the others are (predict refuses them on bare disks).
+    const double writes =
+        load.writes_per_op + load.sync_writes_per_op + load.background_wal_writes_per_op;
     for (size_t m = 0; m < members; ++m) {
       pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
                                           ? net.whole_block_read_ms / members
                                           : net.geometry.ReadMs(m, net.costs)));
-      pt.d.write_ms.push_back((load.writes_per_op + load.background_wal_writes_per_op) *
-                              net.geometry.WriteMs(m, net.costs));
+      pt.d.write_ms.push_back(writes * net.geometry.WriteMs(m, net.costs));
     }
   }
   pt.d.fork = net.fork;

@@ -130,7 +130,7 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.cache_full_probability = t.weight / t.ops;
   out.regime = out.cache_full_probability >= 0.5 ? "destage-bound" : "read-bound";
   out.reads_per_transaction = t.reads / t.ops;
-  out.writes_per_transaction = load.writes_per_op;
+  out.writes_per_transaction = load.writes_per_op + load.sync_writes_per_op;
   out.checkpoint_stall_ms = t.stall_ms / t.ops;
   out.commit_behind_os_writes_ms = BehindOsWritesMs(net);
   if (t.stall_ms > 0) {
@@ -146,6 +146,13 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   return r;
 }
 
+// Sets `load`'s data writes to `written` pages per transaction: those a backend waits
+// for on its path, the rest in the background (RunWrites::BackendWaitedWrites).
+void SetDataWrites(const RunWrites& run, double written, OpLoad* load) {
+  load->sync_writes_per_op = run.BackendWaitedWrites(written);
+  load->writes_per_op = written - load->sync_writes_per_op;
+}
+
 // The run solved with the host's demands `host` (pgmodel/demands.h) at the share w of
 // its data writes that reach the storage, which itself depends on the throughput
 // (WrittenShareRoot). Where the data writes are in the background
@@ -156,7 +163,7 @@ StatusOr<Solved> SolveRun(const Scenario& s, const ModelParams& p, OpLoad load,
   load.wal_bytes_per_op = host.wal_lsn_bytes;
   const RunWrites run(s, host, load.duration_s);
   if (run.InBackground(load.footprint_bytes)) {
-    load.writes_per_op = 0;
+    load.writes_per_op = load.sync_writes_per_op = 0;
     auto free = Solve(s, p, load);
     if (!free.ok()) return free;
     Solved r = *free;
@@ -166,7 +173,7 @@ StatusOr<Solved> SolveRun(const Scenario& s, const ModelParams& p, OpLoad load,
   }
   StatusOr<Solved> last = Status::Error("no solve");
   auto excess = [&](double written) -> StatusOr<double> {
-    load.writes_per_op = run.page_writes() * written;
+    SetDataWrites(run, run.page_writes() * written, &load);
     last = Solve(s, p, load);
     if (!last.ok()) return last.status();
     return run.WrittenShare(last->out.tps, last->out.reads_per_transaction) - written;
@@ -202,7 +209,7 @@ class HeldPagesSampler {
 // storage; sets `load`'s WAL writer writes at that throughput.
 StatusOr<Solved> SolveFresh(const Scenario& s, const ModelParams& p,
                             const pgmodel::HostDemands& fresh, OpLoad* load) {
-  load->writes_per_op = fresh.page_writes;
+  SetDataWrites(RunWrites(s, fresh, load->duration_s), fresh.page_writes, load);
   load->wal_bytes_per_op = fresh.wal_lsn_bytes;
   auto first = Solve(s, p, *load);
   if (!first.ok()) return first;

@@ -67,6 +67,7 @@ HostDemands CycleDemands(const Host& host) {
   const double per = 1.0 / static_cast<double>(n.transactions);
   HostDemands d;
   d.page_writes = static_cast<double>(n.buffers_dirtied + n.extend_writes) * per;
+  d.backend_writes = static_cast<double>(n.eviction_writes + n.extend_writes) * per;
   d.wal_record_bytes = static_cast<double>(n.wal_record_bytes) * per;
   d.wal_lsn_bytes = static_cast<double>(n.wal_lsn_bytes) * per;
   d.full_page_images = static_cast<double>(n.full_page_images) * per;
@@ -135,6 +136,7 @@ HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemand
   auto mean = [](double x, double y, double z) { return (x + 4 * y + z) / 6; };
   HostDemands d;
   d.page_writes = mean(a.page_writes, m.page_writes, b.page_writes);
+  d.backend_writes = mean(a.backend_writes, m.backend_writes, b.backend_writes);
   d.wal_record_bytes = mean(a.wal_record_bytes, m.wal_record_bytes, b.wal_record_bytes);
   d.wal_lsn_bytes = mean(a.wal_lsn_bytes, m.wal_lsn_bytes, b.wal_lsn_bytes);
   d.full_page_images = mean(a.full_page_images, m.full_page_images, b.full_page_images);

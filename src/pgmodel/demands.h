@@ -40,6 +40,7 @@ namespace pgstorsim::pgmodel {
 
 struct HostDemands {
   double page_writes = 0;       // Data-page writes per transaction.
+  double backend_writes = 0;    // Of those, a backend's: dirty victims and new pages.
   double wal_record_bytes = 0;  // WAL records + images per transaction.
   double wal_lsn_bytes = 0;     // Insert position advance (page headers included).
   double full_page_images = 0;

@@ -74,6 +74,29 @@ TEST(RunWrites, OsMergesASecondEvictionOnlyWithinItsExpiry) {
   EXPECT_EQ(run.OsMergedPages(200, 0), 0);
 }
 
+TEST(RunWrites, DirectWritesPassTheOsByAndBackendsWaitForTheirOwn) {
+  Scenario buffered = SmallHost();
+  Scenario direct = SmallHost();
+  direct.io.data_writes = DataWrites::kDirect;
+  pgmodel::HostDemands host = OneWritePerTransaction();
+  host.backend_writes = 0.25;  // Dirty victims and new pages; the rest the checkpointer's.
+  const RunWrites os(buffered, host, 300);
+  const RunWrites own(direct, host, 300);
+  EXPECT_GT(os.OsHeldPages(200), 0);
+  EXPECT_EQ(own.OsHeldPages(200), 0);
+  EXPECT_EQ(own.OsMergedPages(200, 1000), 0);
+  // Nothing held in the OS: more of a 300 s run's writes reach the disks.
+  EXPECT_GT(own.WrittenShare(200, 1), os.WrittenShare(200, 1));
+  EXPECT_EQ(os.BackendWaitedWrites(1), 0);
+  EXPECT_EQ(own.BackendWaitedWrites(1), 0.25);
+  EXPECT_EQ(own.BackendWaitedWrites(0.1), 0.1);  // Never more than are written.
+  // A database that fits in shared buffers but not with the OS's dirty limit added.
+  buffered.postgres.wal_on_data_volume = direct.postgres.wal_on_data_volume = false;
+  const double bytes = 64.0 * 1024 * 1024;
+  EXPECT_TRUE(RunWrites(buffered, host, 60).InBackground(bytes));
+  EXPECT_FALSE(RunWrites(direct, host, 60).InBackground(bytes));
+}
+
 TEST(WrittenShareRoot, FindsTheRootAndEndsOnIt) {
   std::vector<double> evaluated;
   auto excess = [&](double w) -> StatusOr<double> {

@@ -132,5 +132,33 @@ TEST(StorageModelJbod, PredictAcceptsJbodLikeOneDiskRaid0) {
   EXPECT_TRUE(four.ok()) << four.status().message();
 }
 
+// io.data_writes = direct: answered on a throttled device and behind a write-back
+// cache, refused (naming the key) on bare disks, whose commits would queue behind the
+// checkpointer's direct writes.
+TEST(DirectDataWrites, AnsweredWhereModelledRefusedOnBareDisks) {
+  const std::vector<std::string> lab = {"workload.clients=4", "workload.scale=5",
+                                        "workload.cache=warm", "workload.duration=300s"};
+  auto buffered = Predict(Lab(lab));
+  std::vector<std::string> direct_lab = lab;
+  direct_lab.push_back("io.data_writes=direct");
+  auto direct = Predict(Lab(direct_lab));
+  ASSERT_TRUE(buffered.ok()) << buffered.status().message();
+  ASSERT_TRUE(direct.ok()) << direct.status().message();
+  // Nothing held or merged in the OS page cache: at least as many writes reach the cap.
+  EXPECT_GE(direct->writes_per_transaction, buffered->writes_per_transaction);
+  EXPECT_GT(direct->tps, 0);
+  EXPECT_LE(direct->tps, buffered->tps * 1.001);
+  auto write_back = DefaultScenario({"io.data_writes=direct"});
+  ASSERT_TRUE(write_back.ok());
+  auto behind_cache = Predict(*write_back);
+  EXPECT_TRUE(behind_cache.ok()) << behind_cache.status().message();
+  auto bare = DefaultScenario({"controller.kind=hba", "io.data_writes=direct"});
+  ASSERT_TRUE(bare.ok());
+  auto refused = Predict(*bare);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("io.data_writes = direct"), std::string::npos)
+      << refused.status().message();
+}
+
 }  // namespace
 }  // namespace pgstorsim

@@ -2,7 +2,8 @@
 // tests/data/sim_predict_crosscheck.tsv (issue 14: HDD 4..24 disks, RAID 0/1/10/5/6/50
 // and nested RAID 100, SSDs behind an HBA, a throttled device; tpcb-like, simple-update,
 // select-only, io (fio / randomio patterns); scale in cache and 10x RAM; 1..64 clients;
-// synchronous_commit on/off).
+// synchronous_commit on/off; data writes through the OS or direct, behind a
+// write-back cache or on throttled devices).
 // Each row holds |sim/predict - 1| to its tolerance: 0.15 is the target, a wider one is
 // the error reached, with the reason in the file. The test prints every ratio.
 #include <gtest/gtest.h>
