@@ -1,237 +1,42 @@
-// The declarative table of settable scenario keys: one row per dotted key, with its
-// kind, help line, setter (from text) and getter (canonical text). Parsing, --set,
-// --sweep and canonical TOML output all go through this table.
+// The declarative table of settable scenario keys: one row per dotted key (kind, help line,
+// setter from text, getter to canonical text), built section by section with the row
+// builders of scenario_key_builders.h, then given its role and unit columns. Parsing, --set,
+// --sweep and canonical TOML output all go through it, in the order of its rows.
 #include "scenario/scenario_keys.h"
 
-#include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <limits>
-#include <type_traits>
+#include <initializer_list>
+#include <iterator>
+#include <utility>
 
-#include "common/units.h"
+#include "scenario/scenario_key_builders.h"
 
 namespace pgstorsim {
 namespace {
 
-StatusOr<int64_t> ParseInt(const std::string& raw) {
-  const std::string text = TrimBlanks(raw);
-  char* end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') return Status::Error("invalid integer '" + raw + "'");
-  if (errno == ERANGE) return Status::Error("integer '" + raw + "' is out of range");
-  return static_cast<int64_t>(v);
-}
+using scenario_key_builders::BoolKey;
+using scenario_key_builders::DoubleKey;
+using scenario_key_builders::DurationKey;
+using scenario_key_builders::EnumKey;
+using scenario_key_builders::IntKey;
+using scenario_key_builders::RaidLevelKey;
+using scenario_key_builders::RpmKey;
+using scenario_key_builders::SizeKey;
+using scenario_key_builders::StringKey;
+using scenario_key_builders::TopStringKey;
 
-StatusOr<double> ParseDouble(const std::string& raw) {
-  double v = 0;
-  if (!ParseFiniteNumber(TrimBlanks(raw), &v)) {
-    return Status::Error("invalid number '" + raw + "'");
-  }
-  return v;
-}
+// The Scenario and its sections' types, as the rows name their fields.
+using S = Scenario;
+using H = HostConfig;
+using P = PostgresConfig;
+using F = FilesystemConfig;
+using I = IoConfig;
+using C = ControllerConfig;
+using A = ArrayConfig;
+using D = DiskConfig;
+using W = WorkloadConfig;
 
-StatusOr<bool> ParseBool(const std::string& raw) {
-  const std::string s = AsciiLower(TrimBlanks(raw));
-  if (s == "true" || s == "on" || s == "yes" || s == "1") return true;
-  if (s == "false" || s == "off" || s == "no" || s == "0") return false;
-  return Status::Error("invalid boolean '" + raw + "' (expected on/off, true/false)");
-}
-
-std::string FormatDouble(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
-template <typename S>
-using Section = S Scenario::*;
-
-template <typename S>
-ScenarioKeyEntry SizeKey(const char* key, const char* help, Section<S> sec, int64_t S::*field) {
-  return {{key, "size", help},
-          [sec, field](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseBytes(v);
-            if (!r.ok()) return r.status();
-            (s->*sec).*field = *r;
-            return Status::Ok();
-          },
-          [sec, field](const Scenario& s) { return FormatSizeCanonical((s.*sec).*field); }};
-}
-
-template <typename S>
-ScenarioKeyEntry DurationKey(const char* key, const char* help, Section<S> sec, int64_t S::*field) {
-  return {{key, "duration", help},
-          [sec, field](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseDurationNs(v);
-            if (!r.ok()) return r.status();
-            (s->*sec).*field = *r;
-            return Status::Ok();
-          },
-          [sec, field](const Scenario& s) { return FormatDurationCanonical((s.*sec).*field); }};
-}
-
-// OK when `v` fits T (so it is stored, and written back, unchanged).
-template <typename T>
-Status CheckIntRange(int64_t v) {
-  const bool fits = std::is_unsigned_v<T>
-                        ? v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<T>::max()
-                        : v >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
-                              v <= static_cast<int64_t>(std::numeric_limits<T>::max());
-  if (fits) return Status::Ok();
-  const std::string max = std::to_string(
-      std::min<uint64_t>(std::numeric_limits<T>::max(), std::numeric_limits<int64_t>::max()));
-  return Status::Error("must be between " + std::to_string(std::numeric_limits<T>::min()) +
-                       " and " + max + " (got " + std::to_string(v) + ")");
-}
-
-template <typename S, typename T>
-ScenarioKeyEntry IntKey(const char* key, const char* help, Section<S> sec, T S::*field) {
-  return {{key, "int", help},
-          [sec, field](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseInt(v);
-            if (!r.ok()) return r.status();
-            Status in_range = CheckIntRange<T>(*r);
-            if (!in_range.ok()) return in_range;
-            (s->*sec).*field = static_cast<T>(*r);
-            return Status::Ok();
-          },
-          [sec, field](const Scenario& s) { return std::to_string((s.*sec).*field); }};
-}
-
-template <typename S>
-ScenarioKeyEntry DoubleKey(const char* key, const char* help, Section<S> sec, double S::*field) {
-  return {{key, "double", help},
-          [sec, field](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseDouble(v);
-            if (!r.ok()) return r.status();
-            (s->*sec).*field = *r;
-            return Status::Ok();
-          },
-          [sec, field](const Scenario& s) { return FormatDouble((s.*sec).*field); }};
-}
-
-template <typename S>
-ScenarioKeyEntry RpmKey(const char* key, const char* help, Section<S> sec, double S::*field) {
-  return {{key, "rpm", help},
-          [sec, field](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseRpm(v);
-            if (!r.ok()) return r.status();
-            (s->*sec).*field = *r;
-            return Status::Ok();
-          },
-          [sec, field](const Scenario& s) { return FormatDouble((s.*sec).*field) + "rpm"; }};
-}
-
-template <typename S>
-ScenarioKeyEntry BoolKey(const char* key, const char* help, Section<S> sec, bool S::*field) {
-  return {{key, "bool", help},
-          [sec, field](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseBool(v);
-            if (!r.ok()) return r.status();
-            (s->*sec).*field = *r;
-            return Status::Ok();
-          },
-          [sec, field](const Scenario& s) { return std::string((s.*sec).*field ? "on" : "off"); }};
-}
-
-template <typename S>
-ScenarioKeyEntry StringKey(const char* key, const char* help, Section<S> sec,
-                           std::string S::*field) {
-  return {{key, "string", help},
-          [sec, field](Scenario* s, const std::string& v) -> Status {
-            (s->*sec).*field = v;
-            return Status::Ok();
-          },
-          [sec, field](const Scenario& s) { return (s.*sec).*field; }};
-}
-
-// Enum values: the first name of each value is canonical; later names are aliases.
-template <typename S, typename E>
-ScenarioKeyEntry EnumKey(const char* key, const char* help, Section<S> sec, E S::*field,
-                         std::vector<std::pair<std::string, E>> names) {
-  return {{key, "enum", help},
-          [sec, field, names](Scenario* s, const std::string& v) -> Status {
-            const std::string wanted = AsciiLower(TrimBlanks(v));
-            for (const auto& [name, value] : names) {
-              if (name == wanted) {
-                (s->*sec).*field = value;
-                return Status::Ok();
-              }
-            }
-            std::string allowed;
-            for (const auto& [name, value] : names) allowed += (allowed.empty() ? "" : "|") + name;
-            return Status::Error("invalid value '" + v + "' (expected " + allowed + ")");
-          },
-          [sec, field, names](const Scenario& s) {
-            for (const auto& [name, value] : names) {
-              if (value == (s.*sec).*field) return name;
-            }
-            return std::string("?");
-          }};
-}
-
-ScenarioKeyEntry RaidLevelKey() {
-  return {{"array.level", "enum", "raid0|raid1|raid10|raid5|raid6|raid50|raid60|raid100|jbod"},
-          [](Scenario* s, const std::string& v) -> Status {
-            auto r = ParseRaidLevel(TrimBlanks(v));
-            if (!r.ok()) return r.status();
-            s->array.level = *r;
-            return Status::Ok();
-          },
-          [](const Scenario& s) { return std::string(RaidLevelName(s.array.level)); }};
-}
-
-ScenarioKeyEntry TopStringKey(const char* key, const char* help, std::string Scenario::*field) {
-  return {{key, "string", help},
-          [field](Scenario* s, const std::string& v) -> Status {
-            s->*field = v;
-            return Status::Ok();
-          },
-          [field](const Scenario& s) { return s.*field; }};
-}
-
-// The role column: workload.* keys are the load (projections), scenario.* labels,
-// every other key a configuration choice; and the unit column: the unit results carry
-// the value in (sizes in bytes, durations in ns: scenario_results.h names them by it,
-// rpm), the workload's counts named.
-std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
-  static const std::pair<const char*, const char*> kUnits[] = {
-      {"workload.clients", "connections"},
-      {"workload.scale", "pgbench scale factor"},
-      {"workload.rate", "tps"},
-      {"workload.transactions", "per client"},
-      {"workload.read_fraction", "fraction"},
-      {"workload.io_depth", "requests per client"}};
-  for (ScenarioKeyEntry& e : table) {
-    const std::string& k = e.info.key;
-    for (const auto& [key, unit] : kUnits) {
-      if (k == key) e.unit = unit;
-    }
-    if (e.info.kind == "size") e.unit = "bytes";
-    if (e.info.kind == "duration") e.unit = "ns";
-    if (e.info.kind == "rpm") e.unit = "rpm";
-    e.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
-             : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
-                                            : KeyRole::kChoice;
-  }
-  return table;
-}
-
-std::vector<ScenarioKeyEntry> BuildTable() {
-  using S = Scenario;
-  using H = HostConfig;
-  using P = PostgresConfig;
-  using F = FilesystemConfig;
-  using I = IoConfig;
-  using C = ControllerConfig;
-  using A = ArrayConfig;
-  using D = DiskConfig;
-  using W = WorkloadConfig;
+// scenario.* (labels) and host.*.
+std::vector<ScenarioKeyEntry> LabelAndHostKeys() {
   return {
       TopStringKey("scenario.name", "Short name", &S::name),
       TopStringKey("scenario.description", "One line: what this describes", &S::description),
@@ -247,6 +52,12 @@ std::vector<ScenarioKeyEntry> BuildTable() {
               "page cache)",
               &S::host, &H::dirty_limit_bytes),
       IntKey("host.cpu_cores", "CPU cores available to PostgreSQL", &S::host, &H::cpu_cores),
+  };
+}
+
+// postgres.*: the server's settings.
+std::vector<ScenarioKeyEntry> PostgresKeys() {
+  return {
       StringKey("postgres.version", "Server major version, e.g. 9.1, 15", &S::postgres,
                 &P::version),
       SizeKey("postgres.shared_buffers", "shared_buffers", &S::postgres, &P::shared_buffers_bytes),
@@ -270,6 +81,12 @@ std::vector<ScenarioKeyEntry> BuildTable() {
                   &S::postgres, &P::wal_writer_delay_ns),
       BoolKey("postgres.wal_on_data_volume", "WAL shares the data array", &S::postgres,
               &P::wal_on_data_volume),
+  };
+}
+
+// filesystem.* and io.*: the OS's side of the storage.
+std::vector<ScenarioKeyEntry> FilesystemAndIoKeys() {
+  return {
       StringKey("filesystem.type",
                 "ufs2, ext4, xfs, ...; Linux ones get Linux's two page-cache lists", &S::filesystem,
                 &F::type),
@@ -292,6 +109,12 @@ std::vector<ScenarioKeyEntry> BuildTable() {
       EnumKey("io.data_writes", "buffered|direct: data pages through the OS cache or O_DIRECT",
               &S::io, &I::data_writes,
               {{"buffered", DataWrites::kBuffered}, {"direct", DataWrites::kDirect}}),
+  };
+}
+
+// controller.* and array.*: the RAID controller and its array.
+std::vector<ScenarioKeyEntry> ControllerAndArrayKeys() {
+  return {
       EnumKey("controller.kind", "raid|hba", &S::controller, &C::kind,
               {{"raid", ControllerKind::kRaid}, {"hba", ControllerKind::kHba}}),
       SizeKey("controller.cache_size", "Controller cache (write-back + read)", &S::controller,
@@ -322,6 +145,12 @@ std::vector<ScenarioKeyEntry> BuildTable() {
              &A::spans),
       SizeKey("array.span_stripe", "RAID 50/60/100: RAID 0 chunk over the spans (0 = array.stripe)",
               &S::array, &A::span_stripe_bytes),
+  };
+}
+
+// disks.*: the member disks (hdd, ssd or throttled).
+std::vector<ScenarioKeyEntry> DiskKeys() {
+  return {
       EnumKey(
           "disks.type", "hdd|ssd|throttled", &S::disks, &D::type,
           {{"hdd", DiskType::kHdd}, {"ssd", DiskType::kSsd}, {"throttled", DiskType::kThrottled}}),
@@ -347,6 +176,12 @@ std::vector<ScenarioKeyEntry> BuildTable() {
               &D::read_bandwidth_bytes_per_s),
       SizeKey("disks.write_bandwidth", "Throttled: write bytes per second cap (0 = none)",
               &S::disks, &D::write_bandwidth_bytes_per_s),
+  };
+}
+
+// workload.*: the load.
+std::vector<ScenarioKeyEntry> WorkloadKeys() {
+  return {
       EnumKey("workload.type", "tpcb-like|simple-update|select-only|io", &S::workload, &W::type,
               {{"tpcb-like", WorkloadKind::kTpcbLike},
                {"simple-update", WorkloadKind::kSimpleUpdate},
@@ -387,6 +222,45 @@ std::vector<ScenarioKeyEntry> BuildTable() {
   };
 }
 
+// Every section's rows, in the order above.
+std::vector<ScenarioKeyEntry> BuildTable() {
+  std::vector<ScenarioKeyEntry> table;
+  for (auto* section : {&LabelAndHostKeys, &PostgresKeys, &FilesystemAndIoKeys,
+                        &ControllerAndArrayKeys, &DiskKeys, &WorkloadKeys}) {
+    std::vector<ScenarioKeyEntry> rows = section();
+    table.insert(table.end(), std::make_move_iterator(rows.begin()),
+                 std::make_move_iterator(rows.end()));
+  }
+  return table;
+}
+
+// The role column: workload.* keys are the load (projections), scenario.* labels,
+// every other key a configuration choice; and the unit column: the unit results carry
+// the value in (sizes in bytes, durations in ns: scenario_results.h names them by it,
+// rpm), the workload's counts named.
+std::vector<ScenarioKeyEntry> WithRoles(std::vector<ScenarioKeyEntry> table) {
+  static const std::pair<const char*, const char*> kUnits[] = {
+      {"workload.clients", "connections"},
+      {"workload.scale", "pgbench scale factor"},
+      {"workload.rate", "tps"},
+      {"workload.transactions", "per client"},
+      {"workload.read_fraction", "fraction"},
+      {"workload.io_depth", "requests per client"}};
+  for (ScenarioKeyEntry& e : table) {
+    const std::string& k = e.info.key;
+    for (const auto& [key, unit] : kUnits) {
+      if (k == key) e.unit = unit;
+    }
+    if (e.info.kind == "size") e.unit = "bytes";
+    if (e.info.kind == "duration") e.unit = "ns";
+    if (e.info.kind == "rpm") e.unit = "rpm";
+    e.role = k.rfind("workload.", 0) == 0   ? KeyRole::kWorkload
+             : k.rfind("scenario.", 0) == 0 ? KeyRole::kLabel
+                                            : KeyRole::kChoice;
+  }
+  return table;
+}
+
 }  // namespace
 
 const std::vector<ScenarioKeyEntry>& KeyTable() {
@@ -421,27 +295,6 @@ const ScenarioKeyEntry* FindKey(const std::string& key) {
     if (e.info.key == key) return &e;
   }
   return nullptr;
-}
-
-std::string FormatSizeCanonical(int64_t bytes) {
-  static const struct {
-    int64_t scale;
-    const char* suffix;
-  } kUnits[] = {{1LL << 40, "TiB"}, {1LL << 30, "GiB"}, {1LL << 20, "MiB"}, {1LL << 10, "KiB"}};
-  for (const auto& u : kUnits) {
-    if (bytes != 0 && bytes % u.scale == 0) return std::to_string(bytes / u.scale) + u.suffix;
-  }
-  return std::to_string(bytes);
-}
-
-std::string FormatDurationCanonical(int64_t ns) {
-  if (ns != 0 && ns % kNsPerSec == 0) return std::to_string(ns / kNsPerSec) + "s";
-  if (ns % kNsPerUs == 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.10gms", static_cast<double>(ns) / kNsPerMs);
-    return buf;
-  }
-  return std::to_string(ns) + "ns";
 }
 
 }  // namespace pgstorsim
