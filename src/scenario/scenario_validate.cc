@@ -185,7 +185,10 @@ Status CheckDisks(const Scenario& s) {
   if (d.capacity_bytes <= 0) return Refuse(s, "disks.capacity", "must be positive");
   if (d.transfer_rate_bytes_per_s <= 0) return Refuse(s, "disks.transfer_rate", "must be > 0");
   if (d.type == DiskType::kHdd) {
-    if (d.rpm <= 0) return Refuse(s, "disks.rpm", "must be positive");
+    // Drives spin at 4200-15000 rpm; far outside, a rotation rounds to no time at all.
+    if (!(d.rpm >= 1000 && d.rpm <= 100000)) {
+      return Refuse(s, "disks.rpm", "must be between 1000 and 100000");
+    }
     if (d.avg_read_seek_ns < 0) return Refuse(s, "disks.avg_read_seek", "must be >= 0");
     if (d.avg_write_seek_ns < 0) return Refuse(s, "disks.avg_write_seek", "must be >= 0");
     if (d.track_to_track_ns < 0 || d.track_to_track_ns > d.avg_read_seek_ns) {

@@ -115,6 +115,13 @@ TEST(Scenario, RefusesImpossibleConfigurationsNamingLineAndKey) {
   EXPECT_NE(ValidateScenario(s).message().find("array.spans"), std::string::npos);
   s.array.spans = 2;
   EXPECT_TRUE(ValidateScenario(s).ok());
+  for (double rpm : {0.0, 999.0, 1e20}) {
+    s.disks.rpm = rpm;
+    EXPECT_NE(ValidateScenario(s).message().find("disks.rpm: must be between"), std::string::npos)
+        << rpm;
+  }
+  s.disks.rpm = 15000;
+  EXPECT_TRUE(ValidateScenario(s).ok());
 }
 
 TEST(Scenario, SetOverridesByDottedKey) {
