@@ -29,12 +29,6 @@ using storage_network::SolveTransactions;
 
 namespace {
 
-// "FILE:LINE: " of `key` in the scenario's file, or "" when it was not read from one.
-std::string KeyWhere(const Scenario& s, const std::string& key) {
-  auto line = s.key_lines.find(key);
-  return line == s.key_lines.end() ? "" : s.source_file + ":" + std::to_string(line->second) + ": ";
-}
-
 // Why predict cannot answer `s` (empty when it can): an open loop, or direct data
 // writes to disks without a write-back cache in front (the commits' WAL flushes then
 // queue behind the checkpointer's direct writes at the disks, which the model does not
@@ -42,7 +36,7 @@ std::string KeyWhere(const Scenario& s, const std::string& key) {
 // modelled).
 Status Unanswerable(const Scenario& s) {
   if (s.workload.rate_tps > 0) {
-    return Status::Error(KeyWhere(s, "workload.rate") +
+    return Status::Error(KeyLocation(s, "workload.rate") +
                          "key workload.rate: an open loop at a target rate is not modelled by "
                          "predict (it answers a closed loop, as fast as possible); use simulate");
   }
@@ -50,7 +44,7 @@ Status Unanswerable(const Scenario& s) {
       s.workload.type != WorkloadKind::kIo && s.workload.type != WorkloadKind::kSelectOnly;
   if (writes && s.io.data_writes == DataWrites::kDirect && !s.controller.EffectiveWriteBack() &&
       s.disks.type != DiskType::kThrottled) {
-    return Status::Error(KeyWhere(s, "io.data_writes") +
+    return Status::Error(KeyLocation(s, "io.data_writes") +
                          "key io.data_writes = direct on disks without a write-back cache is not "
                          "modelled by predict (commits' WAL flushes queue behind the "
                          "checkpointer's direct writes); use simulate, io.data_writes = "

@@ -42,11 +42,7 @@ std::vector<std::string> IgnoredKeyWarnings(const Scenario& s, ScenarioModel mod
     auto value = GetScenarioKey(s, k.key);
     auto fallback = GetScenarioKey(defaults, k.key);
     if (!value.ok() || !fallback.ok() || *value == *fallback) continue;
-    std::string where;
-    auto line = s.key_lines.find(k.key);
-    if (line != s.key_lines.end())
-      where = s.source_file + ":" + std::to_string(line->second) + ": ";
-    lines.push_back(where + "key " + k.key + " = " + *value + ": not used by " +
+    lines.push_back(KeyLocation(s, k.key) + "key " + k.key + " = " + *value + ": not used by " +
                     ScenarioModelName(model) + " (" + k.why + "); answered as for " + *fallback);
   }
   return lines;

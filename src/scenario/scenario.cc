@@ -166,6 +166,12 @@ StatusOr<std::string> CanonicalScenarioValue(const std::string& key, const std::
   return GetScenarioKey(probe, key);
 }
 
+std::string KeyLocation(const Scenario& scenario, const std::string& key) {
+  auto line = scenario.key_lines.find(key);
+  if (line == scenario.key_lines.end()) return "";
+  return scenario.source_file + ":" + std::to_string(line->second) + ": ";
+}
+
 StatusOr<std::string> GetScenarioKey(const Scenario& scenario, const std::string& key) {
   if (key.rfind("calibration.", 0) == 0) {
     auto it = scenario.calibration.values.find(key.substr(12));

@@ -227,6 +227,10 @@ struct Scenario {
   std::map<std::string, int> key_lines;
 };
 
+// "file.toml:12: " where the scenario's file set `key`, else "" (a --set value or a
+// default): the prefix of a message about that key.
+std::string KeyLocation(const Scenario& scenario, const std::string& key);
+
 // One settable dotted key (for --set, --sweep, help and canonical output).
 struct ScenarioKeyInfo {
   std::string key;   // "array.stripe"

@@ -12,13 +12,8 @@ namespace {
 // "file.toml:12: key array.stripe: <why>" when the key came from a file, else
 // "key array.stripe: <why>" (values from --set or defaults).
 Status Refuse(const Scenario& s, const std::string& key, const std::string& why) {
-  std::string where;
-  auto it = s.key_lines.find(key);
-  if (it != s.key_lines.end()) {
-    where = s.source_file + ":" + std::to_string(it->second) + ": ";
-  } else if (!s.source_file.empty()) {
-    where = s.source_file + ": ";
-  }
+  std::string where = KeyLocation(s, key);
+  if (where.empty() && !s.source_file.empty()) where = s.source_file + ": ";
   return Status::Error(where + "key " + key + ": " + why);
 }
 
@@ -209,8 +204,7 @@ Status CheckDisks(const Scenario& s) {
 // (an io workload missing a required key).
 Status RefuseIo(const Scenario& s, const std::string& key, const std::string& why) {
   if (s.key_lines.count(key) == 0 && s.key_lines.count("workload.type") > 0) {
-    return Status::Error(s.source_file + ":" + std::to_string(s.key_lines.at("workload.type")) +
-                         ": key " + key + ": " + why);
+    return Status::Error(KeyLocation(s, "workload.type") + "key " + key + ": " + why);
   }
   return Refuse(s, key, why);
 }

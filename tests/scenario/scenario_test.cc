@@ -124,6 +124,16 @@ TEST(Scenario, RefusesImpossibleConfigurationsNamingLineAndKey) {
   EXPECT_TRUE(ValidateScenario(s).ok());
 }
 
+TEST(Scenario, KeyLocationIsTheFileAndLineThatSetTheKey) {
+  auto parsed = ParseScenarioToml("[array]\nlevel = \"raid10\"\ndisks = 4\n", "loc.toml");
+  ASSERT_TRUE(parsed.ok());
+  Scenario s = *parsed;
+  EXPECT_EQ(KeyLocation(s, "array.disks"), "loc.toml:3: ");
+  EXPECT_EQ(KeyLocation(s, "array.stripe"), "");  // A default: no place to name.
+  ASSERT_TRUE(ApplyOverride(&s, "array.disks=8").ok());
+  EXPECT_EQ(KeyLocation(s, "array.disks"), "");  // Now from --set.
+}
+
 TEST(Scenario, SetOverridesByDottedKey) {
   Scenario s = *ParseScenarioToml(kGood, "good.toml");
   ASSERT_TRUE(ApplyOverride(&s, "array.stripe=1MiB").ok());
