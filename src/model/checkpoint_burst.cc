@@ -18,7 +18,7 @@ double CheckpointCycle::UnabsorbedShare(double x_per_ms) const {
   const double spread_ms = completion_target * txns / x_per_ms;
   // Pages written by the checkpointer more than the OS expiry before the fsync are
   // already on their way; the younger ones come in the burst.
-  const double in_burst = spread_ms > kOsDirtyExpireMs ? kOsDirtyExpireMs / spread_ms : 1.0;
+  const double in_burst = spread_ms > os_expire_ms ? os_expire_ms / spread_ms : 1.0;
   const double cycle_bytes = txns * data_bytes_per_txn;
   return std::max(0.0, in_burst * cycle_bytes - room_bytes) / cycle_bytes;
 }
@@ -32,6 +32,7 @@ StatusOr<CheckpointCycle> MakeCheckpointCycle(const Scenario& s, double writes_p
       pgmodel::CheckpointWalBytes(pgmodel::CheckpointSegments(s.postgres),
                                   pgmodel::MaxWalSizeBytes(s.postgres), c.completion_target));
   c.timeout_ms = static_cast<double>(s.postgres.checkpoint_timeout_ns) / 1e6;
+  c.os_expire_ms = static_cast<double>(pgmodel::OsDirtyLimitsOf(s).expire_ns) / 1e6;
   c.data_bytes_per_txn = writes_per_txn * static_cast<double>(s.filesystem.block_size_bytes);
   if (s.controller.EffectiveWriteBack()) {
     c.room_bytes = DestagePendingBytes(s);

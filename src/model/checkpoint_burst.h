@@ -4,7 +4,7 @@
 //
 // PostgreSQL's checkpointer write()s the dirty buffers evenly over
 // completion_target x the checkpoint cycle (0.5 before 14, 0.9 since), into the OS
-// page cache, which writes a page back once it is `kOsDirtyExpireMs` old; the closing
+// page cache, which writes a page back once it is `os_expire_ms` old; the closing
 // fsync writes every page still dirty at once. A cycle is T transactions: the WAL
 // trigger (checkpoint_segments x 16 MiB before 9.5, max_wal_size / (1 + target)
 // since) over the WAL per transaction (the host model's: records, full-page images,
@@ -23,9 +23,6 @@
 
 namespace pgstorsim {
 
-// Linux's dirty_expire (FreeBSD's filedelay is the same 30 s).
-inline constexpr double kOsDirtyExpireMs = pgmodel::kDirtyExpireNs / 1e6;
-
 struct CheckpointCycle {
   double wal_bytes_per_txn = 0;
   double wal_trigger_bytes = 0;  // WAL between two checkpoints.
@@ -33,6 +30,9 @@ struct CheckpointCycle {
   double completion_target = 0.9;
   double data_bytes_per_txn = 0;  // Filesystem-block writes x block size.
   double room_bytes = 0;          // Write-back cache room below the destage start.
+  // The OS's dirty expiry (pgmodel::OsDirtyLimitsOf); 0 where the OS writes at once
+  // (io.data_writes = direct: the closing fsync finds nothing left to write).
+  double os_expire_ms = pgmodel::kDirtyExpireNs / 1e6;
 
   // Transactions in one checkpoint cycle at throughput `x_per_ms` (the WAL trigger or
   // the timeout, whichever comes first); 0 without WAL or throughput.

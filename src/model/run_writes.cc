@@ -32,7 +32,6 @@ RunWrites::RunWrites(const Scenario& s, const pgmodel::HostDemands& host, double
                                                           CheckpointCompletionTarget(s.postgres))) /
           std::max(1.0, host.wal_lsn_bytes)),
       write_bytes_(DirtyBytesPerWrite(s)),
-      direct_(s.io.data_writes == DataWrites::kDirect),
       limits_(pgmodel::OsDirtyLimitsOf(s)) {}
 
 double RunWrites::CycleSeconds(double tps) const {
@@ -54,7 +53,6 @@ double RunWrites::WrittenShare(double tps, double page_reads) const {
 }
 
 double RunWrites::OsHeldPages(double tps) const {
-  if (direct_) return 0;
   return pgmodel::SteadyDirtyBytes(limits_, host_.page_writes * tps * write_bytes_) / write_bytes_;
 }
 
@@ -63,16 +61,16 @@ double RunWrites::OsMergedPages(double tps, double shared_misses) const {
   const double residence_s =
       static_cast<double>(s_.postgres.shared_buffers_bytes / kPageBytes) / evicted_per_s;
   const double expire_s = NsToSec(limits_.expire_ns);
+  if (!(expire_s > 0)) return 0;  // The OS writes every page at once.
   return OsHeldPages(tps) * std::clamp(1 - residence_s / expire_s, 0.0, 1.0);
 }
 
 double RunWrites::BackendWaitedWrites(double written) const {
-  return direct_ ? std::min(written, host_.backend_writes) : 0;
+  return limits_.limit_bytes > 0 ? 0 : std::min(written, host_.backend_writes);
 }
 
 bool RunWrites::InBackground(double database_bytes) const {
-  const auto held =
-      static_cast<double>(s_.postgres.shared_buffers_bytes + (direct_ ? 0 : limits_.limit_bytes));
+  const auto held = static_cast<double>(s_.postgres.shared_buffers_bytes + limits_.limit_bytes);
   const bool commits_queue = s_.postgres.synchronous_commit && s_.postgres.wal_on_data_volume;
   return database_bytes <= held && !commits_queue;
 }

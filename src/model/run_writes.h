@@ -35,14 +35,14 @@ class RunWrites {
   // True when no backend waits for a data write: every page the run can dirty
   // (`database_bytes`) fits in shared buffers and under the OS's dirty limit (a write()
   // returns; the OS and the checkpointer write back in the background, and a checkpoint
-  // the disks cannot keep up with stretches its cycle; with io.data_writes = direct, in
-  // shared buffers alone), and no commit waits for a WAL write behind them on the same
-  // volume (synchronous commit, WAL on the data volume).
+  // the disks cannot keep up with stretches its cycle; with io.data_writes = direct the
+  // OS's limit is 0: in shared buffers alone), and no commit waits for a WAL write behind them on
+  // the same volume (synchronous commit, WAL on the data volume).
   bool InBackground(double database_bytes) const;
 
   // The page writes the OS page cache holds dirty at `tps` (pgmodel::SteadyDirtyBytes
   // over the filesystem's write unit of a page): a page evicted dirty and dirtied again
-  // while held is written once. None with io.data_writes = direct.
+  // while held is written once. None where the OS holds no dirty page (direct writes).
   double OsHeldPages(double tps) const;
 
   // Of those, the pages whose next dirty eviction the OS merges with the write it holds:
@@ -52,9 +52,10 @@ class RunWrites {
   double OsMergedPages(double tps, double shared_misses) const;
 
   double page_writes() const { return host_.page_writes; }  // Per transaction, all.
-  // Of `written` page writes per transaction, those a backend waits for: with
-  // io.data_writes = direct its own (dirty victims, new pages: O_DIRECT, at once; the
-  // checkpointer's stay in the background), none through the OS page cache.
+  // Of `written` page writes per transaction, those a backend waits for: where the OS
+  // takes no dirty page (dirty limit 0: io.data_writes = direct) its own (dirty victims,
+  // new pages, written at once; the checkpointer's stay in the background), none where
+  // a write() returns once the OS holds the page.
   double BackendWaitedWrites(double written) const;
 
  private:
@@ -65,8 +66,7 @@ class RunWrites {
   double duration_s_;
   double wal_cycle_transactions_;  // Transactions whose WAL triggers a checkpoint.
   double write_bytes_;             // OS dirty bytes per page write (FS write unit).
-  bool direct_;                    // io.data_writes = direct: no OS page cache in between.
-  pgmodel::OsDirtyLimits limits_;
+  pgmodel::OsDirtyLimits limits_;  // pgmodel::OsDirtyLimitsOf: all 0 for direct writes.
 };
 
 // The root w in [0, 1] of `excess(w)` = share(tps(w)) - w, which falls as w rises (tps

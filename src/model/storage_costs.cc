@@ -144,9 +144,7 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
   // the wait for the cap is the write station's residence; on other disks the WAL
   // write is a closed demand, SolvePoint).
   net.commit_ms = net.write_back ? p.commit_ms : net.throttled ? net.latency_per_write_ms : 0;
-  // O_DIRECT data writes leave the checkpoint's fsync nothing to write.
-  const bool direct = s.io.data_writes == DataWrites::kDirect;
-  if (load.checkpoints && !net.throttled && !direct && load.writes_per_op > 0) {
+  if (load.checkpoints && !net.throttled && load.writes_per_op > 0) {
     auto cycle = MakeCheckpointCycle(s, load.writes_per_op, load.wal_bytes_per_op);
     if (!cycle.ok()) return cycle.status();
     net.checkpoint = *cycle;

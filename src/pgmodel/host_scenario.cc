@@ -40,7 +40,14 @@ int64_t WalRegionBytesOf(const PostgresConfig& pg) {
 }
 
 OsDirtyLimits OsDirtyLimitsOf(const Scenario& s) {
-  return OsDirtyLimitsFor(OsCacheBytes(s), s.host.dirty_background_bytes, s.host.dirty_limit_bytes);
+  if (s.io.data_writes == DataWrites::kDirect) return {0, 0, 0};
+  OsDirtyLimits limits =
+      OsDirtyLimitsFor(OsCacheBytes(s), s.host.dirty_background_bytes, s.host.dirty_limit_bytes);
+  auto expire = s.calibration.values.find("os_dirty_expire_s");
+  if (expire != s.calibration.values.end()) {
+    limits.expire_ns = static_cast<int64_t>(expire->second * 1e9);
+  }
+  return limits;
 }
 
 int OsWritesInFlight(const Scenario& s) {

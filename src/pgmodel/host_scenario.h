@@ -37,7 +37,9 @@ int64_t WalRegionBytesOf(const PostgresConfig& pg);
 // calibration cache_fraction x RAM (at most RAM - shared_buffers) when calibrated,
 // else RAM - shared_buffers - 1 GiB (the kernel and the processes keep the rest).
 int64_t OsCacheBytes(const Scenario& s);
-// The OS's dirty thresholds over that cache (host.dirty_background, host.dirty_limit).
+// The OS's dirty thresholds over that cache (host.dirty_background, host.dirty_limit),
+// expiring after calibration os_dirty_expire_s when given. With io.data_writes = direct
+// the OS page cache holds no data page dirty: every threshold and the expiry are 0.
 OsDirtyLimits OsDirtyLimitsOf(const Scenario& s);
 // The OS's writes in flight during write-back: calibration os_writes_outstanding, else
 // kOsWritesInFlight. ValidateScenario refuses a value below 1.

@@ -22,7 +22,7 @@ void IoClients::Run() {
 
 void IoClients::HandleEvent(const Event& e) {
   const auto slot = static_cast<uint32_t>(e.payload);
-  if (e.kind == kStartEvent) return Start(slot);
+  if (e.kind == kStartEvent) return StartRequest(slot);
   Continue(slot);  // kLockEvent: the lock was granted.
 }
 
@@ -47,7 +47,7 @@ void IoClients::OnIoDone(uint64_t token) {
 }
 
 // Picks the request (read or write, its offset) and asks for the lock it needs.
-void IoClients::Start(uint32_t i) {
+void IoClients::StartRequest(uint32_t i) {
   Slot& s = slots_[i];
   s.read = s.rng.UniformDouble() < spec_.read_fraction;
   if (!s.read && spec_.rewrite && s.last_read >= 0) {

@@ -69,7 +69,7 @@ class IoClients : public Component, public IoListener {
   };
 
   void Prewarm(int64_t count);
-  void Start(uint32_t i);
+  void StartRequest(uint32_t i);
   void Continue(uint32_t i);
   void WriteBlocks(uint32_t i);
   void Submit(uint32_t i, IoOp op, Stage stage);

@@ -156,8 +156,8 @@ Apply ApplyFor(const std::string& key) {
       {"cpu_ms_insert_history", SetStatementCpu<Statement::kInsertHistory>},
       {"cpu_ms_end", SetStatementCpu<Statement::kEnd>},
       {"client_rtt_ms", [](double v, SimConfig* c) { c->client_rtt_ns = MsToNs(v); }},
-      {"os_dirty_expire_s",
-       [](double v, SimConfig* c) { c->os_dirty.expire_ns = static_cast<int64_t>(v * 1e9); }},
+      // os_dirty_expire_s is read through pgmodel::OsDirtyLimitsOf.
+      {"os_dirty_expire_s", [](double, SimConfig*) {}},
       // os_writes_outstanding is read through pgmodel::OsWritesInFlight.
       {"os_writes_outstanding", [](double, SimConfig*) {}},
       {"controller_write_ack_ms",
@@ -242,7 +242,6 @@ StatusOr<SimConfig> SimConfigFromScenario(const Scenario& s) {
   ApplyCalibration(s.calibration.values, &c);
   c.background_writes_outstanding = pgmodel::OsWritesInFlight(s);
   c.direct_data_writes = s.io.data_writes == DataWrites::kDirect;
-  if (c.direct_data_writes) c.os_dirty.expire_ns = 0;  // Checkpoint writes at once.
   Status ok = ValidateSimConfig(c);
   if (!ok.ok()) return ok;
   return c;

@@ -32,6 +32,7 @@ TEST(EngineUtilTest, ProcessCpuAdvancesAndDeltaSubtractsEachField) {
   ClientCpu before = ProcessCpuNow();
   volatile uint64_t spin = 0;
   for (int i = 0; i < 20000000; ++i) spin += i;  // Some user CPU, enough for a tick.
+  EXPECT_GT(spin, 0u);
   ClientCpu after = ProcessCpuNow();
   EXPECT_GT(after.user_s + after.sys_s, before.user_s + before.sys_s);
   EXPECT_GT(after.minor_faults, 0);

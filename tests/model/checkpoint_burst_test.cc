@@ -26,8 +26,8 @@ TEST(CheckpointCycle, NineOneBurstIsWhatTheCacheRoomCannotTake) {
   // Images of the accounts page and, its update not HOT, of the pkey leaf ...
   EXPECT_GT(c->wal_bytes_per_txn, 2 * 8192);
   EXPECT_LT(c->wal_bytes_per_txn, 2 * 8192 + 1500);  // ... plus the records.
-  EXPECT_EQ(c->room_bytes, 128.0 * (1 << 20));        // 512 MiB: half write, half of it free.
-  EXPECT_EQ(c->data_bytes_per_txn, 65536);            // One UFS block.
+  EXPECT_EQ(c->room_bytes, 128.0 * (1 << 20));       // 512 MiB: half write, half of it free.
+  EXPECT_EQ(c->data_bytes_per_txn, 65536);           // One UFS block.
   const double txns = c->wal_trigger_bytes / c->wal_bytes_per_txn;
   const double expected = 1 - c->room_bytes / (txns * c->data_bytes_per_txn);
   EXPECT_NEAR(c->UnabsorbedShare(0.6), expected, 1e-12);
@@ -51,6 +51,21 @@ TEST(CheckpointCycle, WithoutWriteBackTheWholeBurstWaitsAndLongCyclesSpreadIt) {
   ASSERT_TRUE(modern.ok());
   EXPECT_EQ(modern->completion_target, 0.9);
   EXPECT_NEAR(modern->UnabsorbedShare(0.3), 30.0 / (0.9 * 300), 1e-9);
+}
+
+// O_DIRECT data writes: the OS holds no page for the closing fsync to write, so no
+// share of the cycle's writes comes in a burst, by the same formula.
+TEST(CheckpointCycle, DirectDataWritesLeaveTheFsyncNoBurst) {
+  const std::vector<std::string> hba = {"controller.write_policy=write-through"};
+  auto buffered = MakeCheckpointCycle(M5110e(hba), 1, 17000);
+  std::vector<std::string> direct_sets = hba;
+  direct_sets.push_back("io.data_writes=direct");
+  auto direct = MakeCheckpointCycle(M5110e(direct_sets), 1, 17000);
+  ASSERT_TRUE(buffered.ok() && direct.ok());
+  EXPECT_EQ(buffered->os_expire_ms, 30000);
+  EXPECT_EQ(direct->os_expire_ms, 0);
+  EXPECT_NEAR(buffered->UnabsorbedShare(0.3), 1, 1e-12);
+  EXPECT_EQ(direct->UnabsorbedShare(0.3), 0);
 }
 
 TEST(StorageModel, CheckpointBurstStallsOneClientUnlessTheCacheHoldsIt) {

@@ -44,6 +44,23 @@ TEST(OsDirtyLimits, FromTheScenariosKeys) {
   s.host.dirty_limit_bytes = 48 * kMiB;
   EXPECT_EQ(OsDirtyLimitsOf(s).background_bytes, 16 * kMiB);
   EXPECT_EQ(OsDirtyLimitsOf(s).limit_bytes, 48 * kMiB);
+  EXPECT_EQ(OsDirtyLimitsOf(s).expire_ns, kDirtyExpireNs);
+  s.calibration.values["os_dirty_expire_s"] = 5;
+  EXPECT_EQ(OsDirtyLimitsOf(s).expire_ns, 5LL * 1000 * 1000 * 1000);
+}
+
+// O_DIRECT data writes pass the page cache by: it holds none of them dirty, whatever
+// the thresholds or the calibrated expiry say.
+TEST(OsDirtyLimits, DirectDataWritesLeaveTheOsNothingToHold) {
+  Scenario s;
+  s.host.dirty_background_bytes = 16 * kMiB;
+  s.calibration.values["os_dirty_expire_s"] = 5;
+  s.io.data_writes = DataWrites::kDirect;
+  const OsDirtyLimits l = OsDirtyLimitsOf(s);
+  EXPECT_EQ(l.background_bytes, 0);
+  EXPECT_EQ(l.limit_bytes, 0);
+  EXPECT_EQ(l.expire_ns, 0);
+  EXPECT_DOUBLE_EQ(SteadyDirtyBytes(l, 10.0 * kMiB), 0);
 }
 
 }  // namespace

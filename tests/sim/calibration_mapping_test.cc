@@ -105,16 +105,16 @@ TEST(CalibrationMappingTest, DestageQueueDepthChargesTheModelsCostPerDestage) {
     EXPECT_EQ(c.disk.scheduler, DiskScheduler::kFifo);
     EXPECT_EQ(c.controller.destage_outstanding, 2);
   }
-  const SimConfig through = ConfigFor(
-      {"calibration.destage_queue_depth=6", "controller.write_policy=write-through"});
+  const SimConfig through =
+      ConfigFor({"calibration.destage_queue_depth=6", "controller.write_policy=write-through"});
   EXPECT_EQ(through.disk.scheduler, DiskScheduler::kFifo);  // As with a fitted cost.
   EXPECT_LT(ConfigFor({"calibration.destage_queue_depth=6"}).controller.destage_position_ns,
             ConfigFor({"calibration.destage_queue_depth=6", "workload.scale=6000"})
                 .controller.destage_position_ns);
   // An explicit cost wins; the simulator-only key still sets the queue.
-  const SimConfig both = ConfigFor({"calibration.destage_queue_depth=6",
-                                    "calibration.destage_position_ms=1.25",
-                                    "calibration.controller_destage_outstanding=5"});
+  const SimConfig both =
+      ConfigFor({"calibration.destage_queue_depth=6", "calibration.destage_position_ms=1.25",
+                 "calibration.controller_destage_outstanding=5"});
   EXPECT_EQ(both.controller.destage_position_ns, 1'250'000);
   EXPECT_EQ(both.controller.destage_outstanding, 5);
   EXPECT_EQ(ConfigFor({"calibration.destage_queue_depth=6",
@@ -182,6 +182,26 @@ TEST(CalibrationMappingTest, OsWritesInFlightAreTheHostModels) {
             pgmodel::OsWritesInFlight(*scenario));
   EXPECT_EQ(pgmodel::OsWritesInFlight(*scenario), 32);
   EXPECT_FALSE(LoadScenario(kBase, {"calibration.os_writes_outstanding=0"}).ok());
+}
+
+// The simulator's OS dirty thresholds and expiry are predict's (pgmodel::OsDirtyLimitsOf),
+// the calibrated expiry and direct data writes included.
+TEST(CalibrationMappingTest, OsDirtyLimitsAreTheHostModels) {
+  for (const std::vector<std::string>& sets :
+       {std::vector<std::string>{},
+        {"calibration.os_dirty_expire_s=5"},
+        {"io.data_writes=direct"},
+        {"io.data_writes=direct", "calibration.os_dirty_expire_s=5"}}) {
+    auto scenario = LoadScenario(kBase, sets);
+    ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+    const pgmodel::OsDirtyLimits want = pgmodel::OsDirtyLimitsOf(*scenario);
+    const pgmodel::OsDirtyLimits got = ConfigFor(sets).os_dirty;
+    EXPECT_EQ(got.background_bytes, want.background_bytes) << sets.size();
+    EXPECT_EQ(got.limit_bytes, want.limit_bytes) << sets.size();
+    EXPECT_EQ(got.expire_ns, want.expire_ns) << sets.size();
+  }
+  EXPECT_EQ(ConfigFor({"calibration.os_dirty_expire_s=5"}).os_dirty.expire_ns, 5000000000LL);
+  EXPECT_EQ(ConfigFor({"io.data_writes=direct"}).os_dirty.expire_ns, 0);
 }
 
 // The simulator reads exactly the rows of the shared [calibration] table marked

@@ -204,7 +204,7 @@ TEST(KeyGeneratorTest, KeysAreUniform) {
     ++bids[k.bid - 1];
     ++aids[(k.aid - 1) / 50000];
   }
-  auto chi2 = [n](const std::vector<int>& counts) {
+  auto chi2 = [](const std::vector<int>& counts) {
     const double expected = static_cast<double>(n) / counts.size();
     double sum = 0;
     for (int c : counts) sum += (c - expected) * (c - expected) / expected;
