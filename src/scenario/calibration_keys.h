@@ -3,7 +3,7 @@
 // bounds `calibrate` fits it within and its physical meaning. The model's parameter
 // names (model/storage_model.h ModelParamNames) and the simulator's mapping
 // (sim/sim_config.cc) both walk this table; each binds a key to its own field.
-// Keys outside the table are kept by the scenario and ignored by both readers.
+// A key outside the table is refused where the scenario is read (scenario.h).
 // Thread safety: reads an immutable table.
 #ifndef PGSTORSIM_SCENARIO_CALIBRATION_KEYS_H_
 #define PGSTORSIM_SCENARIO_CALIBRATION_KEYS_H_
@@ -21,6 +21,10 @@ struct CalibrationKey {
   bool simulator;
   double fit_lower, fit_upper;  // The range `calibrate` fits a model key within.
   const char* meaning;          // What the value is, physically, to each reader.
+  // Read by predict too, through pgmodel/host_scenario.h, though not a ModelParams field.
+  bool predict_through_host = false;
+
+  bool ReadByPredict() const { return model || predict_through_host; }
 };
 
 // Every key, in the order the readers apply them: the model's parameters first, in

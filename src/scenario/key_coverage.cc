@@ -1,5 +1,8 @@
 #include "scenario/key_coverage.h"
 
+#include "scenario/calibration_keys.h"
+#include "scenario/scenario_key_builders.h"
+
 namespace pgstorsim {
 namespace {
 
@@ -18,6 +21,22 @@ constexpr IgnoredKey kIgnoredKeys[] = {
 
 bool Ignores(const IgnoredKey& k, ScenarioModel model) {
   return model == ScenarioModel::kPredict ? k.predict : k.simulate;
+}
+
+// "key calibration.NAME = V: not used by predict (the simulator's parameter: <meaning>)"
+// for each [calibration] value the model does not read.
+void CalibrationWarnings(const Scenario& s, ScenarioModel model, std::vector<std::string>* lines) {
+  const bool predict = model == ScenarioModel::kPredict;
+  for (const auto& [name, value] : s.calibration.values) {
+    const CalibrationKey* key = FindCalibrationKey(name);
+    if (key == nullptr || (predict ? key->ReadByPredict() : key->simulator)) continue;
+    const std::string dotted = "calibration." + name;
+    lines->push_back(KeyLocation(s, dotted) + "key " + dotted + " = " +
+                     scenario_key_builders::FormatDouble(value) + ": not used by " +
+                     ScenarioModelName(model) + " (" +
+                     (predict ? "the simulator's parameter: " : "predict's parameter: ") +
+                     key->meaning + ")");
+  }
 }
 
 }  // namespace
@@ -45,6 +64,7 @@ std::vector<std::string> IgnoredKeyWarnings(const Scenario& s, ScenarioModel mod
     lines.push_back(KeyLocation(s, k.key) + "key " + k.key + " = " + *value + ": not used by " +
                     ScenarioModelName(model) + " (" + k.why + "); answered as for " + *fallback);
   }
+  CalibrationWarnings(s, model, &lines);
   return lines;
 }
 

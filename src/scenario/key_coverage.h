@@ -21,7 +21,8 @@ std::vector<std::string> KeysIgnoredBy(ScenarioModel model);
 
 // One line per key `model` does not use that `scenario` sets to other than its
 // default: "key io.scheduler = none: not used by predict (<why>); answered as for
-// mq-deadline".
+// mq-deadline"; then one per [calibration] value the model does not read (the
+// simulator's own parameters for predict, predict's own for simulate; calibration_keys.h).
 std::vector<std::string> IgnoredKeyWarnings(const Scenario& scenario, ScenarioModel model);
 
 }  // namespace pgstorsim

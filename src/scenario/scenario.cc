@@ -8,10 +8,14 @@
 
 #include "common/file_util.h"
 #include "common/units.h"
+#include "scenario/calibration_keys.h"
 #include "scenario/scenario_keys.h"
 
 namespace pgstorsim {
 namespace {
+
+constexpr const char* kUnknownCalibrationKey =
+    "unknown calibration parameter (docs/model.md and docs/simulator.md list them)";
 
 std::string Where(const std::string& source, const toml::node& node) {
   return source + ":" + std::to_string(node.source().begin.line);
@@ -58,6 +62,9 @@ Status ParseCalibration(const toml::table& table, const std::string& source, Sce
         s->calibration.standard_errors[std::string(ek.str())] = *v;
       }
       continue;
+    }
+    if (key != "rms_relative_error" && FindCalibrationKey(key) == nullptr) {
+      return Status::Error(where + kUnknownCalibrationKey);
     }
     auto v = NumberOf(node);
     if (!v.ok()) return Status::Error(where + v.status().message());
@@ -132,6 +139,9 @@ StatusOr<Scenario> ParseScenarioToml(const std::string& text, const std::string&
 
 Status SetScenarioKey(Scenario* scenario, const std::string& key, const std::string& value) {
   if (key.rfind("calibration.", 0) == 0 && key.size() > 12) {
+    if (FindCalibrationKey(key.substr(12)) == nullptr) {
+      return Status::Error("key " + key + ": " + kUnknownCalibrationKey);
+    }
     double v = 0;
     if (!ParseFiniteNumber(value, &v)) {
       return Status::Error("key " + key + ": invalid number '" + value + "'");

@@ -35,5 +35,27 @@ TEST(KeyCoverage, AnIgnoredKeyOffItsDefaultGetsOneLineNamingItAndTheModel) {
   EXPECT_TRUE(IgnoredKeyWarnings(d, ScenarioModel::kSimulate).empty());
 }
 
+// A [calibration] value one model does not read gets one line from that model naming
+// the key, its line and whose parameter it is; values both read get none.
+TEST(KeyCoverage, CalibrationValuesAModelDoesNotReadGetOneLine) {
+  auto s = ParseScenarioToml(
+      "[calibration]\ncpu_ms = 1\ncontroller_write_ack_ms = 0.2\ndestage_threshold = 0.5\n"
+      "os_dirty_expire_s = 5\nos_writes_outstanding = 8\n",
+      "k.toml");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  const auto predict = IgnoredKeyWarnings(*s, ScenarioModel::kPredict);
+  ASSERT_EQ(predict.size(), 1u);
+  EXPECT_EQ(predict[0],
+            "k.toml:3: key calibration.controller_write_ack_ms = 0.2: not used by predict (the "
+            "simulator's parameter: controller write acknowledgement)");
+  const auto simulate = IgnoredKeyWarnings(*s, ScenarioModel::kSimulate);
+  ASSERT_EQ(simulate.size(), 1u);
+  EXPECT_EQ(simulate[0].rfind("k.toml:4: key calibration.destage_threshold = 0.5: not used by "
+                              "simulate (predict's parameter: destage load",
+                              0),
+            0u)
+      << simulate[0];
+}
+
 }  // namespace
 }  // namespace pgstorsim

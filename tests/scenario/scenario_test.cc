@@ -43,9 +43,9 @@ clients = 10
 cache = "cold"
 
 [calibration]
-read_position_ms = 4.5
+read_seek_scale = 4.5
 [calibration.standard_errors]
-read_position_ms = 0.25
+read_seek_scale = 0.25
 )";
 
 TEST(Scenario, ParsesUnitsAsPeopleWriteThem) {
@@ -62,8 +62,8 @@ TEST(Scenario, ParsesUnitsAsPeopleWriteThem) {
   EXPECT_FALSE(s->controller.drive_write_cache);
   EXPECT_EQ(s->workload.cache, CacheState::kCold);
   EXPECT_EQ(s->workload.scale, 2000);
-  EXPECT_DOUBLE_EQ(s->calibration.values.at("read_position_ms"), 4.5);
-  EXPECT_DOUBLE_EQ(s->calibration.standard_errors.at("read_position_ms"), 0.25);
+  EXPECT_DOUBLE_EQ(s->calibration.values.at("read_seek_scale"), 4.5);
+  EXPECT_DOUBLE_EQ(s->calibration.standard_errors.at("read_seek_scale"), 0.25);
   EXPECT_EQ(s->name, "good");
   EXPECT_TRUE(ValidateScenario(*s).ok());
 }
@@ -79,6 +79,20 @@ TEST(Scenario, ErrorsNameFileLineAndKey) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.status().message().find("y.toml:3"), std::string::npos);
   EXPECT_NE(unknown.status().message().find("disks.spin"), std::string::npos);
+
+  // A misspelt calibration parameter would silently leave the real one at its default.
+  auto typo = ParseScenarioToml("[calibration]\ncpu_ms = 1\ndestage_treshold = 0.5\n", "c.toml");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_EQ(typo.status().message().rfind("c.toml:3: key calibration.destage_treshold: unknown "
+                                          "calibration parameter",
+                                          0),
+            0u)
+      << typo.status().message();
+  EXPECT_TRUE(ParseScenarioToml("[calibration]\nsource = \"x\"\nrms_relative_error = 0.1\n"
+                                "destage_threshold = 0.5\n[calibration.standard_errors]\n"
+                                "destage_threshold = 0.1\n",
+                                "c.toml")
+                  .ok());
 
   auto syntax = ParseScenarioToml("[array]\nstripe = = 3\n", "z.toml");
   ASSERT_FALSE(syntax.ok());
@@ -153,6 +167,11 @@ TEST(Scenario, SetOverridesByDottedKey) {
     EXPECT_NE(st.message().find("calibration.cpu_ms"), std::string::npos) << st.message();
   }
   EXPECT_DOUBLE_EQ(s.calibration.values.at("cpu_ms"), 0.3);
+
+  Status typo = ApplyOverride(&s, "calibration.cpu_msec=0.3");
+  EXPECT_EQ(
+      typo.message().rfind("--set key calibration.cpu_msec: unknown calibration parameter", 0), 0u)
+      << typo.message();
 
   Status bad = ApplyOverride(&s, "array.stripes=1MiB");
   ASSERT_FALSE(bad.ok());
