@@ -1,3 +1,5 @@
+// The Disk kinds' service times (HDD, SSD, throttled, exponential) on QueuedDisk's
+// queueing, the config parsers and checks, the report and CreateDisk.
 #include "sim/disk.h"
 
 #include <algorithm>
@@ -8,136 +10,11 @@
 #include "device/throttle_slice.h"
 #include "scenario/scenario.h"
 #include "sim/hdd_mechanics.h"
+#include "sim/queued_disk.h"
 
 namespace pgstorsim {
 namespace sim {
 namespace {
-
-enum DiskEvent : int32_t { kServiceDone = 1, kCacheAck = 2 };
-
-struct Request {
-  DiskOp op;
-  IoListener* listener = nullptr;  // Null for background (drive-cache) writes.
-  uint64_t token = 0;
-  int64_t submit_ns = 0;
-  int64_t cached_bytes = 0;  // Bytes held in the drive write cache until written.
-  int64_t angle_ns = -1;     // HDD: the sector's angle (RotationalWaitNs), cached by SATF.
-};
-
-// Shared queueing machinery; subclasses supply the service time of one request.
-class QueuedDisk : public Disk {
- public:
-  QueuedDisk(const SimDiskConfig& config, Simulator& sim, uint64_t stream_id, std::string name,
-             int servers)
-      : config_(config),
-        sim_(sim),
-        rng_(sim.ForkRandom(stream_id)),
-        name_(std::move(name)),
-        free_servers_(servers) {}
-
-  void Submit(const DiskOp& op, IoListener* listener, uint64_t token) override {
-    const uint32_t slot = Allocate();
-    Request& r = slots_[slot];
-    r = Request{op, listener, token, sim_.now_ns(), 0};
-    ++outstanding_;
-    if (op.op == IoOp::kWrite && config_.write_cache &&
-        cache_used_bytes_ + op.length_bytes <= config_.write_cache_bytes) {
-      r.cached_bytes = op.length_bytes;
-      cache_used_bytes_ += op.length_bytes;
-      ++stats_.write_cache_absorbed;
-      const int64_t ack_ns =
-          config_.command_overhead_ns +
-          static_cast<int64_t>(op.length_bytes * 1e9 / config_.interface_bytes_per_s);
-      sim_.Schedule(ack_ns, this, kCacheAck, slot);
-    }
-    queue_.push_back(slot);
-    Dispatch();
-  }
-
-  void HandleEvent(const Event& e) override {
-    const uint32_t slot = static_cast<uint32_t>(e.payload);
-    if (e.kind == kCacheAck) {
-      // The drive has the data; the submitter is done, the mechanism is not.
-      Request& r = slots_[slot];
-      IoListener* listener = r.listener;
-      r.listener = nullptr;  // Before Complete(): the callback may grow slots_.
-      Complete(listener, r.token, r.submit_ns);
-      return;
-    }
-    Request& r = slots_[slot];
-    ++free_servers_;
-    cache_used_bytes_ -= r.cached_bytes;
-    IoListener* listener = r.listener;
-    const uint64_t token = r.token;
-    const int64_t submit_ns = r.submit_ns;
-    free_slots_.push_back(slot);
-    --outstanding_;
-    Dispatch();
-    Complete(listener, token, submit_ns);  // No-op when the drive cache acked it.
-  }
-
-  int outstanding() const override { return outstanding_; }
-  const DiskStats& stats() const override { return stats_; }
-  const std::string& name() const override { return name_; }
-
- protected:
-  // Service time of `r` starting now; may update head position.
-  virtual int64_t ServiceNs(const DiskOp& op) = 0;
-  // Index into queue_ of the request to serve next (default FIFO).
-  virtual size_t PickNext() { return 0; }
-  // Busy time counted for the request just given `service_ns` (default: all of it).
-  virtual int64_t BusyNs(int64_t service_ns) const { return service_ns; }
-
-  const SimDiskConfig config_;
-  Simulator& sim_;
-  Random rng_;
-  std::vector<uint32_t> queue_;  // Arrival order; short (a drive's queue).
-  std::vector<Request> slots_;
-
- private:
-  uint32_t Allocate() {
-    if (!free_slots_.empty()) {
-      const uint32_t s = free_slots_.back();
-      free_slots_.pop_back();
-      return s;
-    }
-    slots_.emplace_back();
-    return static_cast<uint32_t>(slots_.size() - 1);
-  }
-
-  void Dispatch() {
-    while (free_servers_ > 0 && !queue_.empty()) {
-      const size_t index = PickNext();
-      const uint32_t slot = queue_[index];
-      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
-      const DiskOp& op = slots_[slot].op;
-      const int64_t service_ns = ServiceNs(op);
-      stats_.busy_ns += BusyNs(service_ns);
-      if (op.op == IoOp::kRead) {
-        ++stats_.reads;
-        stats_.read_bytes += op.length_bytes;
-      } else {
-        ++stats_.writes;
-        stats_.written_bytes += op.length_bytes;
-      }
-      --free_servers_;
-      sim_.Schedule(service_ns, this, kServiceDone, slot);
-    }
-  }
-
-  void Complete(IoListener* listener, uint64_t token, int64_t submit_ns) {
-    if (listener == nullptr) return;
-    stats_.response.Record(sim_.now_ns() - submit_ns);
-    listener->OnIoDone(token);
-  }
-
-  std::string name_;
-  int free_servers_;
-  int outstanding_ = 0;
-  int64_t cache_used_bytes_ = 0;
-  std::vector<uint32_t> free_slots_;
-  DiskStats stats_;
-};
 
 class HddDisk : public QueuedDisk {
  public:
