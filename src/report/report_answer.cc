@@ -1,46 +1,17 @@
-// The capacity-planning answer (first screen) and the growth charts, from sweeps and
-// objectives: each swept results file is one question. Key roles come from the
-// results (config.sweep.roles), never from key names; results that record none (written
-// before roles were) have every swept key taken as a configuration choice.
-#include <algorithm>
-#include <cmath>
-#include <limits>
+// The capacity-planning answer (first screen): best configuration, objective verdict, headroom.
 #include <map>
-#include <set>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "report/report_questions.h"
 #include "report/report_sections.h"
-#include "report/svg_chart.h"
 
 namespace pgstorsim {
 namespace report {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 using json = nlohmann::json;
-
-// The objective of a results file (sections.slo), if any.
-struct Objective {
-  std::string text, metric;
-  bool at_most = true;
-  double limit = 0;
-  json configurations = json::array();
-};
-
-std::optional<Objective> ObjectiveOf(const Results& r) {
-  if (!r.sections.is_object() || !r.sections.contains("slo")) return std::nullopt;
-  const json& slo = r.sections["slo"];
-  if (!slo.is_object() || !slo.contains("metric") || !slo.contains("limit")) return std::nullopt;
-  Objective o;
-  o.text = slo.value("objective", "");
-  o.metric = slo.value("metric", "");
-  o.at_most = slo.value("at_most", true);
-  o.limit = slo.value("limit", 0.0);
-  if (slo.contains("configurations") && slo["configurations"].is_array()) {
-    o.configurations = slo["configurations"];
-  }
-  return o;
-}
 
 // A row's value of the objective's metric (rows carry tps and p95_ms).
 std::optional<double> RowValue(const SweepRow& row, const Objective& o) {
@@ -62,26 +33,6 @@ std::string Subset(const std::map<std::string, std::string>& settings,
     if (it != settings.end()) sub[k] = it->second;
   }
   return SettingsText(sub);
-}
-
-// "1MiB, write-back": the values of `keys` only (legends; the keys are named beside).
-std::string ValuesOf(const std::map<std::string, std::string>& settings,
-                     const std::vector<std::string>& keys) {
-  std::string out;
-  for (const std::string& k : keys) {
-    auto it = settings.find(k);
-    if (it != settings.end()) out += (out.empty() ? "" : ", ") + it->second;
-  }
-  return out;
-}
-
-bool SameOn(const SweepRow& a, const SweepRow& b, const std::vector<std::string>& keys) {
-  for (const std::string& k : keys) {
-    auto x = a.settings.find(k), y = b.settings.find(k);
-    if ((x == a.settings.end()) != (y == b.settings.end())) return false;
-    if (x != a.settings.end() && x->second != y->second) return false;
-  }
-  return true;
 }
 
 std::string RowFigures(const SweepRow& row) {
@@ -114,32 +65,9 @@ std::string LimitWords(const std::string& regime) {
   return regime;
 }
 
-struct Question {
-  const ReportInput* input;
-  std::vector<SweepRow> rows;
-  std::vector<std::string> choices, workload;
-  std::optional<Objective> objective;
-};
-
-std::vector<Question> QuestionsOf(const Inputs& inputs) {
-  std::vector<Question> out;
-  for (const ReportInput& in : inputs) {
-    Question q{&in, SweepRowsOf(in.results), {}, {}, ObjectiveOf(in.results)};
-    if (q.rows.empty() && !q.objective) continue;
-    const std::map<std::string, std::string> roles = SweepRolesOf(in.results);
-    for (const auto& [key, role] : roles) {
-      (role == "choice" ? q.choices : q.workload).push_back(key);
-    }
-    if (roles.empty() && !q.rows.empty()) {  // Results that record no roles: every swept
-      for (const auto& [key, value] : q.rows.front().settings) q.choices.push_back(key);
-    }
-    out.push_back(std::move(q));
-  }
-  return out;
-}
-
 // What the objective's search found for the configuration with these settings.
-const json* HeadroomFor(const Objective& o, const SweepRow& row, const std::vector<std::string>& keys) {
+const json* HeadroomFor(const Objective& o, const SweepRow& row,
+                        const std::vector<std::string>& keys) {
   for (const json& c : o.configurations) {
     if (!c.contains("settings") || !c["settings"].is_object()) continue;
     bool match = true;
@@ -160,8 +88,9 @@ std::string WhatItTakes(const Objective& o, const json& c) {
                             c.value("clients_limit", "") + ")"
                       : "no client count meets it (" + c.value("clients_limit", "") + ")";
   const long long scale = c.value("scale", 0LL);
-  text += scale > 0 ? "; up to scale " + std::to_string(scale) + " (" + c.value("scale_limit", "") + ")"
-                    : "; not at any scale";
+  text += scale > 0
+              ? "; up to scale " + std::to_string(scale) + " (" + c.value("scale_limit", "") + ")"
+              : "; not at any scale";
   if (c.contains("tps_at_double_scale")) {
     text += "; at 2x data " + FormatNumber(c.value("tps_at_double_scale", 0.0), 0) + " tps, p95 " +
             FormatNumber(c.value("p95_ms_at_double_scale", 0.0), 1) + " ms";
@@ -216,14 +145,15 @@ void AnswerQuestion(const Question& q, Section* s) {
     if (meets && (!best || r->tps > best->tps)) best = r;
   }
   if (!best && !closest) return;  // No row at the current workload.
-  const std::string question = "Which " + [&] {
-    std::string keys;
-    for (const std::string& k : q.choices) keys += (keys.empty() ? "" : " and ") + ShortKey(k);
-    return keys;
-  }() + (o ? " meets " + o->text : " gives the most throughput") + " at " +
-                               (q.workload.empty() ? "the current workload"
-                                                   : Subset(current->settings, q.workload)) +
-                               "?";
+  const std::string question =
+      "Which " +
+      [&] {
+        std::string keys;
+        for (const std::string& k : q.choices) keys += (keys.empty() ? "" : " and ") + ShortKey(k);
+        return keys;
+      }() +
+      (o ? " meets " + o->text : " gives the most throughput") + " at " +
+      (q.workload.empty() ? "the current workload" : Subset(current->settings, q.workload)) + "?";
   s->paragraphs.push_back("Question (" + name + "): " + question);
   std::string answer;
   if (!best) {
@@ -234,14 +164,13 @@ void AnswerQuestion(const Question& q, Section* s) {
              *best->tps_low <= *current->tps_high) {
     // Bands that overlap: the model cannot tell the two apart.
     answer = "Not distinguishable: " + Subset(best->settings, q.choices) + " (" +
-             RowFigures(*best) + ") overlaps the current " +
-             Subset(current->settings, q.choices) + "'s band " +
-             FormatNumber(*current->tps_low, 0) + "-" + FormatNumber(*current->tps_high, 0) +
-             "; keep the current configuration.";
+             RowFigures(*best) + ") overlaps the current " + Subset(current->settings, q.choices) +
+             "'s band " + FormatNumber(*current->tps_low, 0) + "-" +
+             FormatNumber(*current->tps_high, 0) + "; keep the current configuration.";
   } else {
     answer = "Best: " + Subset(best->settings, q.choices) + ": " + RowFigures(*best) +
-             ", vs current " + Subset(current->settings, q.choices) + ": " +
-             RowFigures(*current) + " (" + PercentChange(current->tps, best->tps) + " tps).";
+             ", vs current " + Subset(current->settings, q.choices) + ": " + RowFigures(*current) +
+             " (" + PercentChange(current->tps, best->tps) + " tps).";
   }
   if (s->lead.empty()) s->lead = answer;
   s->bullets.push_back(answer);
@@ -261,16 +190,17 @@ void AnswerQuestion(const Question& q, Section* s) {
     }
   }
   // One line per configuration at the current workload.
-  s->table.header = {"question", "configuration", "tps", "tps band", "p95 (ms)", "vs current",
-                     o ? o->text : "objective", "what limits it"};
+  s->table.header = {
+      "question",   "configuration",           "tps",           "tps band", "p95 (ms)",
+      "vs current", o ? o->text : "objective", "what limits it"};
   for (const SweepRow* r : candidates) {
     std::string verdict = "-";
     if (o) {
       const auto v = RowValue(*r, *o);
       const json* c = v ? nullptr : HeadroomFor(*o, *r, q.choices);
-      const std::optional<double> m =
-          v ? std::optional<double>(Margin(*v, *o))
-            : c ? std::optional<double>(c->value("margin", 0.0)) : std::nullopt;
+      const std::optional<double> m = v   ? std::optional<double>(Margin(*v, *o))
+                                      : c ? std::optional<double>(c->value("margin", 0.0))
+                                          : std::nullopt;
       verdict = !m ? "-" : *m >= 0 ? "met" : "missed by " + FormatNumber(-100 * *m, 0) + " %";
     }
     s->table.rows.push_back(
@@ -304,72 +234,6 @@ std::optional<Section> AnswerSection(const Inputs& inputs) {
   if (questions.empty()) return std::nullopt;
   Section s("answer", "Answer");
   for (const Question& q : questions) AnswerQuestion(q, &s);
-  return s;
-}
-
-std::optional<Section> GrowthSection(const Inputs& inputs) {
-  Section s("growth", "Growth: throughput and p95 as the load grows");
-  std::string legend_keys;
-  for (const Question& q : QuestionsOf(inputs)) {
-    if (q.rows.empty()) continue;
-    const SweepRow* current = BaseRow(q.rows);
-    for (const std::string& k : q.choices) {
-      if (legend_keys.find(ShortKey(k)) == std::string::npos) {
-        legend_keys += (legend_keys.empty() ? "" : ", ") + ShortKey(k);
-      }
-    }
-    for (const std::string& axis : q.workload) {
-      // Per configuration, the rows that differ from the current one only in `axis`.
-      std::vector<std::string> others;
-      for (const std::string& k : q.workload) {
-        if (k != axis) others.push_back(k);
-      }
-      std::map<std::string, std::vector<const SweepRow*>> by_config;
-      for (const SweepRow& r : q.rows) {
-        auto v = r.settings.find(axis);
-        if (v == r.settings.end() || !SameOn(r, *current, others)) continue;
-        by_config[ValuesOf(r.settings, q.choices)].push_back(&r);
-      }
-      const std::string unit = UnitOf(axis);
-      const std::string x_label = ShortKey(axis) + (unit.empty() ? "" : " (" + unit + ")");
-      ChartSpec tps = MakeChart(q.input->label + ": tps vs " + ShortKey(axis), x_label,
-                                "throughput (tps)");
-      ChartSpec p95 = MakeChart(q.input->label + ": p95 vs " + ShortKey(axis), x_label,
-                                "transaction p95 (ms)");  // SweepRow::p95_ms.
-      double x_min = 1e300, x_max = -1e300;
-      for (const auto& [config, rows] : by_config) {
-        ChartSeries t = MakeSeries(config.empty() ? "current" : config);
-        ChartSeries p = MakeSeries(config.empty() ? "current" : config);
-        for (const SweepRow* r : rows) {
-          const double x = std::atof(r->settings.at(axis).c_str());
-          x_min = std::min(x_min, x);
-          x_max = std::max(x_max, x);
-          t.x.push_back(x);
-          t.values.push_back(r->tps);
-          p.x.push_back(x);
-          p.values.push_back(r->p95_ms.value_or(kNaN));
-        }
-        tps.series.push_back(std::move(t));
-        p95.series.push_back(std::move(p));
-      }
-      if (tps.series.empty() || !(x_max > x_min)) continue;
-      if (q.objective && (q.objective->metric == "p95_ms" || q.objective->metric == "tps")) {
-        ChartSeries line = MakeSeries("objective " + q.objective->text);
-        line.x = {x_min, x_max};
-        line.values = {q.objective->limit, q.objective->limit};
-        (q.objective->metric == "tps" ? tps : p95).series.push_back(std::move(line));
-      }
-      s.svgs.push_back(LineChartSvg(tps));
-      s.svgs.push_back(LineChartSvg(p95));
-    }
-  }
-  if (s.svgs.empty()) return std::nullopt;
-  s.paragraphs.push_back(
-      (legend_keys.empty() ? std::string("One configuration")
-                           : "Each line is one configuration (legend: its values of " +
-                                 legend_keys + ")") +
-      "; only the swept load changes along it (the other workload keys at their current "
-      "values).");
   return s;
 }
 

@@ -34,9 +34,10 @@ ValueGrid BuildValueGrid(const Inputs& inputs,
 
 Section RecommendationSection(const Inputs& inputs);
 // The capacity-planning answer per swept results file (question, best configuration
-// with tps band and p95 vs current, objective verdict, what it would take), and tps
-// and p95 against each swept workload key per configuration with the objective's line
-// (report_answer.cc).
+// with tps band and p95 vs current, objective verdict, what it would take;
+// report_answer.cc), and tps and p95 against each swept workload key per configuration
+// with the objective's line (report_growth.cc). Both read the files as questions
+// (report_questions.h).
 std::optional<Section> AnswerSection(const Inputs& inputs);
 std::optional<Section> GrowthSection(const Inputs& inputs);
 // True when the recommendation comes from a model sweep (AnswerSection covers it).
