@@ -1,6 +1,5 @@
+// RunReplay: splits the trace among the workers, runs their threads, merges what they measured.
 #include "replay/replayer.h"
-
-#include <time.h>
 
 #include <algorithm>
 #include <map>
@@ -12,6 +11,7 @@
 #include "replay/array_io.h"
 #include "replay/interval_board.h"
 #include "replay/os_writeback.h"
+#include "replay/replay_worker.h"
 
 namespace pgstorsim {
 
@@ -33,8 +33,6 @@ void LatencyAcc::Merge(const LatencyAcc& o) {
 }
 
 namespace {
-
-using Txn = std::vector<TraceRecord>;
 
 constexpr int kMaxWorkers = 1024;
 
@@ -77,206 +75,6 @@ std::vector<std::vector<Txn>> Partition(const std::vector<TraceRecord>& records,
   }
   return out;
 }
-
-bool Stopped(const ReplayOptions& o) {
-  return o.stop != nullptr && o.stop->load(std::memory_order_relaxed);
-}
-
-// Sleeps until `when_ns` (CLOCK_MONOTONIC) in slices of at most 50 ms, so a stop
-// request is seen soon; false if it returned early because of one.
-bool SleepUntil(int64_t when_ns, const ReplayOptions& o) {
-  constexpr int64_t kSliceNs = 50LL * 1000 * 1000;
-  while (true) {
-    if (Stopped(o)) return false;
-    const int64_t now_ns = MonotonicNowNs();
-    if (now_ns >= when_ns) return true;
-    const int64_t until_ns = std::min(when_ns, now_ns + kSliceNs);
-    timespec ts{static_cast<time_t>(until_ns / 1000000000LL),
-                static_cast<long>(until_ns % 1000000000LL)};
-    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
-  }
-}
-
-class Worker {
- public:
-  Worker(int id, std::unique_ptr<IoEngine> engine, DeviceStats* stats, StripeLocks* locks,
-         const ReplaySetup* setup, const ReplayOptions* options, uint64_t seed,
-         OsWriteback* writeback)
-      : id_(id),
-        engine_(std::move(engine)),
-        core_(engine_.get(), stats),
-        io_(&core_, stats, locks, seed),
-        setup_(setup),
-        options_(options),
-        writeback_(writeback) {}
-
-  // Runs `txns` from `start_ns`; `span_ns` shifts each repetition in open loop.
-  // Publishes finished intervals to `board` and finishes there.
-  void Run(const std::vector<Txn>& txns, int64_t start_ns, int64_t span_ns, IntervalBoard* board) {
-    board_ = board;
-    RunPasses(txns, start_ns, span_ns);
-    end_ns_ = MonotonicNowNs();
-    board_->Finish(id_, result_.intervals);
-  }
-
-  ReplayOutcome& result() { return result_; }
-  int64_t end_ns() const { return end_ns_; }
-
- private:
-  AccessOutcome Exec(const TraceRecord& r) {
-    const FilePlacement& f = setup_->placement.files[r.file];
-    const Volume& v = f.volume == VolumeId::kWal && setup_->wal_volume != nullptr
-                          ? *setup_->wal_volume
-                          : *setup_->data_volume;
-    const bool buffered = writeback_ != nullptr && r.stream == IoStream::kData;
-    switch (r.op) {
-      case IoOp::kRead:
-        return io_.Read(v, f.VolumeOffset(r.offset_bytes), r.length_bytes);
-      case IoOp::kWrite:
-        if (!buffered) return io_.Write(v, f.VolumeOffset(r.offset_bytes), r.length_bytes);
-        return BufferedWrite(r, v, f.VolumeOffset(r.offset_bytes));
-      case IoOp::kFsync:
-        if (!buffered) return io_.Flush(v);
-        return WriteBackFile(r.file, io_.Flush(v));
-    }
-    return {};
-  }
-
-  // write() into the page cache; a writer over the dirty limit writes back the oldest
-  // ranges itself (balance_dirty_pages).
-  AccessOutcome BufferedWrite(const TraceRecord& r, const Volume& v, int64_t offset) {
-    AccessOutcome o;
-    o.start_ns = o.end_ns = MonotonicNowNs();
-    writeback_->MarkDirty({&v, r.file, offset, r.length_bytes, o.start_ns});
-    DirtyRange d;
-    while (writeback_->TakeThrottled(&d))
-      Add(&o, io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes));
-    return o;
-  }
-
-  // fsync of a data file: its dirty ranges are written, then the flush (`flush`, done
-  // after them) completes.
-  AccessOutcome WriteBackFile(uint32_t file, AccessOutcome flush) {
-    AccessOutcome o;
-    o.start_ns = o.end_ns = MonotonicNowNs();
-    DirtyRange d;
-    while (writeback_->TakeOfFile(file, &d)) {
-      Add(&o, io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes));
-    }
-    Add(&o, flush);
-    return o;
-  }
-
-  static void Add(AccessOutcome* total, const AccessOutcome& part) {
-    total->end_ns = std::max(total->end_ns, part.end_ns);
-    total->member_requests += part.member_requests;
-    total->errors += part.errors;
-  }
-
-  void RunPasses(const std::vector<Txn>& txns, int64_t start_ns, int64_t span_ns) {
-    const int64_t deadline = options_->duration_ns > 0 ? start_ns + options_->duration_ns : 0;
-    for (int64_t pass = 0; !txns.empty(); ++pass) {
-      for (const Txn& txn : txns) {
-        if (deadline > 0 && MonotonicNowNs() >= deadline) return;
-        if (Stopped(*options_)) return;
-        RunTxn(txn, start_ns + pass * span_ns, start_ns);
-      }
-      if (deadline == 0) return;
-    }
-  }
-
-  // A worker's completion times only grow, so moving to a later interval means every
-  // earlier one is final: publish them.
-  IntervalStats& IntervalAt(int64_t t_ns, int64_t start_ns) {
-    const size_t i =
-        static_cast<size_t>(std::max<int64_t>(0, t_ns - start_ns) / options_->interval_ns);
-    if (result_.intervals.size() <= i) {
-      if (!result_.intervals.empty()) board_->Publish(id_, i, result_.intervals);
-      result_.intervals.resize(i + 1);
-    }
-    return result_.intervals[i];
-  }
-
-  void RunTxn(const Txn& txn, int64_t base_ns, int64_t start_ns) {
-    const bool open = options_->open_loop;
-    int64_t txn_start = open ? base_ns + txn.front().time_ns : MonotonicNowNs();
-    int64_t txn_end = txn_start;
-    bool failed = false;
-    for (const TraceRecord& r : txn) {
-      const int64_t scheduled = base_ns + r.time_ns;
-      // Stopped while waiting: the transaction is not finished and not counted.
-      if (open && !SleepUntil(scheduled, *options_)) return;
-      const AccessOutcome o = Exec(r);
-      const int64_t latency = o.end_ns - (open ? std::min(scheduled, o.start_ns) : o.start_ns);
-      txn_end = std::max(txn_end, o.end_ns);
-      IntervalStats& iv = IntervalAt(o.end_ns, start_ns);
-      if (r.op == IoOp::kRead) {
-        result_.data_read.Record(latency);
-        iv.reads.Add(latency);
-      } else if (r.op == IoOp::kWrite) {
-        (r.stream == IoStream::kWal ? result_.wal_write : result_.data_write).Record(latency);
-        iv.writes.Add(latency);
-      } else {
-        result_.fsync.Record(latency);
-      }
-      ++result_.records;
-      result_.member_requests += static_cast<uint64_t>(o.member_requests);
-      result_.member_errors += static_cast<uint64_t>(o.errors);
-      if (o.errors > 0) ++result_.failed_records;
-      failed |= o.errors > 0;
-    }
-    ++result_.transactions;
-    if (failed) ++result_.failed_transactions;
-    result_.transaction.Record(txn_end - txn_start);
-    IntervalStats& iv = IntervalAt(txn_end, start_ns);
-    ++iv.transactions;
-    iv.txn_latency_sum_ns += static_cast<double>(txn_end - txn_start);
-  }
-
-  int id_;
-  int64_t end_ns_ = 0;
-  IntervalBoard* board_ = nullptr;
-  std::unique_ptr<IoEngine> engine_;
-  IoCore core_;
-  ArrayIo io_;
-  const ReplaySetup* setup_;
-  const ReplayOptions* options_;
-  OsWriteback* writeback_;  // Null: data writes at once.
-  ReplayOutcome result_;
-};
-
-// The kernel's writeback worker: writes what OsWriteback hands it until stopped.
-class Flusher {
- public:
-  Flusher(std::unique_ptr<IoEngine> engine, DeviceStats* stats, StripeLocks* locks, uint64_t seed,
-          OsWriteback* writeback)
-      : engine_(std::move(engine)),
-        core_(engine_.get(), stats),
-        io_(&core_, stats, locks, seed),
-        writeback_(writeback) {}
-
-  void Run() {
-    constexpr int64_t kWakeNs = 5LL * 1000 * 1000 * 1000;  // dirty_writeback_centisecs.
-    while (!writeback_->stopped()) {
-      DirtyRange d;
-      while (!writeback_->stopped() && writeback_->TakeForFlusher(MonotonicNowNs(), &d)) {
-        const AccessOutcome o = io_.Write(*d.volume, d.volume_offset_bytes, d.length_bytes);
-        ++writes_;
-        member_requests_ += static_cast<uint64_t>(o.member_requests);
-        member_errors_ += static_cast<uint64_t>(o.errors);
-      }
-      writeback_->WaitForWork(kWakeNs);
-    }
-  }
-
-  uint64_t writes_ = 0, member_requests_ = 0, member_errors_ = 0;
-
- private:
-  std::unique_ptr<IoEngine> engine_;
-  IoCore core_;
-  ArrayIo io_;
-  OsWriteback* writeback_;
-};
 
 void MergeInto(ReplayOutcome* total, ReplayOutcome& part) {
   total->transactions += part.transactions;
