@@ -97,14 +97,7 @@ void RaidController::Report(ResultsWriter& out) const {
 
 uint32_t RaidController::NewPending(Kind kind, const VolumeOp& op, IoListener* listener,
                                     uint64_t token) {
-  uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(pending_.size());
-    pending_.emplace_back();
-  }
+  const uint32_t slot = pending_.Acquire();
   Pending& p = pending_[slot];
   p.kind = kind;
   p.stage = 0;

@@ -133,13 +133,7 @@ void ReadCache::Insert(int64_t offset_bytes, int64_t length_bytes) {
   ForEachLine(offset_bytes, length_bytes, [&](int64_t line, uint64_t mask) {
     int32_t n = FindNode(line);
     if (n < 0) {
-      if (!free_.empty()) {
-        n = free_.back();
-        free_.pop_back();
-      } else {
-        n = static_cast<int32_t>(nodes_.size());
-        nodes_.emplace_back();
-      }
+      n = static_cast<int32_t>(nodes_.Acquire());
       nodes_[n] = Node{line, 0, -1, -1};
       SetNode(line, n);
     } else {
@@ -173,7 +167,7 @@ void ReadCache::EvictIfFull() {
     order_.Unlink(&nodes_, victim);
     used_blocks_ -= __builtin_popcountll(nodes_[victim].mask);
     SetNode(nodes_[victim].line, -1);
-    free_.push_back(victim);
+    nodes_.Release(static_cast<uint32_t>(victim));
   }
 }
 

@@ -20,6 +20,7 @@
 
 #include "common/flat_hash_map.h"
 #include "common/slot_list.h"
+#include "common/slot_pool.h"
 #include "common/units.h"
 #include "sim/controller.h"
 #include "sim/write_line_table.h"
@@ -110,9 +111,8 @@ class ReadCache {
 
   const int64_t capacity_blocks_;
   int64_t used_blocks_ = 0;
-  std::vector<Node> nodes_;
-  std::vector<int32_t> free_;
-  SlotList order_;  // LRU: most recent first.
+  SlotPool<Node> nodes_;  // Cached lines; free ones are in neither order_ nor index_.
+  SlotList order_;        // LRU: most recent first.
   FlatHashMap<int64_t, int32_t, IntegerKeyHash> index_{std::numeric_limits<int64_t>::min()};
 };
 

@@ -15,7 +15,7 @@ enum DiskEvent : int32_t { kServiceDone = 1, kCacheAck = 2 };
 }  // namespace
 
 void QueuedDisk::Submit(const DiskOp& op, IoListener* listener, uint64_t token) {
-  const uint32_t slot = Allocate();
+  const uint32_t slot = slots_.Acquire();
   Request& r = slots_[slot];
   r = Request{op, listener, token, sim_.now_ns(), 0};
   ++outstanding_;
@@ -49,20 +49,10 @@ void QueuedDisk::HandleEvent(const Event& e) {
   IoListener* listener = r.listener;
   const uint64_t token = r.token;
   const int64_t submit_ns = r.submit_ns;
-  free_slots_.push_back(slot);
+  slots_.Release(slot);
   --outstanding_;
   Dispatch();
   Complete(listener, token, submit_ns);  // No-op when the drive cache acked it.
-}
-
-uint32_t QueuedDisk::Allocate() {
-  if (!free_slots_.empty()) {
-    const uint32_t s = free_slots_.back();
-    free_slots_.pop_back();
-    return s;
-  }
-  slots_.emplace_back();
-  return static_cast<uint32_t>(slots_.size() - 1);
 }
 
 void QueuedDisk::Dispatch() {

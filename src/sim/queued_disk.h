@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/random.h"
+#include "common/slot_pool.h"
 #include "sim/disk.h"
 #include "sim/simulator.h"
 
@@ -60,10 +61,9 @@ class QueuedDisk : public Disk {
   Simulator& sim_;
   Random rng_;
   std::vector<uint32_t> queue_;  // Arrival order; short (a drive's queue).
-  std::vector<Request> slots_;
+  SlotPool<Request> slots_;      // Requests submitted and not yet completed.
 
  private:
-  uint32_t Allocate();
   void Dispatch();
   void Complete(IoListener* listener, uint64_t token, int64_t submit_ns);
 
@@ -71,7 +71,6 @@ class QueuedDisk : public Disk {
   int free_servers_;
   int outstanding_ = 0;
   int64_t cache_used_bytes_ = 0;
-  std::vector<uint32_t> free_slots_;
   DiskStats stats_;
 };
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/slot_pool.h"
 #include "layout/raid_layout.h"
 #include "sim/controller.h"
 #include "sim/disk.h"
@@ -62,7 +63,7 @@ class RaidController : public Controller {
 
   // Requests in flight (controller.cc).
   uint32_t NewPending(Kind kind, const VolumeOp& op, IoListener* listener, uint64_t token);
-  void Free(uint32_t slot) { free_.push_back(slot); }
+  void Free(uint32_t slot) { pending_.Release(slot); }
   void Ack(uint32_t slot, int64_t delay_ns);
   void SubmitExtents(uint32_t slot, IoOp op, const std::vector<MemberExtent>& extents,
                      int64_t position_ns = -1);
@@ -94,8 +95,7 @@ class RaidController : public Controller {
   const bool single_copy_;  // No mirrors: a write to several members is a split.
   WriteCache write_cache_;
   ReadCache read_cache_;
-  std::vector<Pending> pending_;
-  std::vector<uint32_t> free_;
+  SlotPool<Pending> pending_;  // Requests in flight, named by slot in tokens and events.
   std::deque<Blocked> blocked_;
   int destages_in_flight_ = 0;
   int64_t last_read_end_bytes_ = -1;

@@ -71,13 +71,8 @@ WriteLine* WriteLineTable::Insert(int64_t line, bool* inserted) {
   const size_t i = Probe(line);
   *inserted = slots_[i].line < 0;
   if (*inserted) {
-    if (free_.empty()) {
-      free_.push_back(static_cast<int32_t>(pool_.size()));
-      pool_.emplace_back();
-    }
     slots_[i].line = static_cast<int32_t>(line);
-    slots_[i].pool = free_.back();
-    free_.pop_back();
+    slots_[i].pool = static_cast<int32_t>(pool_.Acquire());
     pool_[static_cast<size_t>(slots_[i].pool)] = WriteLine{};
     ++used_;
     EnsureBitmap(line);
@@ -94,7 +89,7 @@ void WriteLineTable::Erase(int64_t line) {
   if (used_ == 0) return;
   const size_t i = Probe(line);
   if (slots_[i].line != line) return;
-  free_.push_back(slots_[i].pool);
+  pool_.Release(static_cast<uint32_t>(slots_[i].pool));
   RemoveSlot(i);
   SetIdleBit(line, false);
 }

@@ -13,6 +13,8 @@
 #include <map>
 #include <vector>
 
+#include "common/slot_pool.h"
+
 namespace pgstorsim {
 namespace sim {
 
@@ -57,8 +59,7 @@ class WriteLineTable {
   bool NextIdleDense(int64_t from, int64_t* line) const;
 
   std::vector<Slot> slots_;           // Power-of-two size, at most half full.
-  std::vector<WriteLine> pool_;       // Line data, addressed by Slot::pool.
-  std::vector<int32_t> free_;         // Free pool_ entries.
+  SlotPool<WriteLine> pool_;          // Line data, addressed by Slot::pool.
   int shift_ = 64;                    // 64 - log2(slots_.size()).
   size_t used_ = 0;                   // Lines in slots_.
   std::vector<uint64_t> idle_;        // Bit per dense line: present and not in flight.
