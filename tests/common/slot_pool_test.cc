@@ -49,8 +49,8 @@ TEST(SlotPool, AcquiredSlotKeepsOldContentsAndEntriesAreAddressable) {
   EXPECT_EQ(view[b].size(), 3u);
 }
 
-// The same sequence of acquires and releases as the hand-written free lists it replaced
-// (a vector of free indices, back reused first, else append) gives the same slots.
+// Over a random sequence of acquires and releases, the pool gives the slots a plain
+// free list gives (a vector of free indices, back reused first, else append).
 TEST(SlotPool, MatchesReferenceFreeListOnMixedSequence) {
   SlotPool<int> pool;
   std::vector<uint32_t> ref_free;
