@@ -30,21 +30,25 @@ HOST=(--set array.level=raid10 --set array.disks=4 --set array.stripe=32k
       --set filesystem.partition_offset=32256 --set host.ram=24GiB --set host.cpu_cores=12
       --set postgres.shared_buffers=2GiB --set postgres.max_wal_size=96MiB
       --set controller.cache_size=512MiB --set workload.clients=10)
-# taskset pins to one core when available (it runs the command in its own process);
-# the process's rusage gives CPU seconds to the microsecond (a lone predict takes tens
-# of milliseconds: /usr/bin/time prints hundredths) and peak RSS.
-PIN=()
-command -v taskset >/dev/null && PIN=(taskset -c 0)
+# The harness pins itself to core 0 where the kernel allows (the child inherits it; a
+# taskset wrapper would run in the measured process and add its own start-up, about
+# 3 ms here); the child's rusage gives CPU seconds to the microsecond (a lone predict
+# takes tens of milliseconds: /usr/bin/time prints hundredths) and peak RSS. What the
+# harness itself costs the child before exec is printed by the predict case (/bin/true).
 timed() {  # prints "user sys maxrss_kb wall_s" for the command's run; its stdout to $OUT/stdout
   if ! python3 -c '
 import os, subprocess, sys, time
+try:
+    os.sched_setaffinity(0, {0})
+except (AttributeError, OSError):
+    pass
 start = time.monotonic()
 with open(sys.argv[1], "w") as out:
     child = subprocess.Popen(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
 wall = time.monotonic() - start
 print(f"{usage.ru_utime:.6f} {usage.ru_stime:.6f} {usage.ru_maxrss} {wall:.2f}")
-sys.exit(0 if status == 0 else 1)' "$OUT/stdout" "${PIN[@]}" "$@"; then
+sys.exit(0 if status == 0 else 1)' "$OUT/stdout" "$@"; then
     echo "sim-speed: failed: $*" >&2
     { "$@" >/dev/null; } 2>&1 | tail -2 >&2
     exit 1
@@ -69,6 +73,10 @@ case "$CASE" in
           --set filesystem.type=ext4 --set filesystem.blocks_per_group=0 --set filesystem.max_blocks_per_group=0
           --set filesystem.block_size=4k --set filesystem.fragment_size=4k
           --set filesystem.partition_offset=1MiB --set io.scheduler=mq-deadline)
+    : >"$OUT/floor"
+    for _ in $(seq "$RUNS"); do timed /bin/true >>"$OUT/floor"; done
+    read -r fcpu _ _ < <(medians <"$OUT/floor")
+    echo "sim-speed: the harness's floor (/bin/true, median of $RUNS): $fcpu s cpu"
     for wal in pg9.1 pg15; do
       for scale in 2000 200000 1000000; do
         if [ $wal = pg9.1 ]; then SETTINGS=("${PG91[@]}"); else SETTINGS=("${PG15[@]}"); fi
