@@ -1,7 +1,9 @@
+// TpcbModel of tpcb.h: the page touches and WAL bytes of each statement of a
+// transaction, full-page image sizes, and the per-statement expected values.
 #include "workload/tpcb.h"
 
 #include <algorithm>
-#include <utility>
+#include <vector>
 
 #include "common/units.h"
 
@@ -32,133 +34,6 @@ constexpr int64_t kHistoryInsertBytes =
 int64_t MaxAlign(int64_t n) { return (n + 7) & ~int64_t{7}; }
 
 }  // namespace
-
-const char* StatementName(Statement s) {
-  switch (s) {
-    case Statement::kBegin:
-      return "BEGIN";
-    case Statement::kUpdateAccounts:
-      return "UPDATE accounts";
-    case Statement::kSelectAccounts:
-      return "SELECT accounts";
-    case Statement::kUpdateTellers:
-      return "UPDATE tellers";
-    case Statement::kUpdateBranches:
-      return "UPDATE branches";
-    case Statement::kInsertHistory:
-      return "INSERT history";
-    case Statement::kEnd:
-      return "END";
-  }
-  return "?";
-}
-
-StatusOr<Statement> ParseStatementName(const std::string& name) {
-  for (int i = 0; i < kStatementCount; ++i) {
-    if (name == StatementName(static_cast<Statement>(i))) return static_cast<Statement>(i);
-  }
-  return Status::Error("unknown statement '" + name + "'");
-}
-
-const char* StatementSql(Statement s) {
-  switch (s) {
-    case Statement::kBegin:
-      return "BEGIN;";
-    case Statement::kUpdateAccounts:
-      return "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;";
-    case Statement::kSelectAccounts:
-      return "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;";
-    case Statement::kUpdateTellers:
-      return "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;";
-    case Statement::kUpdateBranches:
-      return "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;";
-    case Statement::kInsertHistory:
-      return "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, "
-             ":aid, :delta, CURRENT_TIMESTAMP);";
-    case Statement::kEnd:
-      return "END;";
-  }
-  return "";
-}
-
-StatusOr<WorkloadKind> ParseWorkloadKind(const std::string& name) {
-  if (name == "tpcb-like" || name == "tpcb") return WorkloadKind::kTpcbLike;
-  if (name == "simple-update") return WorkloadKind::kSimpleUpdate;
-  if (name == "select-only") return WorkloadKind::kSelectOnly;
-  return Status::Error("unknown workload '" + name +
-                       "' (expected tpcb-like, simple-update or select-only)");
-}
-
-const char* WorkloadKindName(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kTpcbLike:
-      return "tpcb-like";
-    case WorkloadKind::kSimpleUpdate:
-      return "simple-update";
-    case WorkloadKind::kSelectOnly:
-      return "select-only";
-    case WorkloadKind::kIo:
-      return "io";
-  }
-  return "?";
-}
-
-std::vector<Statement> WorkloadStatements(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kTpcbLike:
-      return {Statement::kBegin,
-              Statement::kUpdateAccounts,
-              Statement::kSelectAccounts,
-              Statement::kUpdateTellers,
-              Statement::kUpdateBranches,
-              Statement::kInsertHistory,
-              Statement::kEnd};
-    case WorkloadKind::kSimpleUpdate:
-      return {Statement::kBegin, Statement::kUpdateAccounts, Statement::kSelectAccounts,
-              Statement::kInsertHistory, Statement::kEnd};
-    case WorkloadKind::kSelectOnly:
-      return {Statement::kSelectAccounts};
-    case WorkloadKind::kIo:  // No SQL: device I/O only.
-      return {};
-  }
-  return {};
-}
-
-KeyGenerator::KeyGenerator(int64_t scale, uint64_t seed)
-    : KeyGenerator(WorkloadKind::kTpcbLike, scale, Random(seed)) {}
-
-KeyGenerator::KeyGenerator(WorkloadKind kind, int64_t scale, Random random)
-    : kind_(kind), scale_(scale), random_(std::move(random)) {}
-
-template <bool kValues>
-TxnKeys KeyGenerator::Draw() {
-  TxnKeys keys;
-  keys.aid = random_.UniformInt(1, kAccountsPerScale * scale_);
-  if (kind_ == WorkloadKind::kSelectOnly) {
-    keys.tid = keys.bid = 0;
-    return keys;
-  }
-  auto draw = [this](int64_t lo, int64_t hi, int64_t* value) {
-    if constexpr (kValues) {
-      *value = random_.UniformInt(lo, hi);
-    } else {
-      random_.SkipUniformInt(lo, hi);
-    }
-  };
-  draw(1, kBranchesPerScale * scale_, &keys.bid);
-  draw(1, kTellersPerScale * scale_, &keys.tid);
-  draw(-5000, 5000, &keys.delta);
-  return keys;
-}
-
-TxnKeys KeyGenerator::Next() { return Draw<true>(); }
-
-int64_t KeyGenerator::NextAid() { return Draw<false>().aid; }
-
-KeyGenerator ClientKeys(int64_t scale, uint64_t seed, uint32_t client) {
-  constexpr uint64_t kKeyStream = 1 << 20;
-  return KeyGenerator(scale, Random(seed).Fork(kKeyStream + client).Next());
-}
 
 TpcbModel::TpcbModel(const DatabaseLayout* layout, WorkloadKind kind)
     : layout_(layout), kind_(kind), statements_(WorkloadStatements(kind)) {}
@@ -257,88 +132,6 @@ int64_t TpcbModel::WalBytesPerTransaction() const {
   int64_t bytes = 0;
   for (const StatementEffects& e : effects) bytes += e.wal_bytes;
   return bytes;
-}
-
-double UniformMissProbability(int64_t cached_pages, int64_t relation_pages) {
-  if (relation_pages <= 0) return 0;
-  const double cached =
-      std::clamp<double>(static_cast<double>(cached_pages), 0, static_cast<double>(relation_pages));
-  return 1.0 - cached / static_cast<double>(relation_pages);
-}
-
-namespace {
-
-void AppendBlock(Relation relation, int64_t block, std::vector<PageRange>* ranges) {
-  if (!ranges->empty()) {
-    PageRange& last = ranges->back();
-    if (last.relation == relation && last.first_block + last.pages == block) {
-      ++last.pages;
-      return;
-    }
-  }
-  ranges->push_back({relation, block, 1});
-}
-
-// Leaf blocks of an index in key order (every block that is not the metapage or inner).
-void AppendLeaves(const DatabaseLayout& layout, Relation index, std::vector<PageRange>* out) {
-  std::vector<int64_t> inner = layout.InnerPages(index);
-  std::sort(inner.begin(), inner.end());
-  const int64_t total = layout.btree(index).total_pages;
-  int64_t block = 1;  // After the metapage: the runs of leaves between inner pages.
-  for (int64_t next : inner) {
-    if (next > block) out->push_back({index, block, next - block});
-    block = next + 1;
-  }
-  if (total > block) out->push_back({index, block, total - block});
-}
-
-}  // namespace
-
-std::vector<WarmGroup> WarmGroups(const DatabaseLayout& layout) {
-  auto inner = [&](Relation r) { return layout.btree(r).inner_pages; };
-  auto leaves = [&](Relation r) { return layout.btree(r).leaf_pages; };
-  return {{Relation::kAccountsPkey, true, inner(Relation::kAccountsPkey)},
-          {Relation::kTellersPkey, true, inner(Relation::kTellersPkey)},
-          {Relation::kBranchesPkey, true, inner(Relation::kBranchesPkey)},
-          {Relation::kTellers, false, layout.pages(Relation::kTellers)},
-          {Relation::kTellersPkey, false, leaves(Relation::kTellersPkey)},
-          {Relation::kBranches, false, layout.pages(Relation::kBranches)},
-          {Relation::kBranchesPkey, false, leaves(Relation::kBranchesPkey)},
-          {Relation::kAccountsPkey, false, leaves(Relation::kAccountsPkey)},
-          {Relation::kAccounts, false, layout.pages(Relation::kAccounts)}};
-}
-
-std::vector<PageRange> WarmOrder(const DatabaseLayout& layout) {
-  std::vector<PageRange> out;
-  for (const WarmGroup& g : WarmGroups(layout)) {
-    if (g.inner) {
-      for (int64_t block : layout.InnerPages(g.relation)) AppendBlock(g.relation, block, &out);
-    } else if (IsIndex(g.relation)) {
-      AppendLeaves(layout, g.relation, &out);
-    } else {
-      out.push_back({g.relation, 0, g.pages});
-    }
-  }
-  return out;
-}
-
-double RelationMissProbability(const DatabaseLayout& layout, Relation relation,
-                               int64_t cache_pages) {
-  if (relation == Relation::kHistory) return 0;  // Appends hit the last page.
-  int64_t remaining = std::max<int64_t>(cache_pages, 0);
-  int64_t inner_total = 0, inner_cached = 0, other_total = 0, other_cached = 0;
-  for (const WarmGroup& g : WarmGroups(layout)) {  // The cache holds a prefix.
-    const int64_t cached = std::min(remaining, g.pages);
-    remaining -= cached;
-    if (g.relation != relation) continue;
-    (g.inner ? inner_total : other_total) += g.pages;
-    (g.inner ? inner_cached : other_cached) += cached;
-  }
-  const double leaf_miss = UniformMissProbability(other_cached, other_total);
-  if (!IsIndex(relation)) return leaf_miss;
-  const int levels = layout.btree(relation).levels;
-  const double inner_miss = UniformMissProbability(inner_cached, inner_total);
-  return ((levels - 1) * inner_miss + leaf_miss) / levels;
 }
 
 }  // namespace pgstorsim
