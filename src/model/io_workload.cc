@@ -1,4 +1,6 @@
-// The io workload's analytic model (io_workload.h, docs/model.md "Device workloads").
+// The io workload's analytic model (io_workload.h, docs/model.md "Device workloads"):
+// the workload's pattern and file locks, the throttled-device path, and PredictIo's
+// integration of the request network (built in io_workload_net.cc) over a run.
 #include "model/io_workload.h"
 
 #include <algorithm>
@@ -11,7 +13,7 @@
 #include "common/units.h"
 #include "model/access_geometry.h"
 #include "model/io_network.h"
-#include "model/mva.h"
+#include "model/io_workload_net.h"
 #include "model/percentiles.h"
 #include "model/storage_network.h"
 #include "scenario/storage_geometry.h"
@@ -23,6 +25,7 @@ using io_network::Kind;
 using io_network::Net;
 using io_network::Solution;
 using io_network::Solve;
+using io_workload_net::BuildNet;
 
 constexpr int kRampSlices = 8;  // Time slices of a warming (cold) run.
 // Above this the storage does not set the rate (nothing waits for it).
@@ -35,136 +38,6 @@ bool TypeIs(const Scenario& s, std::initializer_list<const char*> names) {
     if (t == n) return true;
   }
   return false;
-}
-
-// An SSD's channels as in the pgbench network (storage_network.h, SsdLanes): each
-// request's queue demand is S / c, and the rest of its time, S (c - 1) / c, is a delay
-// on its path: a read's (`read_ms`, its block or pieces), a partial-block write's block
-// read (`write_read_miss` of the writes read it), a synchronous write's (the slowest
-// member's piece, the copies in parallel).
-void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c, double read_ms,
-                  double read_miss, double write_read_miss, bool sync_write, double copies,
-                  Net* net) {
-  if (s.disks.type != DiskType::kSsd) return;
-  const double lanes = storage_network::SsdLanes(s);
-  net->read.ack_ms += read_miss * (lanes - 1) * read_ms;
-  net->write.ack_ms += write_read_miss * (lanes - 1) * read_ms;
-  if (!sync_write) return;
-  double slowest_ms = 0;
-  for (size_t m = 0; m < g.members.size(); ++m) slowest_ms = std::max(slowest_ms, g.WriteMs(m, c));
-  net->write.ack_ms += (lanes - 1) * slowest_ms / copies;
-}
-
-// A synchronous write's member commands (its pieces, their copies, RAID 5/6 pre-reads)
-// run in parallel: in one phase, or two when pre-reads come first, each phase lasting
-// its slowest command, F(k) = 1 + w (H_k - 1) times its mean command (the fork-join
-// charge of a split read). A write phase of rewrites (DiskCosts::rewrite_turn_ms: each
-// write waits for its sector to come round after its own pre-read) ends one revolution
-// after the pre-read phase whichever member is slowest: F = 1. The share of the
-// commands' summed busy time the write waits for; the rest loads the members in the
-// background.
-double SyncWriteWaitedShare(const AccessGeometry& g, const DiskCosts& c, double fork_join_weight) {
-  double pre_reads = 0;
-  for (const MemberWork& w : g.members) pre_reads += w.pre_read_commands;
-  const double commands = g.write_commands;
-  if (!(commands > 1)) return 1;
-  const double phases = pre_reads > 0 ? 2 : 1;
-  const double per_phase = commands / phases;
-  const double slowest = 1 + fork_join_weight * (ForkJoinFactor(per_phase) - 1);
-  const double write_phase = pre_reads > 0 && c.rewrite_turn_ms > 0 ? 1 : slowest;
-  return std::min(1.0, ((phases - 1) * slowest + write_phase) / commands);
-}
-
-// The network's pieces once `miss` of the read requests (and of the partial writes'
-// blocks) miss the OS cache.
-Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const AccessGeometry& g,
-             const DiskCosts& random_costs, double miss) {
-  Net net;
-  net.n = spec.in_flight();
-  net.members = g.members.size();
-  net.mirrors = g.mirrors;
-  net.write_back = s.controller.EffectiveWriteBack();
-  net.destage_threshold = p.destage_threshold;
-  const size_t members = net.members;
-  DiskCosts c = random_costs;
-  double reads_per_request = 1;  // Device reads per missing read request.
-  if (spec.sequential) {
-    // One stream streams (no positioning); several interleave at the disks. Reads
-    // come in read-ahead windows: one command per window.
-    // An SSD's latency is no positioning: it stays.
-    if (spec.in_flight() == 1 && s.disks.type == DiskType::kHdd) {
-      c.read_position_ms = c.destage_position_ms = 0;
-    }
-    reads_per_request = static_cast<double>(spec.io_bytes) / spec.readahead_bytes;
-  }
-  net.read.share = spec.read_fraction;
-  net.write.share = 1 - spec.read_fraction;
-  net.read.path_ms.assign(members, 0);
-  net.read.open_ms.assign(members, 0);
-  net.write.path_ms.assign(members, 0);
-  net.write.open_ms.assign(members, 0);
-  net.read.after_ms.assign(members, 0);
-  net.write.after_ms.assign(members, 0);
-  net.read.parallel_ms.assign(members, 0);
-  net.write.parallel_ms.assign(members, 0);
-  const bool whole = p.whole_block_reads > 0.5 && !spec.sequential;
-  double whole_read_ms = 0;
-  if (whole) {
-    double bytes = 0;
-    for (const MemberWork& w : g.members) bytes += w.read_bytes;
-    whole_read_ms = c.read_position_ms + bytes / c.bytes_per_ms;
-  }
-  auto read_ms = [&](size_t m) {
-    if (whole) return whole_read_ms / members;
-    const MemberWork& w = g.members[m];
-    return reads_per_request * w.read_commands * c.read_position_ms + w.read_bytes / c.bytes_per_ms;
-  };
-  const double read_miss = spec.direct ? 1 : miss;
-  for (size_t m = 0; m < members; ++m) net.read.path_ms[m] = read_miss * read_ms(m);
-  net.read.device_reads = read_miss * reads_per_request;
-  // A write: the block's read first (buffered, partial block, not cached), then the
-  // block write: synchronous (direct, or fsync) or the OS's background write-back.
-  const bool rmw = spec.WritesReadUncachedBlocks();
-  const double copies = DataCopies(ArrayGeometryFor(s));
-  const bool sync = spec.direct || spec.fsync_writes;
-  // An fsync the filesystem runs without the file lock waits after releasing it.
-  const bool sync_unlocked = spec.lock.writes && !spec.direct && !spec.lock.fsync;
-  std::vector<double>& sync_path = sync_unlocked ? net.write.after_ms : net.write.path_ms;
-  const double waited = SyncWriteWaitedShare(g, c, p.fork_join_weight);
-  for (size_t m = 0; m < members; ++m) {
-    if (rmw) net.write.path_ms[m] += miss * read_ms(m);
-    const double write_ms = g.WriteMs(m, c);
-    if (sync && !net.write_back) {
-      sync_path[m] += write_ms * waited;
-      net.write.parallel_ms[m] += write_ms * (1 - waited);
-    } else {
-      net.write.open_ms[m] += write_ms;  // Destage or OS write-back.
-    }
-  }
-  net.write.device_reads = rmw ? miss : 0;
-  if (sync && net.write_back) net.write.ack_ms = p.commit_ms;
-  net.fork = whole ? 1 : 1 + p.fork_join_weight * (ForkJoinFactor(g.read_forks) - 1);
-  // The file lock (FileLockRulesFor): what runs under it.
-  const FileLockRules& lock = spec.lock;
-  net.write.visits_lock = lock.writes && net.write.share > 0;
-  net.write.path_locked = net.write.visits_lock;  // RMW read, and a direct write.
-  net.write.ack_locked = net.write.visits_lock && (spec.direct || lock.fsync);
-  // Reads queue behind writers that hold the lock over I/O (a block read, a direct
-  // write, an fsync); a writer that only copies into a cached block holds it for no time.
-  const bool writers_hold_io = rmw || spec.direct || (sync && lock.fsync);
-  net.read.visits_lock = lock.reads_wait && net.write.visits_lock && writers_hold_io;
-  net.read.path_locked = net.read.visits_lock;
-  double read_total = 0, write_total = 0;
-  for (size_t m = 0; m < members; ++m) {
-    read_total += read_ms(m);
-    write_total += g.WriteMs(m, c);
-  }
-  net.read_service_ms = whole ? whole_read_ms : read_total / std::max(1e-12, g.read_commands);
-  AddSsdDelays(s, g, c, read_total, read_miss, rmw ? miss : 0, sync && !net.write_back, copies,
-               &net);
-  net.destage_service_ms = write_total / std::max(1e-12, g.write_commands);
-  if (sync && !net.write_back) net.sync_write_ms = waited * write_total;
-  return net;
 }
 
 // A throttled device (rate caps, no controller cache): the pgbench model's paced

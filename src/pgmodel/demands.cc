@@ -1,48 +1,29 @@
+// DemandSampler (demands.h): the first cycle from `pgbench -i`, the cycles after T/2
+// and T, each run from a redo point to its WAL trigger or cap, and Simpson's mean of them.
 #include "pgmodel/demands.h"
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <mutex>
-#include <string>
-#include <tuple>
-#include <vector>
+#include <memory>
 
-#include "common/units.h"
-#include "pgmodel/host_scenario.h"
+#include "pgmodel/demands_config.h"
 
 namespace pgstorsim::pgmodel {
 namespace {
 
 constexpr int64_t kProbe = 1000;
-constexpr int64_t kThinnedMinBuffers = 128;
-// The longest cycle run (one that logs no WAL, or cannot be thinned further).
-constexpr int64_t kMaxCycle = 100000;
 // The length ProbeCycle gives a cycle whose probe logged no WAL.
 constexpr double kNoWalCycle = 1e12;
-// No cap on a cycle's transactions but kMaxCycle.
-constexpr int64_t kNoCap = INT64_MAX / 4;
 constexpr uint64_t kSeed = 1;
 
-// The most pages a cycle touches (at most four new pages per transaction: the row's heap
-// page, the page a non-HOT version goes to, the pkey leaf, the history page).
-constexpr int64_t kCyclePages = 4 * kMaxCycle + 4096;
-
-// A host with the scenario's shared buffers (at most kCyclePages: more hold every page
-// a cycle touches) and no OS cache: a page evicted dirty and dirtied again is written
-// again, as in the simulator and the trace.
-StatusOr<std::unique_ptr<Host>> CycleHost(HostConfig c) {
-  c.start = CacheStart::kCold;
-  c.cache.shared_buffers_pages = std::min(c.cache.shared_buffers_pages, kCyclePages);
-  c.cache.os_cache_pages = 0;
-  c.cache.readahead_max_pages = 0;
-  c.cache.bgwriter_lru_maxpages = 0;
-  c.cache.dense_page_index = false;  // A cycle touches few of the pages it could hold.
-  c.wal_cache_region_bytes = 0;
-  c.checkpoint_timeout_ns = INT64_MAX / 4;
-  c.checkpoint_wal_bytes = INT64_MAX / 4;
-  return Host::Create(c);
-}
+using demands_config::Bucket;
+using demands_config::CycleHost;
+using demands_config::kMaxCycle;
+using demands_config::kNoCap;
+using demands_config::Memo;
+using demands_config::ScenarioHostConfig;
+using demands_config::Thinned;
+using demands_config::ThinnedCap;
 
 // Starts a cycle at a redo point with the host's counts reset.
 void StartCycle(Host* host) {
@@ -112,26 +93,6 @@ HostDemands RunCycle(Host* host, KeyGenerator* keys, int64_t wal_trigger_bytes,
   return d;
 }
 
-// The scenario thinned k-fold: scale, shared buffers and checkpoint trigger divided by
-// k = scale / thinned scale, which keeps what the demands depend on (each relation's
-// touches per page over a cycle, the buffers per page of data, the WAL per
-// transaction); *k is set to the k used.
-HostConfig Thinned(HostConfig c, double wanted_k, double* k) {
-  const int64_t scale = std::max<int64_t>(1, std::llround(static_cast<double>(c.scale) / wanted_k));
-  *k = static_cast<double>(c.scale) / static_cast<double>(scale);
-  c.scale = scale;
-  c.cache.shared_buffers_pages = std::max<int64_t>(
-      kThinnedMinBuffers, std::llround(static_cast<double>(c.cache.shared_buffers_pages) / *k));
-  c.checkpoint_wal_bytes = std::llround(static_cast<double>(c.checkpoint_wal_bytes) / *k);
-  return c;
-}
-
-// A cap on a cycle's transactions on the database thinned k-fold.
-int64_t ThinnedCap(int64_t cap, double k) {
-  if (cap >= kNoCap) return kNoCap;
-  return std::max<int64_t>(1, std::llround(static_cast<double>(cap) / k));
-}
-
 HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemands& b) {
   auto mean = [](double x, double y, double z) { return (x + 4 * y + z) / 6; };
   HostDemands d;
@@ -144,66 +105,6 @@ HostDemands Simpson(const HostDemands& a, const HostDemands& m, const HostDemand
   d.cycle_transactions = a.cycle_transactions;
   d.cycle_cut = a.cycle_cut || m.cycle_cut || b.cycle_cut;
   return d;
-}
-
-// T (or a count of pages) rounded to a bucket of about 10 % (powers of 2^(1/8)); 0 stays 0.
-int64_t Bucket(double run) {
-  if (!(run >= 1)) return 0;
-  return std::llround(std::pow(2.0, std::round(std::log2(run) * 8) / 8));
-}
-
-// The memo of every result in the process: key = the settings that matter and the
-// bucketed T; lifetime = the process (a few doubles per distinct key); threads = any,
-// under its lock (the sampling itself runs outside it).
-class Memo {
- public:
-  using Key = std::tuple<int, int64_t, int, std::string, bool, bool, int64_t, int64_t, int64_t,
-                         double, int64_t>;
-  static Key KeyOf(const HostConfig& c, int64_t run, double thin_above, int64_t cap) {
-    return {static_cast<int>(c.workload),
-            c.scale,
-            c.fillfactor,
-            c.measured_relations.dump(),
-            c.heap_churn,
-            c.full_page_writes,
-            c.checkpoint_wal_bytes,
-            run,
-            c.cache.shared_buffers_pages,  // A thinned database gets its share of all.
-            thin_above,
-            cap};
-  }
-  static bool Find(const Key& key, HostDemands* out) {
-    std::lock_guard<std::mutex> lock(mu());
-    auto it = map().find(key);
-    if (it == map().end()) return false;
-    *out = it->second;
-    return true;
-  }
-  static void Store(const Key& key, const HostDemands& d) {
-    std::lock_guard<std::mutex> lock(mu());
-    map()[key] = d;
-  }
-
- private:
-  static std::mutex& mu() {
-    static std::mutex m;
-    return m;
-  }
-  static std::map<Key, HostDemands>& map() {
-    static std::map<Key, HostDemands> m;
-    return m;
-  }
-};
-
-// A page evicted dirty waits in the OS page cache, `os_held_pages` of them (rounded
-// to within 10 % as T is, or its whole background threshold); dirtied again there it
-// is written once: the cycle's buffers hold those pages too.
-HostConfig ScenarioHostConfig(const Scenario& s, int64_t os_held_pages) {
-  HostConfig c = HostConfigFromScenario(s);
-  c.cache.shared_buffers_pages += os_held_pages == DemandSampler::kOsBackground
-                                      ? OsDirtyLimitsOf(s).background_bytes / kPageBytes
-                                      : Bucket(static_cast<double>(os_held_pages));
-  return c;
 }
 
 }  // namespace
