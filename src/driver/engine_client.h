@@ -2,7 +2,7 @@
 //
 // A client owns one connection in non-blocking use: SendStatement / SendRollback queue
 // a command with libpq's async API, and ReadResults collects what has arrived without
-// ever blocking. Timing and accounting are done by the caller (engine_thread.cc,
+// ever blocking. Timing and accounting are done by the caller (engine_thread_loop.h,
 // engine_recorder.h). Thread safety: a client is used by one engine thread only.
 #ifndef PGSTORSIM_DRIVER_ENGINE_CLIENT_H_
 #define PGSTORSIM_DRIVER_ENGINE_CLIENT_H_

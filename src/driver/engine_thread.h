@@ -1,10 +1,11 @@
 // Internal to the engine (engine.h): one OS thread's loop over its clients, and the
 // small helpers the engine's files share. Not part of the driver's public interface.
 //
-// Files: engine_thread.cc (the per-client state machine and the thread's wait loop),
-// engine_client.h (a client's state and libpq statement I/O), engine_recorder.h
-// (per-thread statistics and keys-log buffer), socket_waiter.h (epoll over the
-// thread's connections), engine_util.cc (the helpers below).
+// Files: engine_thread_loop.h (the per-client state machine and the thread's wait loop,
+// defined in engine_thread.cc and engine_thread_failures.cc), engine_client.h (a
+// client's state and libpq statement I/O), engine_recorder.h (per-thread statistics and
+// keys-log buffer), socket_waiter.h (epoll over the thread's connections),
+// engine_util.cc (the helpers below).
 #ifndef PGSTORSIM_DRIVER_ENGINE_THREAD_H_
 #define PGSTORSIM_DRIVER_ENGINE_THREAD_H_
 

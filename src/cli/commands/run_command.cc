@@ -1,14 +1,14 @@
 // `pgstorsim run`: the live TPC-B driver. Prepares the cache, samples server
 // statistics, runs the engine (engine.h), prints a pgbench-style summary and saves a
 // "run" results document. SIGINT/SIGTERM stop the run: partial results are saved with
-// complete=false and flag "interrupted", and the exit code is 130.
-#include <unistd.h>
-
-#include <cmath>
+// complete=false and flag "interrupted", and the exit code is 130. This file holds the
+// options and the run's steps up to the "after" statistics; the results document and the
+// printed summary are built by run_command_results.h.
 #include <iostream>
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/commands/run_command_results.h"
 #include "cli/run_scenario_keys.h"
 #include "common/output_path.h"
 #include "common/results.h"
@@ -19,46 +19,12 @@
 #include "driver/engine.h"
 #include "driver/environment.h"
 #include "driver/schema.h"
-#include "driver/summary.h"
 #include "pg/server.h"
 #include "pg/server_stats.h"
 #include "workload/keys_log.h"
 
 namespace pgstorsim {
 namespace {
-
-nlohmann::json StatsSection(const StatusOr<StatsSnapshot>& before,
-                            const StatusOr<StatsSnapshot>& after) {
-  nlohmann::json j = nlohmann::json::object();
-  if (!before.ok()) j["error"] = before.status().message();
-  if (!after.ok()) j["error"] = after.status().message();
-  if (before.ok()) j["before"] = SnapshotToJson(*before);
-  if (after.ok()) j["after"] = SnapshotToJson(*after);
-  if (before.ok() && after.ok()) {
-    j["delta"] = CountersToJson(StatsDelta(before->counters, after->counters));
-  }
-  return j;
-}
-
-std::string OneLine(std::string s) {
-  for (char& ch : s) {
-    if (ch == '\n' || ch == '\t') ch = ' ';
-  }
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
-// Waits (up to 3 s) until the run's client sessions have exited, so that their
-// statistics are flushed before the "after" snapshot. `conn` is the statistics session.
-void WaitForClientSessionsToEnd(PGconn* conn) {
-  for (int i = 0; i < 60; ++i) {
-    auto n = QueryValue(conn,
-                        "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                        "'pgstorsim' AND datname = current_database() AND pid <> pg_backend_pid()");
-    if (!n.ok() || *n == "0") return;
-    usleep(50 * 1000);
-  }
-}
 
 class RunCommand : public Command {
  public:
@@ -241,7 +207,7 @@ class RunCommand : public Command {
     if (stats_conn.ok()) WaitForClientSessionsToEnd(stats_conn->get());
     auto after = stats_conn.ok() ? TakeSnapshot(stats_conn->get())
                                  : stats_conn.status().WithContext("server statistics");
-    return Finish(*config, scale_value, *out, before, after, path, &r);
+    return FinishRun(*config, scale_value, *out, before, after, path, &r);
   }
 
  private:
@@ -258,68 +224,6 @@ class RunCommand : public Command {
     for (const std::string& f : o_.files) inputs.push_back(f.substr(0, f.rfind('@')));
     if (!o_.keys_log.empty()) inputs.push_back(o_.keys_log);
     return inputs;
-  }
-
-  int Finish(const RunConfig& c, int scale, const EngineOutput& out,
-             const StatusOr<StatsSnapshot>& before, const StatusOr<StatsSnapshot>& after,
-             const std::string& path, Results* r) {
-    r->complete = !out.interrupted && !out.server_lost;
-    if (out.interrupted) r->flags.push_back("interrupted");
-    if (out.server_lost) r->flags.push_back("server-lost");
-    bool restarted =
-        before.ok() && after.ok() && before->postmaster_start_time != after->postmaster_start_time;
-    if (out.connection_losses > 0 || restarted) r->flags.push_back("server-restarted");
-    r->transactions = out.transactions;
-    r->failed = out.failed;
-    r->retried = out.retried;
-    r->duration_s = out.measured_s;
-    r->tps = SummaryTps(out);
-    r->transaction_latency = out.txn_latency;
-    r->statements = StatementResults(c, out);
-    int interval_s = c.per_second ? 1
-                     : c.progress_ns > 0
-                         ? std::max(1, static_cast<int>(std::lround(NsToSec(c.progress_ns))))
-                         : 5;
-    r->series = SeriesFromPerSecond(out, interval_s);
-    r->sections["series_interval_s"] = interval_s;
-    r->sections["server_stats"] = StatsSection(before, after);
-    if (before.ok()) r->sections["settings"] = before->settings;
-    r->sections["retries"] = {{"transactions_retried", out.retried},
-                              {"total_retries", out.retries}};
-    r->sections["connections"] = {{"initial_connection_s", out.connect_s},
-                                  {"connection_losses", out.connection_losses},
-                                  {"reconnects", out.reconnects}};
-    r->sections["client_cpu"] = ClientCpuJson(out.cpu);
-    if (c.rate_tps > 0) r->sections["schedule_lag"] = out.schedule_lag.ToJson();
-    if (!out.first_error.empty()) r->sections["first_error"] = OneLine(out.first_error);
-    std::cout << FormatRunSummary(c, scale, out);
-    if (before.ok() && after.ok()) {
-      std::cout << FormatServerStats(StatsDelta(before->counters, after->counters),
-                                     out.transactions + out.unmeasured_committed);
-    } else {
-      std::cout << "server statistics: not available ("
-                << (before.ok() ? after.status() : before.status()).message() << ")\n";
-    }
-    if (c.per_second) PrintPerSecond(out);
-    Status s = SaveResults(path, *r);
-    if (!s.ok()) return ReportError("run", s);
-    std::cout << "results: " << path
-              << (out.server_lost ? " (partial: server lost)"
-                  : r->complete   ? ""
-                                  : " (partial: interrupted)")
-              << "\n";
-    if (out.server_lost) {
-      return ReportError("run", "server lost: " + out.server_lost_reason, kExitServerLost);
-    }
-    return out.interrupted ? kInterruptedExitCode : 0;
-  }
-
-  void PrintPerSecond(const EngineOutput& out) {
-    std::cout << "tps per second:";
-    for (size_t i = 0; i < out.per_second_txns.size(); ++i) {
-      std::cout << (i % 10 == 0 ? "\n  " : " ") << out.per_second_txns[i];
-    }
-    std::cout << "\n";
   }
 
   RunOptions o_;
