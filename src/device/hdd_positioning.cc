@@ -46,6 +46,44 @@ double EarliestOfMs(const HddSeekCurve& c, double gap_bytes, int count) {
   return sum;
 }
 
+// Head positions averaged over (midpoints of the span's first half: symmetric).
+constexpr int kHeadPlaces = 16;
+
+// P(seek <= sigma) for a command uniform over [0, span] from a head at `head`:
+// the distance within which the seek fits, then the share of the span that close.
+double SeekFitsWithin(const HddSeekCurve& c, double span, double head, double sigma_ms) {
+  if (sigma_ms < 0) return 0;
+  const double track = static_cast<double>(c.track_bytes());
+  const double t2t_ms = c.track_to_track_ns() / 1e6;
+  const double ms_per_root = c.ns_per_root_byte() / 1e6;
+  double reach = track;  // Seek 0 within the track.
+  if (sigma_ms >= c.SeekMs(track * 1.0000001)) {
+    reach = ms_per_root > 0 ? std::pow((sigma_ms - t2t_ms) / ms_per_root, 2) : span;
+  }
+  const double covered = std::min(head + reach, span) - std::max(head - reach, 0.0);
+  return std::clamp(covered / span, 0.0, 1.0);
+}
+
+// The survival P(command not reached by t_i) for t_i = i x dt, i = 0..steps, for a
+// head at `head` (dt = turn / kStepsPerTurn).
+std::vector<double> Survival(const HddSeekCurve& c, double span, double head, int steps) {
+  const double turn = c.rotation_ms();
+  const double dt = turn / kStepsPerTurn;
+  std::vector<double> integral(steps + 1, 0);  // C(t_i), trapezoid.
+  double prev = SeekFitsWithin(c, span, head, 0);
+  for (int i = 1; i <= steps; ++i) {
+    const double now = SeekFitsWithin(c, span, head, i * dt);
+    integral[i] = integral[i - 1] + (prev + now) / 2 * dt;
+    prev = now;
+  }
+  std::vector<double> survival(steps + 1);
+  for (int i = 0; i <= steps; ++i) {
+    const double behind = i >= kStepsPerTurn ? integral[i - kStepsPerTurn] : 0;
+    survival[i] = std::clamp(1 - (integral[i] - behind) / turn, 0.0, 1.0);
+  }
+  return survival;
+}
+
 }  // namespace
 
 HddSeekCurve::HddSeekCurve(const HddDatasheet& d)
@@ -68,6 +106,33 @@ double SortedDestagePositionMs(const HddSeekCurve& curve, double gap_bytes, doub
   const double frac = depth - below;
   if (frac <= 0) return lower;
   return lower + frac * (EarliestOfMs(curve, gap_bytes, below + 1) - lower);
+}
+
+std::vector<double> NearestOfPositionRatios(const HddSeekCurve& curve, double span_bytes,
+                                            int max_candidates) {
+  const int n_max = std::max(1, max_candidates);
+  const double dt = curve.rotation_ms() / kStepsPerTurn;
+  // Every command is reached by the longest seek plus a turn.
+  const int steps =
+      static_cast<int>(std::ceil((curve.SeekMs(span_bytes) + curve.rotation_ms()) / dt)) + 1;
+  std::vector<double> expected(n_max, 0);  // E[earliest of n] x kHeadPlaces / dt.
+  std::vector<double> power(steps + 1);
+  for (int k = 0; k < kHeadPlaces; ++k) {
+    const double head = (k + 0.5) / kHeadPlaces * span_bytes / 2;
+    const std::vector<double> survival = Survival(curve, span_bytes, head, steps);
+    std::fill(power.begin(), power.end(), 1.0);
+    for (int n = 0; n < n_max; ++n) {
+      double sum = 0;
+      for (int i = 0; i <= steps; ++i) {
+        power[i] *= survival[i];
+        sum += (i == 0 || i == steps ? 0.5 : 1.0) * power[i];
+      }
+      expected[n] += sum;
+    }
+  }
+  std::vector<double> ratio(n_max, 1.0);
+  for (int n = 1; n < n_max; ++n) ratio[n] = expected[0] > 0 ? expected[n] / expected[0] : 1;
+  return ratio;
 }
 
 }  // namespace pgstorsim

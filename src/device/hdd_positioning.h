@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace pgstorsim {
 
@@ -66,6 +67,18 @@ class HddSeekCurve {
 // turn ahead on the same track, while farther ones on other tracks come at random
 // angles the drive can choose among.
 double SortedDestagePositionMs(const HddSeekCurve& curve, double gap_bytes, double depth);
+
+// A drive that serves, among the commands queued to it, the one it reaches first
+// (SATF): the expected positioning of that command when n are queued, divided by one
+// command's (n = 1), for n = 1 .. max_candidates (result[n - 1]; result[0] = 1).
+// The commands lie independently uniform over the first `span_bytes` (> 0) of the
+// drive and the head at a uniformly random place in it; each costs its seek plus a
+// uniformly random part of a turn (its sector's angle). For a head at h the chance
+// that a command is not reached by t is 1 - (C(t) - C(t - turn)) / turn, C the
+// integral of P(seek <= t); the earliest of n is the n-th power, integrated over t
+// and averaged over h numerically.
+std::vector<double> NearestOfPositionRatios(const HddSeekCurve& curve, double span_bytes,
+                                            int max_candidates);
 
 }  // namespace pgstorsim
 

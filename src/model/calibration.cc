@@ -38,6 +38,17 @@ double DeviceIops(const Measured& m) {
                                         : kBonnieRequestsPerSeek * m.seeks_per_s;
 }
 
+// destage_queue_depth, when fitted, decides by its presence that HDDs serve their
+// queue in order (drive_reordering.h): set in `s` at its start value, so that the fit
+// predicts as the calibrated scenario will, where it is kept even if held at its start.
+void HoldFittedKeys(const std::vector<std::string>& parameters, const ModelParams& start,
+                    Scenario* s) {
+  const char* key = "destage_queue_depth";
+  if (std::find(parameters.begin(), parameters.end(), key) != parameters.end()) {
+    s->calibration.values.emplace(key, GetParam(start, key));
+  }
+}
+
 struct Target {
   Scenario scenario;
   const Measured* measured;
@@ -135,6 +146,7 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
     }
     Status st = ValidateScenario(t.scenario);
     if (!st.ok()) return st.WithContext(in.measured.source);
+    HoldFittedKeys(parameters, ParamsFromScenario(base), &t.scenario);
     targets.push_back(std::move(t));
   }
   if (targets.empty()) {
@@ -205,6 +217,7 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
   report.rms_relative_error = std::sqrt(ss / std::max<size_t>(1, report.residuals.size()));
   report.calibrated = base;
   CalibrationConfig& c = report.calibrated.calibration;
+  HoldFittedKeys(parameters, start, &report.calibrated);
   for (size_t i = 0; i < report.parameters.size(); ++i) {
     c.values[report.parameters[i]] = report.values[i];
     if (std::isfinite(report.standard_errors[i])) {

@@ -11,17 +11,6 @@
 namespace pgstorsim {
 namespace {
 
-HddSeekCurve WriteSeekCurve(const DiskConfig& d, double seek_scale) {
-  HddDatasheet sheet;
-  sheet.rpm = d.rpm;
-  sheet.sustained_bytes_per_s = static_cast<double>(d.transfer_rate_bytes_per_s);
-  sheet.track_to_track_ns = d.track_to_track_ns;
-  sheet.avg_seek_ns = d.avg_write_seek_ns;
-  sheet.capacity_bytes = d.capacity_bytes;
-  sheet.seek_scale = seek_scale;
-  return HddSeekCurve(sheet);
-}
-
 // The WAL region on the data volume: none for an io workload.
 int64_t WalRegionOnVolumeBytes(const Scenario& s) {
   if (s.workload.type == WorkloadKind::kIo) return 0;
@@ -37,6 +26,21 @@ double PlacedSpanBytes(const Scenario& s, double data_bytes) {
       RoomForDataBytes(ArrayCapacityBytes(ArrayGeometryFor(s)), fs, WalRegionOnVolumeBytes(s));
   const int64_t data = static_cast<int64_t>(data_bytes);
   return static_cast<double>(FileSpread(fs, segment, data, room).SpanBytes(data));
+}
+
+double MemberSpanBytes(const Scenario& s, double footprint_bytes) {
+  return PlacedSpanBytes(s, footprint_bytes) / DataMembers(ArrayGeometryFor(s));
+}
+
+HddSeekCurve SeekCurveOf(const DiskConfig& d, bool writes, double seek_scale) {
+  HddDatasheet sheet;
+  sheet.rpm = d.rpm;
+  sheet.sustained_bytes_per_s = static_cast<double>(d.transfer_rate_bytes_per_s);
+  sheet.track_to_track_ns = d.track_to_track_ns;
+  sheet.avg_seek_ns = writes ? d.avg_write_seek_ns : d.avg_read_seek_ns;
+  sheet.capacity_bytes = d.capacity_bytes;
+  sheet.seek_scale = seek_scale;
+  return HddSeekCurve(sheet);
 }
 
 double DestagePendingBytes(const Scenario& s) {
@@ -60,8 +64,9 @@ double DestagePositionMs(const Scenario& s, const ModelParams& p, double footpri
   if (pending > 0 && per_command > 0 && footprint_bytes > 0) {
     gap = std::min(stroke_third, PlacedSpanBytes(s, footprint_bytes) * per_command / pending);
   }
-  return SortedDestagePositionMs(WriteSeekCurve(s.disks, p.read_seek_scale), gap,
-                                 p.destage_queue_depth);
+  // A drive reorders no more commands than its queue holds.
+  const double depth = std::min(p.destage_queue_depth, static_cast<double>(s.io.queue_depth));
+  return SortedDestagePositionMs(SeekCurveOf(s.disks, true, p.read_seek_scale), gap, depth);
 }
 
 StatusOr<double> DestagePositionMsFor(const Scenario& s, const ModelParams& p) {

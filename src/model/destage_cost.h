@@ -1,8 +1,8 @@
 // What one destage write command costs an HDD behind a write-back controller: the
 // controller destages its dirty data in ascending block order and keeps
-// `destage_queue_depth` commands queued at each drive, which serves the one it reaches
-// first (device/hdd_positioning.h). The dirty data it picks from is the write cache's
-// room (DestagePendingBytes) spread over the workload's footprint, so the distance
+// `destage_queue_depth` commands queued at each drive (at most io.queue_depth), which
+// serves the one it reaches first (device/hdd_positioning.h). The dirty data it picks from is the
+// write cache's room (DestagePendingBytes) spread over the workload's footprint, so the distance
 // between neighbouring commands on a drive is footprint x bytes per command / pending
 // bytes, whatever the RAID level (each member holds the same share of both). An
 // explicit calibration.destage_position_ms > 0 replaces the derivation.
@@ -13,6 +13,7 @@
 #define PGSTORSIM_MODEL_DESTAGE_COST_H_
 
 #include "common/status.h"
+#include "device/hdd_positioning.h"
 #include "model/access_geometry.h"
 #include "model/storage_model.h"
 #include "scenario/scenario.h"
@@ -26,6 +27,14 @@ namespace pgstorsim {
 // a database, the WAL region pgmodel keeps): the span a disk's positioning ranges over.
 // `data_bytes` itself without cylinder groups.
 double PlacedSpanBytes(const Scenario& s, double data_bytes);
+
+// The span one data member's positioning ranges over when the workload's data is
+// `footprint_bytes` of volume data: its placed span shared by the data members.
+double MemberSpanBytes(const Scenario& s, double footprint_bytes);
+
+// The drives' seek curve for writes (avg_write_seek) or reads (avg_read_seek), x
+// `seek_scale` above track-to-track.
+HddSeekCurve SeekCurveOf(const DiskConfig& d, bool writes, double seek_scale);
 
 // Dirty bytes a write-back controller destages from: the share of its write cache at
 // which destaging starts (ControllerConfig::WriteCacheBytes x kDestageStartFraction).

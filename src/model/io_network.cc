@@ -24,6 +24,7 @@ double Residence(const std::vector<double>& ms, const std::vector<double>& util)
 struct Eval {
   double x_mva = 0;
   double read_ms = 0, write_ms = 0, lock_util = 0;
+  double read_queue_ms = 0;  // Reads' residence at the members per request (all kinds).
 };
 
 Eval Evaluate(const Net& net, double x) {
@@ -104,6 +105,7 @@ Eval Evaluate(const Net& net, double x) {
     if (k.visits_lock) ms += lock_wait + hold_ms;
     return ms;
   };
+  e.read_queue_ms = read_res;
   e.read_ms = latency(net.read, read_res, hold_read, read_fork);
   e.write_ms = latency(net.write, write_res, hold_write, 1);
   e.lock_util = e.x_mva * lock_ms;
@@ -145,6 +147,7 @@ Solution Solve(const Net& net) {
   }
   s.x_per_ms = 1 / ((1 - w) / xa + w / xb);
   s.cache_full_weight = w;
+  s.reads_at_members = xa * a.read_queue_ms;
   // The cycle's extra time in the full regime is the writes' wait for room.
   const double extra_ms = net.n / s.x_per_ms - net.n / xa;
   s.read_ms = a.read_ms;

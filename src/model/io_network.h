@@ -51,6 +51,7 @@ struct Solution {
   double read_ms = 0, write_ms = 0;  // Mean latency per request of the kind.
   double lock_utilization = 0;
   double cache_full_weight = 0;
+  double reads_at_members = 0;  // Reads present at the members' queues (absorbed regime).
   std::vector<double> read_busy, write_busy;  // Utilisation per member.
 };
 

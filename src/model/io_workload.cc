@@ -8,10 +8,12 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
 #include "model/access_geometry.h"
+#include "model/drive_reordering.h"
 #include "model/io_network.h"
 #include "model/io_workload_net.h"
 #include "model/percentiles.h"
@@ -133,6 +135,28 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   if (s.disks.type == DiskType::kThrottled) {
     return PredictThrottledIo(s, p, spec, *geometry, miss_after);
   }
+  // On drives that reorder, each slice at the read positioning that agrees with the
+  // reads it leaves queued (drive_reordering.h).
+  const ReadReorderGain gain =
+      ReadReorderGainFor(s, p, static_cast<double>(spec.file_bytes), spec.in_flight());
+  const auto build_and_solve = [&](double miss) {
+    return SolveWithReorderGain(
+        gain,
+        [&](double scale) {
+          DiskCosts scaled = costs;
+          scaled.read_position_ms *= scale;
+          Net built = BuildNet(s, p, spec, *geometry, scaled, miss);
+          const Solution sol = Solve(built);
+          return std::make_pair(std::move(built), sol);
+        },
+        [&](const std::pair<Net, Solution>& solved) {
+          const auto& paths = solved.first.read.path_ms;
+          const auto serving =
+              std::count_if(paths.begin(), paths.end(), [](double ms) { return ms > 0; });
+          return ReadsQueuedAtPick(solved.second.reads_at_members, static_cast<double>(serving),
+                                   spec.in_flight());
+        });
+  };
   // A cold cache warms over the run: the midpoint of each slice solved at the misses
   // after the requests done by then.
   const int slices = spec.cold && !spec.sequential && !spec.direct ? kRampSlices : 1;
@@ -142,11 +166,11 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   Net net;
   // The operations done by a slice's middle come from the previous slice's throughput
   // (the first slice's from its start).
-  double x = slices > 1 ? Solve(BuildNet(s, p, spec, *geometry, costs, miss_after(0))).x_per_ms : 0;
+  double x = slices > 1 ? build_and_solve(miss_after(0)).second.x_per_ms : 0;
   for (int i = 0; i < slices; ++i) {
     const double miss = miss_after(done + x * slice_ms / 2);
-    net = BuildNet(s, p, spec, *geometry, costs, miss);
-    const Solution sol = Solve(net);
+    auto [built, sol] = build_and_solve(miss);
+    net = std::move(built);
     x = sol.x_per_ms;
     const double ops = slices == 1 ? 1 : x * slice_ms;
     done += ops;

@@ -95,6 +95,7 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
     const ForkJoinMva f = SolveForkJoinMva(clients, closed, reads, closed, d, delay_ms, sync_ms);
     sync_ms = f.sync_ms;
     r.update_ms = f.read_residence_ms + f.sync_ms;
+    r.read_queue_ms = f.read_residence_ms;
     r.end_ms = f.write_residence_ms;
     r.cpu_ms = f.cpu_residence_ms;
     return f.mva.throughput_per_ms - x;
@@ -159,6 +160,7 @@ RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms)
   r.x_per_ms = f.mva.throughput_per_ms;
   r.cpu_ms = f.cpu_residence_ms;
   r.update_ms = f.read_residence_ms + f.sync_ms;
+  r.read_queue_ms = f.read_residence_ms;
   r.end_ms = f.write_residence_ms;
   if (d.update_residence_share > 0) {
     // Reads and commits wait on the same saturated queues: the residence is split.

@@ -43,10 +43,12 @@ struct Demands {
 
 struct RegimeSolution {
   double x_per_ms = 0;
-  double update_ms = 0;  // Disk residence of the reads, fork-join wait included.
-  double end_ms = 0;     // Disk residence attributed to the commit (WAL, wait for room).
-  double rho = 0;        // Destage load / capacity left by reads (read-bound only).
-  double cpu_ms = 0;     // Residence at the CPU (queueing for a core + service).
+  double update_ms = 0;      // Disk residence of the reads, fork-join wait included.
+  double read_queue_ms = 0;  // Of it, at the members' queues (no fork-join wait); 0 in
+                             // the cache-full regime, which has no queues of its own.
+  double end_ms = 0;         // Disk residence attributed to the commit (WAL, wait for room).
+  double rho = 0;            // Destage load / capacity left by reads (read-bound only).
+  double cpu_ms = 0;         // Residence at the CPU (queueing for a core + service).
   // The part of end_ms spent in checkpoint bursts (storage_point.cc), per transaction,
   // and one burst's length: the commits wait the whole burst, once per cycle each.
   double stall_ms = 0;

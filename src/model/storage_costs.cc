@@ -48,9 +48,8 @@ double SsdLanes(const Scenario& s) {
 
 DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_bytes,
                    const AccessGeometry& g) {
-  const double footprint_fraction = PlacedSpanBytes(s, footprint_bytes) /
-                                    DataMembers(ArrayGeometryFor(s)) /
-                                    static_cast<double>(s.disks.capacity_bytes);
+  const double footprint_fraction =
+      MemberSpanBytes(s, footprint_bytes) / static_cast<double>(s.disks.capacity_bytes);
   const DiskConfig& d = s.disks;
   DiskCosts c;
   c.bytes_per_ms = static_cast<double>(d.transfer_rate_bytes_per_s) / 1000.0;
@@ -140,6 +139,7 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
     net.fork = 1;
   }
   if (s.disks.type == DiskType::kSsd) SetSsdDelays(s, &net);
+  net.reorder = ReadReorderGainFor(s, p, load.footprint_bytes, s.workload.clients);
   // Write-through: a commit waits for its write (a throttled device's own latency;
   // the wait for the cap is the write station's residence; on other disks the WAL
   // write is a closed demand, SolvePoint).

@@ -14,6 +14,7 @@
 
 #include "model/access_geometry.h"
 #include "model/checkpoint_burst.h"
+#include "model/drive_reordering.h"
 #include "model/mva.h"
 #include "model/regimes.h"
 #include "model/row_lock_wait.h"
@@ -102,6 +103,7 @@ struct Network {
   double ssd_flush_ms = 0;  // SSD: a block write's time on the commit path (its slowest
                             // piece; pieces on other members or channels overlap).
   std::optional<CheckpointCycle> checkpoint;  // Set: checkpoint bursts stall commits.
+  ReadReorderGain reorder;  // Drives that reorder: a read's positioning by reads queued.
 };
 
 // The network of `load` on the scenario's storage: its geometry (load.geometry, else

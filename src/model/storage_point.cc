@@ -88,7 +88,9 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
   return r;
 }
 
-Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) {
+// The network at one read load, a read's positioning `position_scale` x the costs'
+// (a reordering drive's gain, ReadReorderGain).
+Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double position_scale) {
   Point pt;
   const size_t members = net.geometry.members.size();
   if (net.throttled) {
@@ -98,10 +100,13 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
     // destaged as the others are (predict refuses them on bare disks).
     const double writes =
         load.writes_per_op + load.sync_writes_per_op + load.background_wal_writes_per_op;
+    DiskCosts read_costs = net.costs;
+    read_costs.read_position_ms *= position_scale;
+    const double saved_ms = net.costs.read_position_ms - read_costs.read_position_ms;
     for (size_t m = 0; m < members; ++m) {
       pt.d.read_ms.push_back(reads * (net.whole_block_read_ms > 0
-                                          ? net.whole_block_read_ms / members
-                                          : net.geometry.ReadMs(m, net.costs)));
+                                          ? (net.whole_block_read_ms - saved_ms) / members
+                                          : net.geometry.ReadMs(m, read_costs)));
       pt.d.write_ms.push_back(writes * net.geometry.WriteMs(m, net.costs));
     }
   }
@@ -161,6 +166,22 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
   // Blend the regimes' cycle times, so that N / X stays the sum of the latencies.
   pt.x_per_ms = 1 / ((1 - pt.weight) / pt.a.x_per_ms + pt.weight / pt.b.x_per_ms);
   return pt;
+}
+
+// The network at one read load; on drives that reorder, at the read positioning that
+// agrees with the reads it leaves queued (drive_reordering.h), those the clients'
+// queues at the members hold (regime a).
+Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) {
+  if (reads <= 0) return SolvePointAt(net, load, reads, 1);
+  const int n = net.s->workload.clients;
+  return SolveWithReorderGain(
+      net.reorder, [&](double scale) { return SolvePointAt(net, load, reads, scale); },
+      [n](const Point& pt) {
+        const auto serving = std::count_if(pt.d.read_ms.begin(), pt.d.read_ms.end(),
+                                           [](double ms) { return ms > 0; });
+        return ReadsQueuedAtPick(pt.a.x_per_ms * pt.a.read_queue_ms, static_cast<double>(serving),
+                                 n);
+      });
 }
 
 }  // namespace

@@ -6,33 +6,18 @@
 namespace pgstorsim {
 namespace {
 
-// A key a model answers as for `answered_as` (null: the key's default). `ignored_in`
-// (null: every scenario) says where: there the line is given whatever the value, as the
-// value the model answers for may not be the default.
+// A key a model answers as for its default, whatever its value.
 struct IgnoredKey {
   const char* key;
   bool predict, simulate;  // Ignored by that model.
   const char* why;
-  bool (*ignored_in)(const Scenario&) = nullptr;
-  const char* answered_as = nullptr;
 };
-
-// HDDs that reorder their queue: predict serves each drive's commands first come, first
-// served (a read's positioning is a random one whatever is queued); simulate picks the
-// one the head reaches first among io.queue_depth.
-bool ReorderingHdds(const Scenario& s) {
-  return s.disks.type == DiskType::kHdd && s.io.queue_depth > 1;
-}
 
 constexpr IgnoredKey kIgnoredKeys[] = {
     {"io.scheduler", true, true,
      "the OS I/O scheduler is not modelled; the disks' queue order follows io.queue_depth"},
     {"controller.drive_write_cache", true, false,
      "the drives' volatile write cache is modelled by simulate only"},
-    {"io.queue_depth", true, false,
-     "on HDDs: a drive serving the queued command it reaches first is modelled by simulate "
-     "only; predict serves them in order",
-     ReorderingHdds, "1"},
 };
 
 bool Ignores(const IgnoredKey& k, ScenarioModel model) {
@@ -74,10 +59,8 @@ std::vector<std::string> IgnoredKeyWarnings(const Scenario& s, ScenarioModel mod
   std::vector<std::string> lines;
   for (const IgnoredKey& k : kIgnoredKeys) {
     if (!Ignores(k, model)) continue;
-    if (k.ignored_in != nullptr && !k.ignored_in(s)) continue;
     auto value = GetScenarioKey(s, k.key);
-    auto fallback = k.answered_as != nullptr ? StatusOr<std::string>(std::string(k.answered_as))
-                                             : GetScenarioKey(defaults, k.key);
+    auto fallback = GetScenarioKey(defaults, k.key);
     if (!value.ok() || !fallback.ok() || *value == *fallback) continue;
     lines.push_back(KeyLocation(s, k.key) + "key " + k.key + " = " + *value + ": not used by " +
                     ScenarioModelName(model) + " (" + k.why + "); answered as for " + *fallback);

@@ -21,7 +21,7 @@ const char* ScenarioModelName(ScenarioModel model);  // "predict", "simulate"
 std::vector<std::string> KeysIgnoredBy(ScenarioModel model);
 
 // One line per key `model` does not use that `scenario` sets to other than the value
-// the model answers for (the key's default, or for io.queue_depth on HDDs, 1):
+// the model answers for (the key's default):
 // "key io.scheduler = none: not used by predict (<why>); answered as for
 // mq-deadline"; then one per [calibration] value the model does not read (the
 // simulator's own parameters for predict, predict's own for simulate; calibration_keys.h).

@@ -8,6 +8,7 @@
 #include "common/units.h"
 #include "model/cpu_demand.h"
 #include "model/destage_cost.h"
+#include "model/drive_reordering.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
@@ -53,7 +54,8 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   d.ssd_channels = s.disks.channels;
   d.ssd_page_bytes = s.disks.page_size_bytes;
   d.queue_depth = s.io.queue_depth;
-  d.scheduler = s.io.queue_depth > 1 ? DiskScheduler::kSatf : DiskScheduler::kFifo;
+  d.scheduler =
+      DrivesReorderQueue(s, ParamsFromScenario(s)) ? DiskScheduler::kSatf : DiskScheduler::kFifo;
   d.write_cache = s.controller.drive_write_cache;
 
   SimControllerConfig& k = c->controller;
@@ -81,14 +83,13 @@ int RoundToInt(double v) { return static_cast<int>(v + 0.5); }
 Apply ApplyFor(const std::string& key);
 
 // A cost per destage command (fitted, or the model's from destage_queue_depth): the
-// disks serve in order (the drive's reordering gain is in the cost), so a deeper queue
-// of destages gains nothing and only delays the reads behind it: two per member (one in
-// service, the next queued so the disk never idles between commands).
-// controller_destage_outstanding overrides.
+// disks serve in order (the drive's reordering gain is in the cost; DrivesReorderQueue),
+// so a deeper queue of destages gains nothing and only delays the reads behind it: two
+// per member (one in service, the next queued so the disk never idles between
+// commands). controller_destage_outstanding overrides.
 void UseDestageCost(double ms, SimConfig* c) {
   if (c->disk.kind != DiskKind::kHdd) return;
   c->controller.destage_position_ns = MsToNs(ms);
-  c->disk.scheduler = DiskScheduler::kFifo;
   c->controller.destage_outstanding = 2;
 }
 
@@ -112,12 +113,11 @@ Status ApplyDestageQueueDepth(const Scenario& s, SimConfig* c) {
 
 Apply ApplyFor(const std::string& key) {
   static const std::map<std::string, Apply> kApply = {
+      // A fitted scale other than 1 holds the drive's reordering gain
+      // (DrivesReorderQueue).
       {"read_seek_scale",
        [](double v, SimConfig* c) {
-         if (c->disk.kind != DiskKind::kHdd) return;
-         c->disk.seek_scale = v;
-         // A fitted scale holds the drive's reordering gain; 1 is the datasheet curve.
-         if (v != 1.0) c->disk.scheduler = DiskScheduler::kFifo;
+         if (c->disk.kind == DiskKind::kHdd) c->disk.seek_scale = v;
        }},
       {"destage_position_ms", UseDestageCost},
       // Read by SimConfigFromScenario: the cost it gives depends on the workload.

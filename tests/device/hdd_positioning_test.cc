@@ -81,5 +81,30 @@ TEST(SortedDestage, ASlowerDiskCostsInProportionToItsTurn) {
   EXPECT_NEAR(ratio, 15000.0 / 7200, 0.01);
 }
 
+TEST(NearestOf, WithoutSeekCostTheEarliestOfNWaitsATurnOverNPlusOne) {
+  HddDatasheet flat = Sheet15k();
+  flat.avg_seek_ns = flat.track_to_track_ns;  // Every seek beyond the track: 0.2 ms.
+  const HddSeekCurve c(flat);
+  // Far beyond the track, every command costs 0.2 ms plus a uniform part of a 4 ms turn.
+  const std::vector<double> r = NearestOfPositionRatios(c, 100e9, 16);
+  ASSERT_EQ(r.size(), 16u);
+  for (int n = 1; n <= 16; ++n) {
+    EXPECT_NEAR(r[n - 1], (0.2 + 4.0 / (n + 1)) / (0.2 + 2.0), 0.01) << "n " << n;
+  }
+}
+
+TEST(NearestOf, MoreQueuedCommandsNeverCostMoreAndOneCostsItself) {
+  const HddSeekCurve c(Sheet15k());
+  for (double span : {1e6, 1e9, 40e9, 300e9}) {
+    const std::vector<double> r = NearestOfPositionRatios(c, span, 32);
+    EXPECT_DOUBLE_EQ(r[0], 1);
+    for (size_t n = 1; n < r.size(); ++n) {
+      EXPECT_LT(r[n], r[n - 1]) << "span " << span << " n " << n + 1;
+      EXPECT_GT(r[n], 0);
+    }
+  }
+  EXPECT_EQ(NearestOfPositionRatios(c, 1e9, 0).size(), 1u);
+}
+
 }  // namespace
 }  // namespace pgstorsim

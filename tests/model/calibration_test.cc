@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "model/drive_reordering.h"
 #include "model/measured.h"
 #include "model/storage_model.h"
 
@@ -107,6 +108,29 @@ TEST(Calibration, ThreeParametersOnOneFigureFitOneCombinationAndSaySo) {
     EXPECT_EQ(report->calibrated.calibration.values.count(kept),
               open.calibration.values.count(kept));
   }
+}
+
+// Fitting destage_queue_depth decides that the drives serve in order
+// (model/drive_reordering.h): the fit holds it in the scenarios it fits to, and the
+// calibrated scenario keeps it even where it stays at its start value, so that it
+// predicts what the fit did.
+TEST(Calibration, TheCalibratedScenarioPredictsAsTheFitDid) {
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml",
+                           {"workload.clients=32", "workload.type=select-only", "host.ram=3GiB",
+                            "postgres.shared_buffers=512MiB"});
+  ASSERT_TRUE(base.ok()) << base.status().message();
+  ASSERT_TRUE(DrivesReorderQueue(*base, ParamsFromScenario(*base)));
+  Measured tps_only;
+  tps_only.source = "t";
+  tps_only.tps = 700;
+  auto report = Calibrate(*base, {{tps_only, {}}}, DefaultFittedParameters());
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(report->residuals.size(), 1u);
+  EXPECT_EQ(report->calibrated.calibration.values.count("destage_queue_depth"), 1u);
+  EXPECT_FALSE(DrivesReorderQueue(report->calibrated, ParamsFromScenario(report->calibrated)));
+  auto again = Predict(report->calibrated);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_NEAR(again->tps, 700 * (1 + report->residuals[0]), 1e-6 * 700);
 }
 
 }  // namespace

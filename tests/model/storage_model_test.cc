@@ -194,11 +194,12 @@ TEST(StorageModel, ReadBoundCycleIsTheSumOfTheLatencies) {
 TEST(StorageModel, ForkJoinWaitIsLatencyNotDiskBusyTime) {
   // A 32 KiB stripe splits every 64 KiB block read over both pairs: waiting for the
   // slower piece lengthens UPDATE accounts and lowers tps, but keeps no disk busier
-  // per transaction.
-  auto none = Predict(Base(
-      {"array.stripe=32k", "calibration.whole_block_reads=0", "calibration.fork_join_weight=0"}));
-  auto full = Predict(Base(
-      {"array.stripe=32k", "calibration.whole_block_reads=0", "calibration.fork_join_weight=1"}));
+  // per transaction. The drives serve in order (queue depth 1): a reordering drive's
+  // positioning depends on the queue, which the wait shortens.
+  auto none = Predict(Base({"array.stripe=32k", "io.queue_depth=1",
+                            "calibration.whole_block_reads=0", "calibration.fork_join_weight=0"}));
+  auto full = Predict(Base({"array.stripe=32k", "io.queue_depth=1",
+                            "calibration.whole_block_reads=0", "calibration.fork_join_weight=1"}));
   ASSERT_TRUE(none.ok() && full.ok());
   EXPECT_LT(full->tps, none->tps);
   EXPECT_GT(full->statement_latency_ms.at("UPDATE accounts"),
@@ -225,9 +226,12 @@ double ReadBusyPerTxn(const Prediction& p, size_t m) {
 TEST(StorageModel, WholeBlockReadsCostTheSameAtEveryStripe) {
   // whole_block_reads = 1: a 64 KiB block read costs one positioning + its transfer,
   // spread over the members, whatever the stripe; per piece (0) a 32 KiB stripe costs
-  // more disk time per read than 1 MiB (two or three commands per block).
-  auto whole32 = Predict(Base({"array.stripe=32k", "calibration.whole_block_reads=1"}));
-  auto whole1m = Predict(Base({"array.stripe=1MiB", "calibration.whole_block_reads=1"}));
+  // more disk time per read than 1 MiB (two or three commands per block). The drives
+  // serve in order: a reordering drive's positioning depends on its queue.
+  auto whole32 =
+      Predict(Base({"array.stripe=32k", "io.queue_depth=1", "calibration.whole_block_reads=1"}));
+  auto whole1m =
+      Predict(Base({"array.stripe=1MiB", "io.queue_depth=1", "calibration.whole_block_reads=1"}));
   auto piece32 = Predict(Base({"array.stripe=32k", "calibration.whole_block_reads=0"}));
   auto piece1m = Predict(Base({"array.stripe=1MiB", "calibration.whole_block_reads=0"}));
   ASSERT_TRUE(whole32.ok() && whole1m.ok() && piece32.ok() && piece1m.ok());

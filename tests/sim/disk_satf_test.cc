@@ -157,5 +157,49 @@ TEST(HddMechanicsTest, SatfDecidesSeeksThatEndAtTheSectorExactly) {
   }
 }
 
+// The analytic model's gain from a reordering drive (device/hdd_positioning.h) is what
+// the simulator's drive achieves: n commands uniform over a span, the head anywhere in
+// it, the mean positioning of the SATF pick over that of a single command.
+TEST(HddMechanicsTest, SatfGainIsTheModelsNearestOfRatio) {
+  SimDiskConfig c;  // 15K rpm class.
+  c.rpm = 15000;
+  c.capacity_bytes = 279LL << 30;
+  c.avg_seek_ns = 3'400'000;
+  c.track_to_track_ns = 200'000;
+  c.sustained_bytes_per_s = 143.0 * (1 << 20);
+  c.command_overhead_ns = 0;
+  const HddMechanics m(c);
+  HddDatasheet sheet;
+  sheet.rpm = c.rpm;
+  sheet.sustained_bytes_per_s = c.sustained_bytes_per_s;
+  sheet.track_to_track_ns = c.track_to_track_ns;
+  sheet.avg_seek_ns = c.avg_seek_ns;
+  sheet.capacity_bytes = c.capacity_bytes;
+  const HddSeekCurve curve(sheet);
+  for (double share : {0.02, 0.14, 1.0}) {
+    const int64_t span = static_cast<int64_t>(share * static_cast<double>(c.capacity_bytes));
+    const std::vector<double> ratio = NearestOfPositionRatios(curve, static_cast<double>(span), 8);
+    Random rng(7);
+    std::vector<double> sum(9, 0);
+    constexpr int kTrials = 20000;
+    for (int t = 0; t < kTrials; ++t) {
+      const int64_t head = rng.UniformInt(0, span - 1);
+      const int64_t now = rng.UniformInt(0, m.rotation_ns() - 1);
+      std::vector<Candidate> cs;
+      for (int n = 1; n <= 8; ++n) {
+        cs.push_back(At(m, rng.UniformInt(0, span - 1), IoOp::kRead));
+        if (n != 1 && n != 2 && n != 4 && n != 8) continue;
+        int64_t ns = 0;
+        m.PickSatf(
+            cs.size(), [&](size_t i) { return cs[i]; }, head, now, &ns);
+        sum[n] += static_cast<double>(ns);
+      }
+    }
+    for (int n : {2, 4, 8}) {
+      EXPECT_NEAR(sum[n] / sum[1], ratio[n - 1], 0.01) << "share " << share << " n " << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim::sim
