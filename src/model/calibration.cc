@@ -130,6 +130,7 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
                                       const std::vector<CalibrationInput>& inputs,
                                       const std::vector<std::string>& parameters) {
   CalibrationReport report;
+  const ModelParams start = ParamsFromScenario(base);
   std::vector<Target> targets;
   for (const CalibrationInput& in : inputs) {
     Target t{base, &in.measured};
@@ -146,7 +147,7 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
     }
     Status st = ValidateScenario(t.scenario);
     if (!st.ok()) return st.WithContext(in.measured.source);
-    HoldFittedKeys(parameters, ParamsFromScenario(base), &t.scenario);
+    HoldFittedKeys(parameters, start, &t.scenario);
     targets.push_back(std::move(t));
   }
   if (targets.empty()) {
@@ -154,7 +155,6 @@ StatusOr<CalibrationReport> Calibrate(const Scenario& base,
         "calibrate: no measurement with a tps figure (or, for an io "
         "workload, requests per second)");
   }
-  const ModelParams start = ParamsFromScenario(base);
   std::vector<double> initial, lower, upper;
   for (const std::string& name : parameters) {
     const auto& known = ModelParamNames();

@@ -30,7 +30,10 @@ double ReadReorderGain::Scale(double candidates) const {
   return ratio_[below - 1] + frac * (ratio_[below] - ratio_[below - 1]);
 }
 
-double ReadsQueuedAtPick(double reads_present, double serving, int in_flight) {
+double ReadsQueuedAtPick(double reads_present, const std::vector<double>& read_ms_per_member,
+                         int in_flight) {
+  const double serving = static_cast<double>(std::count_if(
+      read_ms_per_member.begin(), read_ms_per_member.end(), [](double ms) { return ms > 0; }));
   if (!(serving > 0) || in_flight <= 1) return 1;
   return reads_present / serving * (in_flight - 1) / in_flight;
 }

@@ -42,9 +42,11 @@ class ReadReorderGain {
 
 // Reads queued at a member when its drive picks the next command, from the reads
 // present at the members (Little's law: throughput x their residence) shared over the
-// `serving` members that serve reads: a departing read leaves what an arriving one
-// finds, the queue of the network with one of the `in_flight` requests fewer.
-double ReadsQueuedAtPick(double reads_present, double serving, int in_flight);
+// members that serve reads (those with `read_ms_per_member` > 0, any per-member read
+// load): a departing read leaves what an arriving one finds, the queue of the network
+// with one of the `in_flight` requests fewer.
+double ReadsQueuedAtPick(double reads_present, const std::vector<double>& read_ms_per_member,
+                         int in_flight);
 
 // The network solved where a read's positioning s (x one served in order) and the reads
 // it leaves queued agree: s = gain.Scale(queued(solve(s))). Faster reads leave fewer

@@ -150,10 +150,7 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
           return std::make_pair(std::move(built), sol);
         },
         [&](const std::pair<Net, Solution>& solved) {
-          const auto& paths = solved.first.read.path_ms;
-          const auto serving =
-              std::count_if(paths.begin(), paths.end(), [](double ms) { return ms > 0; });
-          return ReadsQueuedAtPick(solved.second.reads_at_members, static_cast<double>(serving),
+          return ReadsQueuedAtPick(solved.second.reads_at_members, solved.first.read.path_ms,
                                    spec.in_flight());
         });
   };

@@ -177,10 +177,7 @@ Point SolvePointWithDelay(const Network& net, const OpLoad& load, double reads) 
   return SolveWithReorderGain(
       net.reorder, [&](double scale) { return SolvePointAt(net, load, reads, scale); },
       [n](const Point& pt) {
-        const auto serving = std::count_if(pt.d.read_ms.begin(), pt.d.read_ms.end(),
-                                           [](double ms) { return ms > 0; });
-        return ReadsQueuedAtPick(pt.a.x_per_ms * pt.a.read_queue_ms, static_cast<double>(serving),
-                                 n);
+        return ReadsQueuedAtPick(pt.a.x_per_ms * pt.a.read_queue_ms, pt.d.read_ms, n);
       });
 }
 
