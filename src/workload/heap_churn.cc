@@ -11,6 +11,7 @@ namespace {
 constexpr int64_t kLinePointerBytes = 4;
 constexpr int64_t kTupleHeaderBytes = 23;
 constexpr int64_t kPageHeaderBytes = 24;
+static_assert(kPageBytes <= INT16_MAX, "PageState's byte counts are 16-bit");
 // Free bytes of a page the table is extended with (one line pointer counted ahead).
 constexpr int64_t kFreshPageFreeBytes = kPageBytes - kPageHeaderBytes - kLinePointerBytes;
 // WAL records (bytes before MAXALIGN): XLogRecord 24 + block reference 20 + main-data
@@ -39,7 +40,12 @@ void HeapChurn::Reserve(int64_t updates) {
     appended = std::ceil(distinct * static_cast<double>(needed) /
                          static_cast<double>(kFreshPageFreeBytes));
   }
-  pages_.Reserve(pages_.size() + static_cast<size_t>(distinct + appended));
+  const size_t entries = static_cast<size_t>(distinct + appended);
+  if (accounts_pages_ + static_cast<int64_t>(appended) < kNarrowBlocks) {
+    pages_.Reserve(pages_.size() + entries);
+  } else {
+    wide_pages_.Reserve(wide_pages_.size() + entries);
+  }
 }
 
 // Loaded pages hold rows_per_page rows; the last loaded page may hold fewer.
@@ -50,10 +56,15 @@ int64_t HeapChurn::LoadedFreeBytes(int64_t block) const {
          std::max<int64_t>(rows, 0) * (r.tuple_bytes + kLinePointerBytes) - kLinePointerBytes;
 }
 
+HeapChurn::PageState* HeapChurn::FindOrAdd(int64_t block, bool* inserted) {
+  if (block < kNarrowBlocks) return pages_.Get(static_cast<uint32_t>(block), inserted);
+  return wide_pages_.Get(block, inserted);
+}
+
 HeapChurn::PageState& HeapChurn::Page(int64_t block) {
   bool inserted = false;
-  PageState* page = pages_.Get(block, &inserted);
-  if (inserted) page->free_bytes = static_cast<int32_t>(LoadedFreeBytes(block));
+  PageState* page = FindOrAdd(block, &inserted);
+  if (inserted) page->free_bytes = static_cast<int16_t>(LoadedFreeBytes(block));
   return *page;
 }
 
@@ -102,9 +113,10 @@ HeapChurn::PageState& HeapChurn::InsertTarget(int64_t* block) {
   }
   insert_block_ = accounts_pages_++;
   ++stats_.pages_added;
-  PageState& fresh = *pages_.Get(insert_block_);
+  bool inserted = false;
+  PageState& fresh = *FindOrAdd(insert_block_, &inserted);
   fresh = PageState();
-  fresh.free_bytes = static_cast<int32_t>(kFreshPageFreeBytes);
+  fresh.free_bytes = static_cast<int16_t>(kFreshPageFreeBytes);
   *block = insert_block_;
   return fresh;
 }
@@ -156,7 +168,12 @@ void HeapChurn::Advance(const TxnKeys& keys, bool updates_accounts) {
 
 void HeapChurn::Prefetch(const TxnKeys& keys) const {
   moved_.Prefetch(keys.aid);
-  pages_.Prefetch(layout_->HeapBlock(Relation::kAccounts, keys.aid));
+  const int64_t block = layout_->HeapBlock(Relation::kAccounts, keys.aid);
+  if (block < kNarrowBlocks) {
+    pages_.Prefetch(static_cast<uint32_t>(block));
+  } else {
+    wide_pages_.Prefetch(block);
+  }
 }
 
 void HeapChurn::Apply(const TxnKeys& keys, std::vector<StatementEffects>* effects) {

@@ -66,12 +66,20 @@ class HeapChurn {
   const HeapChurnStats& stats() const { return stats_; }
 
  private:
-  struct PageState {  // Byte counts are within one page: 32 bits hold them.
-    int32_t free_bytes = 0;
-    int32_t dead_bytes = 0;
+  // Byte counts are within one page (live + dead + free bytes <= kPageBytes): 16 bits
+  // hold them, so a page's slot in pages_ takes 8 bytes.
+  struct PageState {
+    int16_t free_bytes = 0;
+    int16_t dead_bytes = 0;
   };
+  // Blocks below this are pages_'s 32-bit keys; higher ones are wide_pages_'s (the
+  // layout's limit of 2^37 keys keeps loaded blocks under 2.3 G: only some 2 G pages
+  // appended by moved rows would reach it).
+  static constexpr int64_t kNarrowBlocks = UINT32_MAX;
 
   int64_t LoadedFreeBytes(int64_t block) const;  // After `pgbench -i`.
+  // The state of `block`, inserted as PageState() if absent; *inserted says which.
+  PageState* FindOrAdd(int64_t block, bool* inserted);
   PageState& Page(int64_t block);
   int64_t MaybePrune(int64_t block, PageState* page);  // Returns WAL bytes.
   // Whether a row of `block` died in the current transaction (not yet prunable).
@@ -91,12 +99,13 @@ class HeapChurn {
   int64_t accounts_pages_;
   int64_t insert_block_ = -1;
   uint64_t txn_ = 0;
-  // Blocks and aids are >= 0 (-1 marks a free slot). A PageState& from Page() is valid
-  // until the next Page() of another block.
-  FlatHashMap<int64_t, PageState, IntegerKeyHash> pages_{-1};
+  // Blocks and aids are >= 0 (-1 or UINT32_MAX marks a free slot). A PageState& from
+  // Page() is valid until the next Page() of another block.
+  FlatHashMap<uint32_t, PageState, IntegerKeyHash> pages_{UINT32_MAX};  // Block < kNarrowBlocks.
+  FlatHashMap<int64_t, PageState, IntegerKeyHash> wide_pages_{-1};      // The other blocks.
   FlatHashMap<int64_t, int64_t, IntegerKeyHash> moved_{-1};  // aid -> block after a non-HOT update.
   // The blocks a row died on in transaction died_txn_ (one per UPDATE accounts), kept
-  // here instead of a transaction number in every PageState (8 bytes a page, not 16).
+  // here instead of a transaction number in every PageState (which would triple its slot).
   std::vector<int64_t> died_blocks_;
   uint64_t died_txn_ = 0;
   HeapChurnStats stats_;

@@ -155,5 +155,33 @@ TEST_F(HeapChurnTest, RowsDeadInTheRunningTransactionAreNotPruned) {
   EXPECT_EQ(churn.stats().hot_updates, 3u);
 }
 
+// Pages keep their own states up to the largest scale (1374389: 2.25 G accounts pages,
+// blocks past 2^31): block 5 and block 5 + 2^31 are different pages (each one's first
+// update is not HOT), and rows moved there are updated HOT after a prune as below.
+TEST_F(HeapChurnTest, BlocksPast31BitsAreTheirOwnPages) {
+  DatabaseLayout layout = DatabaseLayout::Create({1374389, 100}).value();
+  const int64_t loaded = layout.pages(Relation::kAccounts);
+  const int64_t high_block = 5 + (int64_t{1} << 31);
+  ASSERT_GT(loaded, high_block);
+  HeapChurn churn(&layout);
+  churn.Reserve(1000);
+  churn.Advance({1 + 61 * 5, 1, 1, 5}, true);
+  churn.Advance({1 + 61 * high_block, 1, 1, 5}, true);
+  EXPECT_EQ(churn.stats().non_hot_updates, 2u);
+  EXPECT_EQ(churn.stats().prunes, 0u);
+  EXPECT_EQ(churn.CurrentBlock(1 + 61 * high_block), loaded);  // The first new page.
+  // Another row of each page: the dead row is pruned, then HOT.
+  churn.Advance({2 + 61 * 5, 1, 1, 5}, true);
+  churn.Advance({2 + 61 * high_block, 1, 1, 5}, true);
+  EXPECT_EQ(churn.stats().prunes, 2u);
+  EXPECT_EQ(churn.stats().hot_updates, 2u);
+  // The moved rows, on the new page: HOT, no new page.
+  churn.Advance({1 + 61 * 5, 1, 1, 5}, true);
+  churn.Advance({1 + 61 * high_block, 1, 1, 5}, true);
+  EXPECT_EQ(churn.stats().hot_updates, 4u);
+  EXPECT_EQ(churn.stats().non_hot_updates, 2u);
+  EXPECT_EQ(churn.accounts_pages(), loaded + 1);
+}
+
 }  // namespace
 }  // namespace pgstorsim
