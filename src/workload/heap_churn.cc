@@ -26,7 +26,9 @@ int64_t MaxAlign(int64_t n) { return (n + 7) & ~int64_t{7}; }
 }  // namespace
 
 HeapChurn::HeapChurn(const DatabaseLayout* layout)
-    : layout_(layout), accounts_pages_(layout->pages(Relation::kAccounts)) {}
+    : layout_(layout),
+      narrow_aids_(layout->relation(Relation::kAccounts).rows < kNarrow),
+      accounts_pages_(layout->pages(Relation::kAccounts)) {}
 
 void HeapChurn::Reserve(int64_t updates) {
   if (updates <= 0 || accounts_pages_ <= 0) return;
@@ -36,12 +38,17 @@ void HeapChurn::Reserve(int64_t updates) {
   const int64_t needed = r.tuple_bytes + kLinePointerBytes;
   double appended = 0;  // Pages the moved rows fill at the end of the table.
   if (LoadedFreeBytes(0) < needed) {
-    moved_.Reserve(moved_.size() + static_cast<size_t>(distinct));
     appended = std::ceil(distinct * static_cast<double>(needed) /
                          static_cast<double>(kFreshPageFreeBytes));
+    const size_t rows = static_cast<size_t>(distinct);
+    if (narrow_aids_ && accounts_pages_ + static_cast<int64_t>(appended) < kNarrow) {
+      moved_.Reserve(moved_.size() + rows);
+    } else {
+      wide_moved_.Reserve(wide_moved_.size() + rows);
+    }
   }
   const size_t entries = static_cast<size_t>(distinct + appended);
-  if (accounts_pages_ + static_cast<int64_t>(appended) < kNarrowBlocks) {
+  if (accounts_pages_ + static_cast<int64_t>(appended) < kNarrow) {
     pages_.Reserve(pages_.size() + entries);
   } else {
     wide_pages_.Reserve(wide_pages_.size() + entries);
@@ -57,7 +64,7 @@ int64_t HeapChurn::LoadedFreeBytes(int64_t block) const {
 }
 
 HeapChurn::PageState* HeapChurn::FindOrAdd(int64_t block, bool* inserted) {
-  if (block < kNarrowBlocks) return pages_.Get(static_cast<uint32_t>(block), inserted);
+  if (block < kNarrow) return pages_.Get(static_cast<uint32_t>(block), inserted);
   return wide_pages_.Get(block, inserted);
 }
 
@@ -69,8 +76,21 @@ HeapChurn::PageState& HeapChurn::Page(int64_t block) {
 }
 
 int64_t HeapChurn::CurrentBlock(int64_t aid) const {
-  const int64_t* moved = moved_.Find(aid);
+  if (narrow_aids_) {
+    if (const uint32_t* moved = moved_.Find(static_cast<uint32_t>(aid))) return *moved;
+  }
+  const int64_t* moved = wide_moved_.Find(aid);
   return moved != nullptr ? *moved : layout_->HeapBlock(Relation::kAccounts, aid);
+}
+
+void HeapChurn::SetMoved(int64_t aid, int64_t block) {
+  if (narrow_aids_ && block < kNarrow) {
+    *moved_.Get(static_cast<uint32_t>(aid)) = static_cast<uint32_t>(block);
+    wide_moved_.Erase(aid);
+    return;
+  }
+  if (narrow_aids_) moved_.Erase(static_cast<uint32_t>(aid));
+  *wide_moved_.Get(aid) = block;
 }
 
 bool HeapChurn::DiedThisTransaction(int64_t block) const {
@@ -139,7 +159,7 @@ HeapChurn::RowUpdate HeapChurn::UpdateRow(int64_t aid) {
   }
   ++stats_.non_hot_updates;
   InsertTarget(&out.new_block).free_bytes -= needed;
-  *moved_.Get(aid) = out.new_block;
+  SetMoved(aid, out.new_block);
   return out;
 }
 
@@ -167,9 +187,13 @@ void HeapChurn::Advance(const TxnKeys& keys, bool updates_accounts) {
 }
 
 void HeapChurn::Prefetch(const TxnKeys& keys) const {
-  moved_.Prefetch(keys.aid);
+  if (narrow_aids_) {
+    moved_.Prefetch(static_cast<uint32_t>(keys.aid));
+  } else {
+    wide_moved_.Prefetch(keys.aid);
+  }
   const int64_t block = layout_->HeapBlock(Relation::kAccounts, keys.aid);
-  if (block < kNarrowBlocks) {
+  if (block < kNarrow) {
     pages_.Prefetch(static_cast<uint32_t>(block));
   } else {
     wide_pages_.Prefetch(block);

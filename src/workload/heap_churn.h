@@ -72,15 +72,17 @@ class HeapChurn {
     int16_t free_bytes = 0;
     int16_t dead_bytes = 0;
   };
-  // Blocks below this are pages_'s 32-bit keys; higher ones are wide_pages_'s (the
-  // layout's limit of 2^37 keys keeps loaded blocks under 2.3 G: only some 2 G pages
-  // appended by moved rows would reach it).
-  static constexpr int64_t kNarrowBlocks = UINT32_MAX;
+  // Blocks below this are pages_'s 32-bit keys (and moved_'s values), higher ones
+  // wide_pages_'s (the layout's limit of 2^37 keys keeps loaded blocks under 2.3 G:
+  // only some 2 G pages appended by moved rows would reach it). Aids are moved_'s keys
+  // when all are below it (narrow_aids_: scale up to 42949), else wide_moved_'s.
+  static constexpr int64_t kNarrow = UINT32_MAX;
 
   int64_t LoadedFreeBytes(int64_t block) const;  // After `pgbench -i`.
   // The state of `block`, inserted as PageState() if absent; *inserted says which.
   PageState* FindOrAdd(int64_t block, bool* inserted);
   PageState& Page(int64_t block);
+  void SetMoved(int64_t aid, int64_t block);           // Row `aid` is on `block` now.
   int64_t MaybePrune(int64_t block, PageState* page);  // Returns WAL bytes.
   // Whether a row of `block` died in the current transaction (not yet prunable).
   bool DiedThisTransaction(int64_t block) const;
@@ -96,14 +98,18 @@ class HeapChurn {
   PageState& InsertTarget(int64_t* block);
 
   const DatabaseLayout* layout_;
+  const bool narrow_aids_;
   int64_t accounts_pages_;
   int64_t insert_block_ = -1;
   uint64_t txn_ = 0;
   // Blocks and aids are >= 0 (-1 or UINT32_MAX marks a free slot). A PageState& from
   // Page() is valid until the next Page() of another block.
-  FlatHashMap<uint32_t, PageState, IntegerKeyHash> pages_{UINT32_MAX};  // Block < kNarrowBlocks.
+  FlatHashMap<uint32_t, PageState, IntegerKeyHash> pages_{UINT32_MAX};  // Block < kNarrow.
   FlatHashMap<int64_t, PageState, IntegerKeyHash> wide_pages_{-1};      // The other blocks.
-  FlatHashMap<int64_t, int64_t, IntegerKeyHash> moved_{-1};  // aid -> block after a non-HOT update.
+  // aid -> block after a non-HOT update: in moved_ when narrow_aids_ and the block is
+  // below kNarrow, else in wide_moved_ (never in both).
+  FlatHashMap<uint32_t, uint32_t, IntegerKeyHash> moved_{UINT32_MAX};
+  FlatHashMap<int64_t, int64_t, IntegerKeyHash> wide_moved_{-1};
   // The blocks a row died on in transaction died_txn_ (one per UPDATE accounts), kept
   // here instead of a transaction number in every PageState (which would triple its slot).
   std::vector<int64_t> died_blocks_;

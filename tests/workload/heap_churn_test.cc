@@ -155,9 +155,10 @@ TEST_F(HeapChurnTest, RowsDeadInTheRunningTransactionAreNotPruned) {
   EXPECT_EQ(churn.stats().hot_updates, 3u);
 }
 
-// Pages keep their own states up to the largest scale (1374389: 2.25 G accounts pages,
-// blocks past 2^31): block 5 and block 5 + 2^31 are different pages (each one's first
-// update is not HOT), and rows moved there are updated HOT after a prune as below.
+// Pages and rows keep their own states up to the largest scale (1374389: 2.25 G
+// accounts pages, blocks past 2^31, aids past 2^32): block 5 and block 5 + 2^31 are
+// different pages (each one's first update is not HOT), a row 2^32 aids after a moved
+// one has not moved, and rows moved are updated HOT after a prune as below.
 TEST_F(HeapChurnTest, BlocksPast31BitsAreTheirOwnPages) {
   DatabaseLayout layout = DatabaseLayout::Create({1374389, 100}).value();
   const int64_t loaded = layout.pages(Relation::kAccounts);
@@ -170,6 +171,9 @@ TEST_F(HeapChurnTest, BlocksPast31BitsAreTheirOwnPages) {
   EXPECT_EQ(churn.stats().non_hot_updates, 2u);
   EXPECT_EQ(churn.stats().prunes, 0u);
   EXPECT_EQ(churn.CurrentBlock(1 + 61 * high_block), loaded);  // The first new page.
+  // The row 2^32 after a moved one is where it was loaded.
+  const int64_t far_aid = 1 + 61 * 5 + (int64_t{1} << 32);
+  EXPECT_EQ(churn.CurrentBlock(far_aid), layout.HeapBlock(Relation::kAccounts, far_aid));
   // Another row of each page: the dead row is pruned, then HOT.
   churn.Advance({2 + 61 * 5, 1, 1, 5}, true);
   churn.Advance({2 + 61 * high_block, 1, 1, 5}, true);
