@@ -116,8 +116,7 @@ Results SweepPredictionToResults(const Scenario& base, const Prediction& current
   return r;
 }
 
-nlohmann::json HeadroomToJson(const std::map<std::string, std::string>& settings, const Slo& slo,
-                              const Headroom& h) {
+nlohmann::json HeadroomToJson(const nlohmann::json& settings, const Slo& slo, const Headroom& h) {
   nlohmann::json j = {{"settings", settings},
                       {"tps", h.at_base.tps},
                       {"p95_ms", h.at_base.transaction_percentiles.p95_ms},

@@ -33,13 +33,11 @@ Results SweepPredictionToResults(const Scenario& base, const Prediction& current
                                  const SweepTable& table);
 
 // One configuration's answers to an objective (sections.slo.configurations[]):
-// {"settings": {choice key: value}, "tps", "p95_ms", "value" (the objective's
-// metric), "meets", "margin", "clients" (largest meeting a latency objective,
-// smallest reaching a tps one; 0 = none), "clients_limit", "scale", "scale_limit",
-// and at 2 x the scale "tps_at_double_scale", "p95_ms_at_double_scale",
-// "value_at_double_scale"}.
-nlohmann::json HeadroomToJson(const std::map<std::string, std::string>& settings, const Slo& slo,
-                              const Headroom& h);
+// {"settings" (the choice keys as a sweep row's: SweepSettingsJson), "tps", "p95_ms", "value" (the
+// objective's metric), "meets", "margin", "clients" (largest meeting a latency objective, smallest
+// reaching a tps one; 0 = none), "clients_limit", "scale", "scale_limit", and at 2 x the scale
+// "tps_at_double_scale", "p95_ms_at_double_scale", "value_at_double_scale"}.
+nlohmann::json HeadroomToJson(const nlohmann::json& settings, const Slo& slo, const Headroom& h);
 // sections.slo: {"objective", "metric", "limit", "at_most", "configurations": [...],
 // "met_by" (how many meet it)}.
 nlohmann::json SloSectionJson(const Slo& slo, const nlohmann::json& configurations);

@@ -70,10 +70,13 @@ const json* HeadroomFor(const Objective& o, const SweepRow& row,
                         const std::vector<std::string>& keys) {
   for (const json& c : o.configurations) {
     if (!c.contains("settings") || !c["settings"].is_object()) continue;
+    const FlatConfig settings = FlattenConfig(c["settings"]);  // As the sweep rows'.
     bool match = true;
     for (const std::string& k : keys) {
       auto it = row.settings.find(k);
-      match = match && it != row.settings.end() && c["settings"].value(k, "") == it->second;
+      auto given = settings.find(k);
+      match = match && it != row.settings.end() && given != settings.end() &&
+              given->second == it->second;
     }
     if (match) return &c;
   }
@@ -154,7 +157,8 @@ void AnswerQuestion(const Question& q, Section* s) {
       }() +
       (o ? " meets " + o->text : " gives the most throughput") + " at " +
       (q.workload.empty() ? "the current workload" : Subset(current->settings, q.workload)) + "?";
-  s->paragraphs.push_back("Question (" + name + "): " + question);
+  // Each question leads its own bullets (a report may answer several).
+  s->bullets.push_back("Question (" + name + "): " + question);
   std::string answer;
   if (!best) {
     answer = "No configuration meets " + o->text + "; the closest, " +
@@ -167,6 +171,9 @@ void AnswerQuestion(const Question& q, Section* s) {
              RowFigures(*best) + ") overlaps the current " + Subset(current->settings, q.choices) +
              "'s band " + FormatNumber(*current->tps_low, 0) + "-" +
              FormatNumber(*current->tps_high, 0) + "; keep the current configuration.";
+  } else if (best == current) {
+    answer = "Keep the current configuration (" + Subset(current->settings, q.choices) +
+             "): no other is predicted faster (" + RowFigures(*current) + ").";
   } else {
     answer = "Best: " + Subset(best->settings, q.choices) + ": " + RowFigures(*best) +
              ", vs current " + Subset(current->settings, q.choices) + ": " + RowFigures(*current) +

@@ -68,14 +68,15 @@ TEST_F(Planning, ShardsJoinIntoTheWholeSweep) {
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.output.find("shard 2/3 missing"), std::string::npos) << missing.output;
   // Two of three shards: kept apart, flagged, no error.
-  ShellResult partial = RunPgstorsim("report --format md " + Path("s1.json") + " " + Path("s2.json"));
+  ShellResult partial =
+      RunPgstorsim("report --format md " + Path("s1.json") + " " + Path("s2.json"));
   EXPECT_EQ(partial.exit_code, 0) << partial.output;
 }
 
 TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
-  ShellResult r = RunPgstorsim("predict --scenario " + kScenario +
-                               " --sweep array.stripe=32k,1MiB --slo 'p95<50ms' --out " +
-                               Path("slo.json"));
+  ShellResult r =
+      RunPgstorsim("predict --scenario " + kScenario +
+                   " --sweep array.stripe=32k,1MiB --slo 'p95<50ms' --out " + Path("slo.json"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("array.stripe=1MiB: p95<50ms met"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("most clients:"), std::string::npos);
@@ -84,10 +85,13 @@ TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
   ASSERT_EQ(md.exit_code, 0);
   EXPECT_NE(md.output.find("**Best: stripe 1 MiB"), std::string::npos) << md.output;
   EXPECT_NE(md.output.find("met by 2 of 2 configurations"), std::string::npos) << md.output;
+  // What it would take, from the objective's answer for the same configuration.
+  EXPECT_NE(md.output.find("What it would take: stripe 1 MiB holds it up to "), std::string::npos)
+      << md.output;
   // An objective nobody meets: says so, and by how much the closest misses.
-  ShellResult hard = RunPgstorsim("predict --scenario " + kScenario +
-                                  " --sweep array.stripe=32k,1MiB --slo 'tps>=5000' --out " +
-                                  Path("hard.json"));
+  ShellResult hard =
+      RunPgstorsim("predict --scenario " + kScenario +
+                   " --sweep array.stripe=32k,1MiB --slo 'tps>=5000' --out " + Path("hard.json"));
   ASSERT_EQ(hard.exit_code, 0) << hard.output;
   ShellResult none = RunPgstorsim("report --format md " + Path("hard.json"));
   EXPECT_NE(none.output.find("No configuration meets tps>=5000; the closest, stripe 1 MiB, misses "

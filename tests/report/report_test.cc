@@ -103,6 +103,27 @@ TEST(Report, OverlappingBandsAreNotDistinguishable) {
       << docs.markdown;
 }
 
+TEST(Report, SweepWhoseBaseIsBestKeepsItAndEachQuestionLeadsItsBullets) {
+  Results r = testing_report::PredictionWithSweep();
+  r.label = "kept sweep";
+  for (auto& row : r.sections["sweep"]) {
+    if (!row.value("base", false)) row["tps"] = 100, row.erase("tps_low"), row.erase("tps_high");
+  }
+  ReportDocuments docs = BuildReport({In(r), In(testing_report::PredictionWithSweep())}, {});
+  const std::string& md = docs.markdown;
+  EXPECT_TRUE(Has(md,
+                  "**Keep the current configuration (stripe 32 KiB): no other is predicted "
+                  "faster (250 tps (no band: uncalibrated)"))
+      << md;
+  EXPECT_FALSE(Has(md, "vs current stripe 32 KiB: 250 tps (no band: uncalibrated) (0% tps)")) << md;
+  // The second question's line comes after the first question's answer.
+  const size_t keep = md.find("- Keep the current configuration");
+  const size_t second = md.find("- Question (", md.find("- Question (") + 1);
+  ASSERT_NE(keep, std::string::npos) << md;
+  ASSERT_NE(second, std::string::npos) << md;
+  EXPECT_LT(keep, second) << md;
+}
+
 TEST(Report, RunAndReplayAreNeverCompared) {
   // The demo's mix: a live run and a trace replay on a file (16x the tps) are different
   // kinds; a recommendation between them would attribute the gap to config keys.

@@ -219,18 +219,20 @@ class PredictCommand : public Command {
       std::vector<std::string> values;
       if (!choices.keys.empty()) values = choices.PointValues(i);
       for (size_t k = 0; k < values.size(); ++k) settings[choices.keys[k]] = values[k];
+      // In the results, the keys and values as the sweep rows carry them.
+      const nlohmann::json named = SweepSettingsJson(choices, values);
       auto s = ApplySweepPoint(base, choices, values);
       if (!s.ok()) {
-        configurations.push_back({{"settings", settings}, {"error", s.status().message()}});
+        configurations.push_back({{"settings", named}, {"error", s.status().message()}});
         continue;
       }
       auto h = FindHeadroom(*s, *slo_);
       if (!h.ok()) {
-        configurations.push_back({{"settings", settings}, {"error", h.status().message()}});
+        configurations.push_back({{"settings", named}, {"error", h.status().message()}});
         continue;
       }
       PrintHeadroom(settings, *slo_, *h, *s);
-      configurations.push_back(HeadroomToJson(settings, *slo_, *h));
+      configurations.push_back(HeadroomToJson(named, *slo_, *h));
     }
     return SloSectionJson(*slo_, configurations);
   }
