@@ -139,68 +139,6 @@ Recommendation FromMeasured(const std::vector<ReportInput>& inputs,
   return rec;
 }
 
-std::optional<Recommendation> FromSweep(const std::vector<ReportInput>& inputs) {
-  for (const ReportInput& in : inputs) {
-    std::vector<SweepRow> rows = SweepRowsOf(in.results);
-    if (!IsModel(in.results) || rows.empty()) continue;
-    const SweepRow* base = BaseRow(rows);
-    // Only configuration choices are recommended among, at the base row's workload
-    // (the roles the results recorded; none recorded: every swept key is a choice).
-    const std::map<std::string, std::string> roles = SweepRolesOf(in.results);
-    bool any_choice = roles.empty();
-    for (const auto& [k, role] : roles) any_choice = any_choice || role == "choice";
-    if (!any_choice) continue;
-    auto same_load = [&](const SweepRow& r) {
-      for (const auto& [k, role] : roles) {
-        if (role == "choice") continue;
-        auto a = r.settings.find(k), b = base->settings.find(k);
-        if (a == r.settings.end() || b == base->settings.end() || a->second != b->second) {
-          return false;
-        }
-      }
-      return true;
-    };
-    const SweepRow* best = base;
-    for (const SweepRow& r : rows) best = same_load(r) && r.tps > best->tps ? &r : best;
-    Recommendation rec;
-    rec.from_model_sweep = true;
-    std::map<std::string, std::string> base_changed;
-    for (const auto& [k, v] : base->settings) {
-      auto b = best->settings.find(k);
-      if (b == best->settings.end() || !SameValue(k, v, b->second)) base_changed[k] = v;
-    }
-    Band band{in.label, best->tps, best->tps_low, best->tps_high};
-    if (best == base) {
-      rec.headline = "Keep the current configuration (" + SettingsText(base->settings) +
-                     "): no swept configuration is predicted faster (" +
-                     FormatNumber(base->tps, 0) + " tps predicted)";
-    } else {
-      rec.headline = SettingsText(best->settings) + ": predicted " +
-                     PercentChange(base->tps, best->tps) + " tps vs " + SettingsText(base_changed) +
-                     " (" + FormatNumber(best->tps, 0) + " vs " + FormatNumber(base->tps, 0) +
-                     " tps, band " + BandText(band) + ")";
-      // Bands that overlap: the model cannot tell the two apart.
-      const Band current{in.label, base->tps, base->tps_low, base->tps_high};
-      if (band.low && current.high && *band.low <= *current.high) {
-        rec.headline = "Not distinguishable: " + rec.headline + " overlaps the current " +
-                       "configuration's band " + BandText(current) +
-                       "; keep the current configuration";
-      }
-    }
-    rec.assumptions.push_back("Predicted by " + in.label + " (" + in.results.kind +
-                              "), not measured: confirm with `pgstorsim run` on the changed "
-                              "configuration before relying on it.");
-    rec.assumptions.push_back("Compared with the sweep's " +
-                              std::string(base->base ? "base configuration (the scenario "
-                                                       "without sweep overrides)"
-                                                     : "first row") +
-                              "; only the swept settings change; workload, scale and cache "
-                              "state stay as in the model's scenario.");
-    return rec;
-  }
-  return std::nullopt;
-}
-
 // Indices of the results comparable with the first result in `candidates` that has
 // a comparable partner (the baseline first); empty when no such pair exists.
 std::vector<size_t> FirstComparableGroup(const std::vector<ReportInput>& inputs,
@@ -217,18 +155,22 @@ std::vector<size_t> FirstComparableGroup(const std::vector<ReportInput>& inputs,
 
 }  // namespace
 
-Recommendation Recommend(const std::vector<ReportInput>& inputs) {
+std::optional<Recommendation> RecommendFromMeasured(const std::vector<ReportInput>& inputs) {
   std::vector<size_t> measured;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (IsMeasured(inputs[i].results)) measured.push_back(i);
   }
   std::vector<size_t> group = FirstComparableGroup(inputs, measured);
-  if (!group.empty()) return FromMeasured(inputs, group);
-  if (auto rec = FromSweep(inputs)) return *rec;
+  if (group.empty()) return std::nullopt;
+  return FromMeasured(inputs, group);
+}
+
+Recommendation NoRecommendation() {
   Recommendation rec;
   rec.headline =
       "No recommendation: the inputs hold no two comparable measured results (same "
-      "kind, same workload conditions) and no predicted sweep.";
+      "kind, same workload conditions) and no planning question (a predicted sweep or "
+      "objective).";
   rec.assumptions.push_back(
       "Give at least two run (or two replay) results under the same workload that "
       "differ in one setting, or a predict result with a sweep section.");

@@ -10,14 +10,14 @@
 //     and, when a model result (prediction section or sweep row) agrees with the best on those
 //     keys, the predicted tps range: "stripe 1 MiB: +146% tps (626 vs 254 measured), predicted
 //     600-650". A gain under 5% is reported as no clear gain (keep the current one).
-//  2. Otherwise, a model result with sections.sweep: the best row by tps against the
-//     sweep's base row ("base": true, else the first row), among the rows that differ
-//     from it only in configuration choices (config.sweep.roles); a sweep of workload
-//     keys only is a projection, never a recommendation.
+//  2. Otherwise, a model result with a sweep or an objective is a planning question,
+//     answered by the answer section (report_answer.cc), the one place that chooses among
+//     swept configurations.
 //  3. Otherwise: says that the data do not support a recommendation and what is needed.
 #ifndef PGSTORSIM_REPORT_RECOMMENDATION_H_
 #define PGSTORSIM_REPORT_RECOMMENDATION_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +30,13 @@ struct Recommendation {
   std::string headline;
   std::vector<std::string> evidence;     // Supporting numbers (latency changes etc.).
   std::vector<std::string> assumptions;  // What must hold for the headline to apply.
-  bool from_model_sweep = false;         // Rule 2 (the answer section says it better).
 };
 
-Recommendation Recommend(const std::vector<ReportInput>& inputs);
+// Rule 1; nullopt when no two measured results are comparable.
+std::optional<Recommendation> RecommendFromMeasured(const std::vector<ReportInput>& inputs);
+
+// Rule 3: what input would allow a recommendation.
+Recommendation NoRecommendation();
 
 }  // namespace report
 }  // namespace pgstorsim

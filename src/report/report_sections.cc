@@ -24,16 +24,16 @@ std::string MeanMs(const LatencyHistogram& h) {
 
 }  // namespace
 
-Section RecommendationSection(const Inputs& inputs) {
-  Recommendation rec = Recommend(inputs);
+std::optional<Section> RecommendationSection(const Inputs& inputs, bool answered) {
+  std::optional<Recommendation> measured = RecommendFromMeasured(inputs);
+  if (!measured && answered) return std::nullopt;
+  const Recommendation rec = measured ? *measured : NoRecommendation();
   Section s("recommendation", "Recommendation");
   s.lead = rec.headline;
   s.bullets = rec.evidence;
   for (const std::string& a : rec.assumptions) s.bullets.push_back("Assumption: " + a);
   return s;
 }
-
-bool RecommendationFromSweep(const Inputs& inputs) { return Recommend(inputs).from_model_sweep; }
 
 Section InputsSection(const Inputs& inputs) {
   Section s("inputs", "Provenance: results used");

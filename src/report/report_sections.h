@@ -32,7 +32,9 @@ using NamedValues = std::vector<std::pair<std::string, double>>;
 ValueGrid BuildValueGrid(const Inputs& inputs,
                          const std::function<NamedValues(const ReportInput&)>& entries_of);
 
-Section RecommendationSection(const Inputs& inputs);
+// The recommendation from comparable measured results; without them, "no
+// recommendation" unless `answered` (the answer section holds the planning questions).
+std::optional<Section> RecommendationSection(const Inputs& inputs, bool answered);
 // The capacity-planning answer per swept results file (question, best configuration
 // with tps band and p95 vs current, objective verdict, what it would take;
 // report_answer.cc), and tps and p95 against each swept workload key per configuration
@@ -40,8 +42,6 @@ Section RecommendationSection(const Inputs& inputs);
 // (report_questions.h).
 std::optional<Section> AnswerSection(const Inputs& inputs);
 std::optional<Section> GrowthSection(const Inputs& inputs);
-// True when the recommendation comes from a model sweep (AnswerSection covers it).
-bool RecommendationFromSweep(const Inputs& inputs);
 Section InputsSection(const Inputs& inputs);
 std::optional<Section> ConfigSection(const Inputs& inputs);
 Section ThroughputSection(const Inputs& inputs);

@@ -141,10 +141,9 @@ Content BuildContent(const Inputs& inputs, const ReportOptions& options) {
   Content c;
   c.title = options.title;
   std::optional<Section> answer = AnswerSection(inputs);
+  std::optional<Section> recommendation = RecommendationSection(inputs, answer.has_value());
   if (answer) c.sections.push_back(std::move(*answer));
-  if (!answer || !RecommendationFromSweep(inputs)) {
-    c.sections.push_back(RecommendationSection(inputs));
-  }
+  if (recommendation) c.sections.push_back(std::move(*recommendation));
   std::vector<std::string> skipped;
   auto add = [&](std::optional<Section> s, const char* name) {
     if (s) {

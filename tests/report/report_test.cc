@@ -136,6 +136,9 @@ TEST(Report, RunAndReplayAreNeverCompared) {
   inputs.push_back(In(PredictionWithSweep()));
   docs = BuildReport(inputs, {});
   EXPECT_TRUE(Has(docs.markdown, "**Best: stripe 1 MiB: 625 tps")) << docs.markdown;
+  // The answer section is the one place that chooses among swept configurations.
+  EXPECT_FALSE(Has(docs.markdown, "No recommendation")) << docs.markdown;
+  EXPECT_FALSE(Has(docs.markdown, "## Recommendation")) << docs.markdown;
   // A cold run is not compared with a warm one either (different conditions).
   Results cold = MeasuredRun("cold", 65536, 1187, 1, 2);
   cold.config["cache"] = "cold";
