@@ -222,18 +222,17 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
     shape.read_service_ms = net.read_service_ms;
     shape.busy = std::clamp(std::max(mean_busy, k.visits_lock ? lock_others : 0.0), 0.0, 0.99);
     out.statement_percentiles[name] = StatementPercentiles(shape);
+    out.statement_shapes[name] = shape;
+    out.statement_shares[name] = k.share;
   };
   add("read", net.read, 0, reads_ms / done);
   add("write", net.write, net.sync_write_ms, writes_ms / done);
-  // A request's distribution: a read or a write, in their shares (their mixture's
-  // percentiles are approximated by the share-weighted percentiles).
-  LatencyPercentiles& t = out.transaction_percentiles;
-  for (const auto& [name, q] : out.statement_percentiles) {
-    const double share = name == "read" ? net.read.share : net.write.share;
-    t.p50_ms += share * q.p50_ms;
-    t.p95_ms += share * q.p95_ms;
-    t.p99_ms += share * q.p99_ms;
+  // A request's distribution: a read or a write, in their shares.
+  std::vector<std::pair<double, StatementShape>> mix;
+  for (const auto& [name, shape] : out.statement_shapes) {
+    mix.emplace_back(out.statement_shares[name], shape);
   }
+  out.transaction_percentiles = MixturePercentiles(mix);
   return out;
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "model/cpu_demand.h"
 #include "model/percentiles.h"
@@ -85,6 +86,7 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
   if (shapes.empty()) return;
   p->transaction_percentiles = TransactionPercentiles(shapes);
   p->stalled_transaction_share = StalledShare(shapes);
+  p->statement_shapes = std::move(shapes);
 }
 
 }  // namespace pgstorsim

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unsupported/Eigen/SpecialFunctions>
+#include <utility>
 #include <vector>
 
 namespace pgstorsim {
@@ -200,40 +201,54 @@ StallMix StallsOf(const std::vector<Part>& parts) {
   return stall;
 }
 
-// P(value <= t) of a grid mass (bin i spread evenly over [(i - 1/2) step, (i + 1/2) step],
-// bin 0 over [0, step / 2]) plus the stall.
-double Cdf(const Pmf& pmf, double step, const StallMix& stall, double t) {
-  double cdf = 0;
-  for (int i = 0; i < kBins; ++i) {
-    if (pmf[i] <= 0) continue;
-    const double lo = i == 0 ? 0 : (i - 0.5) * step, hi = (i + 0.5) * step;
-    if (lo > t) break;
-    const double within = hi > lo ? std::min(1.0, (t - lo) / (hi - lo)) : 1.0;
-    const double x = std::min(t, (lo + hi) / 2);
-    const double stalled = stall.p > 0 ? stall.Cdf(t - x) : 0;
-    cdf += pmf[i] * ((1 - stall.p) * within + stall.p * stalled);
+// A grid mass (bin i spread evenly over [(i - 1/2) step, (i + 1/2) step], bin 0 over
+// [0, step / 2]) mixed with the stall (each bin's value delayed by it), shifted by
+// `fixed_ms`; its CDF is a prefix-sum lookup.
+class Distribution {
+ public:
+  Distribution(const Pmf& pmf, double step, const StallMix& stall, double span, double fixed_ms)
+      : step_(step), stall_(stall), span_(span), fixed_ms_(fixed_ms), below_(kBins + 1, 0.0) {
+    for (int i = 0; i < kBins; ++i) below_[i + 1] = below_[i] + pmf[i];
   }
-  return cdf;
-}
 
-// The t with Cdf(t) = fraction, by bisection between 0 and `reach`.
-double Quantile(const Pmf& pmf, double step, const StallMix& stall, double reach, double fraction) {
-  double lo = 0, hi = reach;
-  for (int it = 0; it < 60 && hi - lo > 1e-6 * reach; ++it) {
-    const double mid = (lo + hi) / 2;
-    (Cdf(pmf, step, stall, mid) < fraction ? lo : hi) = mid;
+  // P(value <= v), the fixed part included; the value lies in [lowest, highest].
+  double CdfAt(double v) const { return Cdf(v - fixed_ms_); }
+  double lowest() const { return fixed_ms_; }
+  double highest() const { return fixed_ms_ + span_; }
+
+ private:
+  // P(random part <= t).
+  double Cdf(double t) const {
+    const double plain = BinsUpTo(t);
+    if (!(stall_.p > 0)) return plain;
+    // A stalled value is its bin's centre (bin 0: step / 4) + the stall.
+    const double c = t - stall_.ms;
+    const double centres = c < step_ / 4 ? 0 : std::min<double>(kBins, 1 + std::floor(c / step_));
+    return (1 - stall_.p) * plain + stall_.p * below_[static_cast<int>(centres)];
   }
-  return (lo + hi) / 2;
-}
+  // Mass of the bins up to t, the bin holding t in proportion.
+  double BinsUpTo(double t) const {
+    if (t <= 0) return 0;
+    if (t < step_ / 2) return below_[1] * t / (step_ / 2);
+    const double x = t / step_ + 0.5;  // Bin i covers x in [i, i + 1).
+    if (x >= kBins) return below_[kBins];
+    const int i = static_cast<int>(x);
+    return below_[i] + (below_[i + 1] - below_[i]) * (x - i);
+  }
 
-LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) {
+  double step_;
+  StallMix stall_;
+  double span_, fixed_ms_;
+  std::vector<double> below_;  // below_[i]: mass of bins 0..i-1.
+};
+
+Distribution DistributionOf(const std::vector<Part>& parts, double fixed_ms) {
   const StallMix stall = StallsOf(parts);
   double reach = 0;
   for (const Part& p : parts) {
     if (!p.stall) reach += PartReach(p);
   }
-  LatencyPercentiles out{fixed_ms, fixed_ms, fixed_ms};
-  if (!(reach > 0) && !(stall.p > 0)) return out;
+  if (!(reach > 0) && !(stall.p > 0)) return Distribution(Delta(), 1e-12, stall, 0, fixed_ms);
   const double step = reach > 0 ? reach / (kBins - 1) : 1e-12;  // Else one atom at 0.
   Pmf total = Delta();
   for (const Part& p : parts) {
@@ -241,10 +256,45 @@ LatencyPercentiles Percentiles(const std::vector<Part>& parts, double fixed_ms) 
   }
   double span = reach;
   if (stall.p > 0) span += 2 * stall.ms;
-  out.p50_ms += Quantile(total, step, stall, span, 0.50);
-  out.p95_ms += Quantile(total, step, stall, span, 0.95);
-  out.p99_ms += Quantile(total, step, stall, span, 0.99);
+  return Distribution(total, step, stall, span, fixed_ms);
+}
+
+// A mixture of distributions, each with its share of the mass (shares sum to 1); one
+// with share 1 is that distribution.
+using Mixture = std::vector<std::pair<double, Distribution>>;
+
+// The value below which `fraction` of the mixture's mass lies, by bisection.
+double Quantile(const Mixture& mix, double fraction) {
+  double lo = mix.front().second.lowest(), hi = mix.front().second.highest();
+  for (const auto& [share, d] : mix) lo = std::min(lo, d.lowest()), hi = std::max(hi, d.highest());
+  const double tolerance = 1e-6 * (hi - lo);
+  for (int it = 0; it < 60 && hi - lo > tolerance; ++it) {
+    const double mid = (lo + hi) / 2;
+    double cdf = 0;
+    for (const auto& [share, d] : mix) cdf += share * d.CdfAt(mid);
+    (cdf < fraction ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+LatencyPercentiles Percentiles(const Mixture& mix) {
+  return {Quantile(mix, 0.50), Quantile(mix, 0.95), Quantile(mix, 0.99)};
+}
+
+std::vector<double> Quantiles(const Mixture& mix, int n) {
+  std::vector<double> out(n);
+  for (int k = 1; k <= n; ++k) out[k - 1] = Quantile(mix, (k - 0.5) / n);
   return out;
+}
+
+Mixture One(Distribution d) { return {{1.0, std::move(d)}}; }
+
+Mixture MixtureOf(const std::vector<std::pair<double, StatementShape>>& shapes) {
+  Mixture mix;
+  for (const auto& [share, shape] : shapes) {
+    if (share > 0) mix.emplace_back(share, DistributionOf(PartsOf(shape), shape.fixed_ms));
+  }
+  return mix;
 }
 
 // The transaction's parts: every statement's, its statements independent.
@@ -256,20 +306,45 @@ std::vector<Part> TransactionParts(const std::map<std::string, StatementShape>& 
   return parts;
 }
 
+double TransactionFixedMs(const std::map<std::string, StatementShape>& shapes) {
+  double fixed_ms = 0;
+  for (const auto& [name, shape] : shapes) fixed_ms += shape.fixed_ms;
+  return fixed_ms;
+}
+
 }  // namespace
 
 LatencyPercentiles StatementPercentiles(const StatementShape& shape) {
-  return Percentiles(PartsOf(shape), shape.fixed_ms);
+  return Percentiles(One(DistributionOf(PartsOf(shape), shape.fixed_ms)));
 }
 
 LatencyPercentiles TransactionPercentiles(const std::map<std::string, StatementShape>& shapes) {
-  double fixed_ms = 0;
-  for (const auto& [name, shape] : shapes) fixed_ms += shape.fixed_ms;
-  return Percentiles(TransactionParts(shapes), fixed_ms);
+  return Percentiles(One(DistributionOf(TransactionParts(shapes), TransactionFixedMs(shapes))));
+}
+
+std::vector<double> StatementQuantiles(const StatementShape& shape, int n) {
+  return Quantiles(One(DistributionOf(PartsOf(shape), shape.fixed_ms)), n);
+}
+
+std::vector<double> TransactionQuantiles(const std::map<std::string, StatementShape>& shapes,
+                                         int n) {
+  return Quantiles(One(DistributionOf(TransactionParts(shapes), TransactionFixedMs(shapes))), n);
 }
 
 double StalledShare(const std::map<std::string, StatementShape>& shapes) {
   return StallsOf(TransactionParts(shapes)).p;
+}
+
+LatencyPercentiles MixturePercentiles(
+    const std::vector<std::pair<double, StatementShape>>& shapes) {
+  const Mixture mix = MixtureOf(shapes);
+  return mix.empty() ? LatencyPercentiles{} : Percentiles(mix);
+}
+
+std::vector<double> MixtureQuantiles(const std::vector<std::pair<double, StatementShape>>& shapes,
+                                     int n) {
+  const Mixture mix = MixtureOf(shapes);
+  return mix.empty() ? std::vector<double>(n, 0.0) : Quantiles(mix, n);
 }
 
 }  // namespace pgstorsim

@@ -38,43 +38,35 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/storage_model.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
 
-// What a statement's distribution is built from (all >= 0).
-struct StatementShape {
-  double mean_ms = 0;          // The model's mean latency.
-  double fixed_ms = 0;         // Always spent (CPU share, commit acknowledgement).
-  double reads = 0;            // Block reads per execution (UPDATE accounts), else 0.
-  double read_service_ms = 0;  // A read's service time without queueing.
-  double busy = 0;             // Utilisation of the stations it waits at (0..1).
-  double stall_ms = 0;         // > 0: its other waits come as stalls exactly this long
-                               // (behind the OS's writes for write-back cache room),
-                               // else an exponential wait.
-  double saturated = 0;        // Share of time the destage stream saturates the disks (0..1).
-  double command_ms = 0;       // A destage command's service (what a saturated wait counts).
-  double room_ms = 0;          // Mean wait for write-back cache room per execution.
-  double room_busy = 0;        // Probability that an execution waits for room (0..1).
-  double room_commands = 1;    // Destage commands (>= 1) a wait for room spans.
-  double burst_mean_ms = 0;    // Mean wait in checkpoint bursts per execution (END).
-  double burst_ms = 0;         // A commit's wait in a burst: that wait comes as stalls this long.
-  double flush_wait_ms = 0;    // Mean wait for the WAL flush in progress per execution (END),
-  double flush_ms = 0;         // a wait within one flush this long.
-};
-
 // One statement's percentiles, and the transaction's (the sum of independent
 // statements). REQUIRES: shapes non-empty.
 LatencyPercentiles StatementPercentiles(const StatementShape& shape);
 LatencyPercentiles TransactionPercentiles(const std::map<std::string, StatementShape>& shapes);
+// The same distributions as `n` values, the k-th (k = 1..n) at quantile (k - 1/2) / n,
+// ascending: each stands for a 1 / n slice of the mass. REQUIRES: n >= 1.
+std::vector<double> StatementQuantiles(const StatementShape& shape, int n);
+std::vector<double> TransactionQuantiles(const std::map<std::string, StatementShape>& shapes,
+                                         int n);
+// A request that is one of the statements, each with its share of the requests (the
+// shares sum to 1; io workloads' reads and writes): the mixture's percentiles and its
+// n values as above.
+LatencyPercentiles MixturePercentiles(const std::vector<std::pair<double, StatementShape>>& shapes);
+std::vector<double> MixtureQuantiles(const std::vector<std::pair<double, StatementShape>>& shapes,
+                                     int n);
 // Share (0..1) of the transactions that wait in a stall (the statements' stall
 // probabilities summed, at most 1): the mass the p99 sits in when it exceeds 0.01.
 double StalledShare(const std::map<std::string, StatementShape>& shapes);
 
-// Fills prediction->statement_percentiles and transaction_percentiles from its means,
-// reads, read service time and device utilisations (the shapes above).
+// Fills prediction->statement_shapes, statement_percentiles and transaction_percentiles
+// from its means, reads, read service time and device utilisations.
 void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* prediction);
 
 }  // namespace pgstorsim

@@ -1,12 +1,69 @@
 #include "model/prediction_results.h"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "common/units.h"
 #include "model/model_error.h"
+#include "model/percentiles.h"
 #include "scenario/scenario_results.h"
 
 namespace pgstorsim {
+
+namespace {
+
+// A model distribution as a histogram of this many values, one per 1 / n slice of its
+// mass (percentiles.h): its p50, p95 and p99 are the model's within half a slice.
+constexpr int kValues = 1000;
+
+// The histogram's mean is made the model's `mean_ms` without moving its p50, p95 and
+// p99: the top value also carries what the distribution holds beyond the last slice's
+// midpoint (rare stalls), or the values above a percentile, down to it, give back
+// what the slices' midpoints overstate (those above the p99 first).
+LatencyHistogram ModelHistogram(std::vector<double> quantiles_ms, double mean_ms) {
+  const size_t n = quantiles_ms.size();
+  double rest = mean_ms * n;
+  for (double ms : quantiles_ms) rest -= ms;
+  if (rest > 0) quantiles_ms.back() += rest;
+  size_t top = n;  // Values at and above `top` are settled.
+  for (double q : {0.99, 0.95, 0.50}) {
+    const size_t floor = static_cast<size_t>(std::ceil(q * n)) - 1;  // The percentile's value.
+    for (size_t i = top - 1; rest < 0 && i > floor; --i) {
+      const double cut = std::min(-rest, quantiles_ms[i] - quantiles_ms[floor]);
+      quantiles_ms[i] -= cut;
+      rest += cut;
+    }
+    top = floor;
+  }
+  LatencyHistogram h;
+  for (double ms : quantiles_ms) h.Record(MsToNs(ms));
+  return h;
+}
+
+// Without a distribution (io workloads): the mean as the only value.
+LatencyHistogram MeanOnly(double ms) {
+  LatencyHistogram h;
+  h.Record(MsToNs(ms));
+  return h;
+}
+
+// The transaction's (io: the request's, a mixture of its kinds) distribution.
+LatencyHistogram TransactionHistogram(const Prediction& p) {
+  if (p.statement_shapes.empty()) return MeanOnly(p.transaction_latency_ms);
+  if (p.statement_shares.empty()) {
+    return ModelHistogram(TransactionQuantiles(p.statement_shapes, kValues),
+                          p.transaction_latency_ms);
+  }
+  std::vector<std::pair<double, StatementShape>> mix;
+  for (const auto& [name, shape] : p.statement_shapes) {
+    auto share = p.statement_shares.find(name);
+    mix.emplace_back(share == p.statement_shares.end() ? 0 : share->second, shape);
+  }
+  return ModelHistogram(MixtureQuantiles(mix, kValues), p.transaction_latency_ms);
+}
+
+}  // namespace
 
 nlohmann::json PredictionToJson(const Prediction& p) {
   nlohmann::json devices = nlohmann::json::array();
@@ -67,11 +124,15 @@ Results PredictionToResults(const Scenario& s, const Prediction& p) {
   r.duration_s = all > 0 && p.tps > 0 ? all / p.tps : NsToSec(s.workload.duration_ns);
   r.transactions =
       all > 0 ? static_cast<uint64_t>(all) : static_cast<uint64_t>(p.tps * r.duration_s);
-  r.transaction_latency.Record(MsToNs(p.transaction_latency_ms));
+  r.transaction_latency = TransactionHistogram(p);
+  const auto& shapes = p.statement_shapes;
   for (const auto& [name, ms] : p.statement_latency_ms) {
     StatementResult st;
     st.name = name;
-    st.latency.Record(MsToNs(ms));
+    auto shape = shapes.find(name);
+    st.latency = shape == shapes.end()
+                     ? MeanOnly(ms)
+                     : ModelHistogram(StatementQuantiles(shape->second, kValues), ms);
     r.statements.push_back(std::move(st));
   }
   r.sections["prediction"] = PredictionToJson(p);

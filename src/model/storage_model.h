@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "model/latency_shape.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim {
@@ -86,6 +87,10 @@ struct Prediction {
   // Approximate distributions (model/percentiles.h); filled by Predict, not PredictWith.
   std::map<std::string, LatencyPercentiles> statement_percentiles;
   LatencyPercentiles transaction_percentiles;
+  std::map<std::string, StatementShape> statement_shapes;  // What they are built from.
+  // io workloads: a request is one of the statements, in these shares (summing to 1);
+  // empty: a transaction runs every statement.
+  std::map<std::string, double> statement_shares;
   std::string regime;                 // "read-bound" or "destage-bound".
   double cache_full_probability = 0;  // Weight of the destage-bound regime.
   double reads_per_transaction = 0;   // Filesystem-block reads (cache misses).

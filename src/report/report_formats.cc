@@ -15,14 +15,8 @@ std::string Num(std::optional<double> v, int decimals) {
   return v ? FormatNumber(*v, decimals) : "";
 }
 
+// From the histogram (a prediction's holds the model's distribution, model/percentiles.h).
 std::optional<double> PercentileOf(const Results& r, const char* which) {
-  // A prediction's approximate distribution, else the measured/simulated histogram.
-  const json& s = r.sections;
-  if (s.is_object() && s.contains("prediction") && s["prediction"].is_object() &&
-      s["prediction"].contains("transaction_percentiles_ms")) {
-    const json& q = s["prediction"]["transaction_percentiles_ms"];
-    if (q.is_object() && q.contains(which) && q[which].is_number()) return q[which].get<double>();
-  }
   if (!r.transaction_latency.count()) return std::nullopt;
   const double f = std::string(which) == "p50" ? 0.5 : std::string(which) == "p95" ? 0.95 : 0.99;
   return NsToMs(r.transaction_latency.PercentileNs(f));

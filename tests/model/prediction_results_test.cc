@@ -34,6 +34,61 @@ TEST(PredictionResults, SweepRowsInReportShapeWithBaseAndHeadlineTps) {
   EXPECT_FALSE(rows[2].contains("tps"));
 }
 
+// The results' histograms hold the model's distributions: every statement's and the
+// transaction's percentiles are the prediction's (within half a 1/1000 slice and a
+// bucket) and their means the prediction's means.
+TEST(PredictionResults, HistogramsCarryTheModelsPercentilesAndMeans) {
+  auto s = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) +
+                        "/results/validation/m5110e-calibrated.toml");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  auto p = Predict(*s);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const Results r = PredictionToResults(*s, *p);
+  auto expect_same = [](const LatencyHistogram& h, const LatencyPercentiles& q, double mean_ms,
+                        const std::string& what) {
+    EXPECT_NEAR(h.mean_ns() / 1e6, mean_ms, 1e-4 * mean_ms) << what;
+    EXPECT_NEAR(h.PercentileNs(0.50) / 1e6, q.p50_ms, 0.01 * q.p50_ms) << what;
+    EXPECT_NEAR(h.PercentileNs(0.95) / 1e6, q.p95_ms, 0.01 * q.p95_ms) << what;
+    EXPECT_NEAR(h.PercentileNs(0.99) / 1e6, q.p99_ms, 0.01 * q.p99_ms) << what;
+  };
+  ASSERT_EQ(r.statements.size(), p->statement_latency_ms.size());
+  for (const StatementResult& st : r.statements) {
+    expect_same(st.latency, p->statement_percentiles.at(st.name),
+                p->statement_latency_ms.at(st.name), st.name);
+  }
+  expect_same(r.transaction_latency, p->transaction_percentiles, p->transaction_latency_ms,
+              "transaction");
+  // Destage-bound at 10 clients: the tail is the commits' stalls, far above the median.
+  EXPECT_GT(p->statement_percentiles.at("END").p99_ms,
+            10 * p->statement_percentiles.at("END").p50_ms);
+}
+
+// An io workload's request is a read or a write: its histogram is their mixture in
+// their shares, with the prediction's percentiles and mean.
+TEST(PredictionResults, IoRequestHistogramIsTheMixtureOfReadsAndWrites) {
+  auto s = LoadScenario(
+      std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml",
+      {"workload.type=io", "workload.io_size=8KiB", "workload.file_size=4GiB",
+       "workload.read_fraction=0.7", "workload.io_fsync_writes=on", "workload.clients=8",
+       "workload.duration=100s", "controller.write_policy=write-through"});
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  auto p = Predict(*s);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_EQ(p->statement_shares.size(), 2u);
+  EXPECT_DOUBLE_EQ(p->statement_shares.at("read"), 0.7);
+  const Results r = PredictionToResults(*s, *p);
+  const LatencyHistogram& h = r.transaction_latency;
+  const LatencyPercentiles& q = p->transaction_percentiles;
+  EXPECT_NEAR(h.mean_ns() / 1e6, p->transaction_latency_ms, 1e-4 * p->transaction_latency_ms);
+  EXPECT_NEAR(h.PercentileNs(0.95) / 1e6, q.p95_ms, 0.01 * q.p95_ms);
+  EXPECT_NEAR(h.PercentileNs(0.50) / 1e6, q.p50_ms, 0.01 * q.p50_ms);
+  // A mixture's median lies between its kinds' medians.
+  const double read50 = p->statement_percentiles.at("read").p50_ms;
+  const double write50 = p->statement_percentiles.at("write").p50_ms;
+  EXPECT_GE(q.p50_ms, std::min(read50, write50) * 0.999);
+  EXPECT_LE(q.p50_ms, std::max(read50, write50) * 1.001);
+}
+
 // END's parts are in the results: an SSD pair behind an HBA has a WAL flush on the
 // commit path and checkpoint bursts; the write-back M5110e acknowledges from its cache.
 TEST(PredictionResults, EndPartsWithoutWriteBackCache) {
