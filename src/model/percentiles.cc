@@ -182,9 +182,6 @@ Pmf PartPmf(const Part& p, double step) {
 // With probability p, a stall of exactly `ms` is added.
 struct StallMix {
   double p = 0, ms = 0;
-
-  // P(stall <= w) given that it occurs.
-  double Cdf(double w) const { return w >= ms ? 1.0 : 0.0; }
 };
 
 // The parts' stalls as one: they share one duration (a commit queued for cache room
