@@ -228,11 +228,7 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   add("read", net.read, 0, reads_ms / done);
   add("write", net.write, net.sync_write_ms, writes_ms / done);
   // A request's distribution: a read or a write, in their shares.
-  std::vector<std::pair<double, StatementShape>> mix;
-  for (const auto& [name, shape] : out.statement_shapes) {
-    mix.emplace_back(out.statement_shares[name], shape);
-  }
-  out.transaction_percentiles = MixturePercentiles(mix);
+  out.transaction_percentiles = MixturePercentiles(RequestMix(out));
   return out;
 }
 

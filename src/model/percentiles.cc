@@ -344,4 +344,13 @@ std::vector<double> MixtureQuantiles(const std::vector<std::pair<double, Stateme
   return mix.empty() ? std::vector<double>(n, 0.0) : Quantiles(mix, n);
 }
 
+std::vector<std::pair<double, StatementShape>> RequestMix(const Prediction& prediction) {
+  std::vector<std::pair<double, StatementShape>> mix;
+  for (const auto& [name, shape] : prediction.statement_shapes) {
+    auto share = prediction.statement_shares.find(name);
+    mix.emplace_back(share == prediction.statement_shares.end() ? 0 : share->second, shape);
+  }
+  return mix;
+}
+
 }  // namespace pgstorsim

@@ -61,6 +61,9 @@ std::vector<double> TransactionQuantiles(const std::map<std::string, StatementSh
 LatencyPercentiles MixturePercentiles(const std::vector<std::pair<double, StatementShape>>& shapes);
 std::vector<double> MixtureQuantiles(const std::vector<std::pair<double, StatementShape>>& shapes,
                                      int n);
+// An io prediction's request mixture: each statement's shape with its share
+// (prediction.statement_shapes and statement_shares).
+std::vector<std::pair<double, StatementShape>> RequestMix(const Prediction& prediction);
 // Share (0..1) of the transactions that wait in a stall (the statements' stall
 // probabilities summed, at most 1): the mass the p99 sits in when it exceeds 0.01.
 double StalledShare(const std::map<std::string, StatementShape>& shapes);

@@ -41,7 +41,7 @@ LatencyHistogram ModelHistogram(std::vector<double> quantiles_ms, double mean_ms
   return h;
 }
 
-// Without a distribution (io workloads): the mean as the only value.
+// Without a distribution (a prediction made without its percentiles): the mean alone.
 LatencyHistogram MeanOnly(double ms) {
   LatencyHistogram h;
   h.Record(MsToNs(ms));
@@ -55,12 +55,7 @@ LatencyHistogram TransactionHistogram(const Prediction& p) {
     return ModelHistogram(TransactionQuantiles(p.statement_shapes, kValues),
                           p.transaction_latency_ms);
   }
-  std::vector<std::pair<double, StatementShape>> mix;
-  for (const auto& [name, shape] : p.statement_shapes) {
-    auto share = p.statement_shares.find(name);
-    mix.emplace_back(share == p.statement_shares.end() ? 0 : share->second, shape);
-  }
-  return ModelHistogram(MixtureQuantiles(mix, kValues), p.transaction_latency_ms);
+  return ModelHistogram(MixtureQuantiles(RequestMix(p), kValues), p.transaction_latency_ms);
 }
 
 }  // namespace
