@@ -23,6 +23,7 @@
 namespace pgstorsim {
 
 using storage_network::OpLoad;
+using storage_network::RunDemands;
 using storage_network::SliceCommitGroup;
 using storage_network::Solved;
 using storage_network::SolveTransactions;
@@ -112,11 +113,12 @@ void AddStatementLatencies(const Scenario& s, const Solved& r, const OpLoad& loa
 
 namespace {
 
-// A pgbench run of the scenario's duration.
-StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p) {
+// A pgbench run of the scenario's duration (`demands`: SolveTransactions').
+StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p,
+                                        RunDemands* demands) {
   auto load = TransactionLoad(s, p);
   if (!load.ok()) return load.status();
-  auto solved = SolveTransactions(s, p, *load);
+  auto solved = SolveTransactions(s, p, *load, demands);
   if (!solved.ok()) return solved.status();
   Prediction out = solved->out;
   AddStatementLatencies(s, *solved, *load, &out);
@@ -133,12 +135,13 @@ StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p)
 // pgbench -t: the run lasts workload.transactions x clients / tps, a fixed point solved
 // from the duration's answer (a cold cache warms over the run, so its length matters);
 // to 1 % of the run in at most 8 solves.
-StatusOr<Prediction> PredictForTransactions(const Scenario& s, const ModelParams& p) {
+StatusOr<Prediction> PredictForTransactions(const Scenario& s, const ModelParams& p,
+                                            RunDemands* demands) {
   Scenario run = s;
   if (run.workload.duration_ns <= 0) run.workload.duration_ns = SecToNs(900);
   StatusOr<Prediction> out = Status::Error("no solve");
   for (int it = 0; it < 8; ++it) {
-    out = PredictForDuration(run, p);
+    out = PredictForDuration(run, p, demands);
     if (!out.ok() || !(out->tps > 0)) return out;
     const double run_s =
         static_cast<double>(s.workload.transactions) * s.workload.clients / out->tps;
@@ -149,22 +152,30 @@ StatusOr<Prediction> PredictForTransactions(const Scenario& s, const ModelParams
   return out;
 }
 
+// PredictWith, with the host's demands held or received (SolveTransactions).
+StatusOr<Prediction> PredictHolding(const Scenario& s, const ModelParams& p, RunDemands* demands) {
+  if (Status why = Unanswerable(s); !why.ok()) return why;
+  if (s.workload.type == WorkloadKind::kIo) return PredictIo(s, p);
+  if (s.workload.transactions > 0) return PredictForTransactions(s, p, demands);
+  return PredictForDuration(s, p, demands);
+}
+
 }  // namespace
 
 StatusOr<Prediction> PredictWith(const Scenario& s, const ModelParams& p) {
-  if (Status why = Unanswerable(s); !why.ok()) return why;
-  if (s.workload.type == WorkloadKind::kIo) return PredictIo(s, p);
-  if (s.workload.transactions > 0) return PredictForTransactions(s, p);
-  return PredictForDuration(s, p);
+  return PredictHolding(s, p, nullptr);
 }
 
 StatusOr<Prediction> Predict(const Scenario& s) {
   const ModelParams params = ParamsFromScenario(s);
-  auto base = PredictWith(s, params);
+  RunDemands demands;
+  auto base = PredictHolding(s, params, &demands);
   if (!base.ok()) return base;
   Prediction out = *base;
+  demands.held = true;
   // Error band: each fitted parameter's standard error propagated by finite
-  // differences, and the model's own error on unseen configurations of this class
+  // differences at the base solve's host demands (RunDemands), and the model's own
+  // error on unseen configurations of this class
   // (leave-one-out over the validation tables; it replaces the calibration's own
   // residual RMS, an in-sample figure), combined in quadrature.
   double var = 0;
@@ -172,7 +183,7 @@ StatusOr<Prediction> Predict(const Scenario& s) {
     if (!(se > 0)) continue;
     ModelParams q = params;
     SetParam(&q, name, GetParam(params, name) + se);
-    auto shifted = PredictWith(s, q);
+    auto shifted = PredictHolding(s, q, &demands);
     if (!shifted.ok() || out.tps <= 0) continue;
     const double rel = (shifted->tps - out.tps) / out.tps;
     var += rel * rel;

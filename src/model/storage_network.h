@@ -19,6 +19,7 @@
 #include "model/regimes.h"
 #include "model/row_lock_wait.h"
 #include "model/storage_model.h"
+#include "pgmodel/demands.h"
 #include "scenario/scenario.h"
 
 namespace pgstorsim::storage_network {
@@ -78,10 +79,21 @@ struct Solved {
   RowLockWait locks;
 };
 
+// The host's demands a run was solved with: the fresh database's and the run's.
+// Held (`held`), a solve uses them instead of sampling them at its own length, so that
+// the band's finite differences measure a parameter's effect alone, not the sampler's
+// steps in run length (pgmodel/demands.h: 9 % apart).
+struct RunDemands {
+  pgmodel::HostDemands fresh, run;
+  bool held = false;
+};
+
 // The run of `s` with the host's demands sampled at its length in transactions and the
 // share of its page writes that reach the storage within it (storage_run.cc);
-// `load.writes_per_op` is set there.
-StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load);
+// `load.writes_per_op` is set there. `demands` (may be null): held ones are used; else
+// it receives the ones sampled.
+StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load,
+                                   RunDemands* demands);
 
 // The network of `load` on the scenario's storage, integrated over a warming run
 // (storage_model.cc): the io workload's path on throttled devices (io_workload.cc).

@@ -227,8 +227,14 @@ StatusOr<Solved> SolveFresh(const Scenario& s, const ModelParams& p,
 // then with those of the run that throughput gives (SolveRun), again while the merged
 // pages move more than 10 % or, where checkpoint_timeout cut the cycle, the throughput
 // more than 2 % (at most kPasses: the throughput falls as the cycle shortens; the
-// merged pages may move either way).
-StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load) {
+// merged pages may move either way). Held demands: one solve with each.
+StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load,
+                                   RunDemands* demands) {
+  if (demands != nullptr && demands->held) {
+    auto first = SolveFresh(s, p, demands->fresh, &load);
+    if (!first.ok()) return first;
+    return SolveRun(s, p, load, demands->run);
+  }
   constexpr int kPasses = 6;
   auto shared_misses = SharedBufferMisses(s);
   if (!shared_misses.ok()) return shared_misses.status();
@@ -247,6 +253,7 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
     auto host = held.sampler().Sample(tps * load.duration_s, tps * timeout_s);
     if (!host.ok()) return host.status();
     auto solved = SolveRun(s, p, load, *host);
+    if (demands != nullptr) *demands = {*fresh, *host, false};
     if (!solved.ok() || pass == kPasses) return solved;
     const bool held_moved = held.Hold(merged_at(*host, solved->out.tps));
     const bool tps_moved = host->cycle_cut && std::fabs(solved->out.tps - tps) > 0.02 * tps;

@@ -138,6 +138,25 @@ TEST(StorageModel, ErrorBandWidensWithStandardErrors) {
   EXPECT_GT(p->tps_high, p->tps * 1.05 - 1e-9);
 }
 
+// The band's finite differences hold the base solve's host demands, so the parameters'
+// share of the band is the parameter's effect alone: in proportion to the standard
+// error, without the steps of demands sampled at other run lengths.
+TEST(StorageModel, ParameterBandIsProportionalToTheStandardError) {
+  auto fraction = [](double se) {
+    Scenario s = Base();
+    s.calibration.values["destage_queue_depth"] = 7.44;
+    s.calibration.standard_errors["destage_queue_depth"] = se;
+    auto p = Predict(s);
+    EXPECT_TRUE(p.ok()) << p.status().message();
+    return p.ok() ? p->parameter_error_fraction : 0;
+  };
+  const double one = fraction(0.2), two = fraction(0.4), four = fraction(0.8);
+  // Measured 2026-12-06: 1.0 %, 2.1 %, 4.0 % of 254 tps.
+  EXPECT_GT(one, 0.005);
+  EXPECT_NEAR(two / one, 2, 0.2);
+  EXPECT_NEAR(four / two, 2, 0.2);
+}
+
 TEST(StorageModel, RandomioColdIsSlowerAndReadsAreMisses) {
   // randomio's pattern as an io workload on the base scenario's storage.
   std::vector<std::string> io = {
