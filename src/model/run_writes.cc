@@ -2,6 +2,7 @@
 #include "model/run_writes.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/units.h"
 #include "layout/fs_mapping.h"
@@ -76,18 +77,34 @@ bool RunWrites::InBackground(double database_bytes) const {
 }
 
 StatusOr<double> WrittenShareRoot(const std::function<StatusOr<double>(double w)>& excess) {
+  constexpr int kMaxSteps = 40;
+  constexpr double kTolerance = 1e-7;  // |excess| at the answer, in shares of the writes.
   auto all = excess(1);
   if (!all.ok()) return all.status();
   if (*all >= 0) return 1.0;
   auto none = excess(0);
   if (!none.ok()) return none.status();
   if (*none <= 0) return 0.0;
-  double lo = 0, hi = 1, w = 0;
-  for (int it = 0; it < 7; ++it) {
-    w = (lo + hi) / 2;
+  // Regula falsi on the bracket [lo, hi], excess(lo) > 0 > excess(hi) (Illinois: an end
+  // kept twice in a row has its value halved, so that the bracket closes from both sides).
+  double lo = 0, hi = 1, e_lo = *none, e_hi = *all, w = 0;
+  int replaced = 0;  // +1: lo was replaced last, -1: hi.
+  for (int step = 0; step < kMaxSteps; ++step) {
+    w = lo + (hi - lo) * e_lo / (e_lo - e_hi);
     auto e = excess(w);
     if (!e.ok()) return e.status();
-    (*e > 0 ? lo : hi) = w;
+    if (std::fabs(*e) <= kTolerance) break;
+    if (*e > 0) {
+      lo = w;
+      e_lo = *e;
+      if (replaced == 1) e_hi /= 2;
+      replaced = 1;
+    } else {
+      hi = w;
+      e_hi = *e;
+      if (replaced == -1) e_lo /= 2;
+      replaced = -1;
+    }
   }
   return w;
 }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "model_test_util.h"
@@ -101,12 +102,29 @@ TEST(WrittenShareRoot, FindsTheRootAndEndsOnIt) {
   std::vector<double> evaluated;
   auto excess = [&](double w) -> StatusOr<double> {
     evaluated.push_back(w);
-    return 0.3 - w;  // Falls as w rises; root 0.3.
+    return 0.3 / (0.5 + w) - w;  // Falls as w rises; root (sqrt(1.45) - 0.5) / 2.
   };
   auto root = WrittenShareRoot(excess);
   ASSERT_TRUE(root.ok());
-  EXPECT_NEAR(*root, 0.3, 1.0 / 128);
+  EXPECT_NEAR(*root, (std::sqrt(1.45) - 0.5) / 2, 1e-6);
   EXPECT_EQ(*root, evaluated.back());  // The caller's last state is the answer's.
+  EXPECT_LE(evaluated.size(), 12u);
+}
+
+// The answer follows the caller's parameters continuously: a root moved by 1e-4 moves
+// the answer by 1e-4, wherever it lies (a fixed number of bisection steps moved it in
+// steps of 1/128).
+TEST(WrittenShareRoot, MovesContinuouslyWithTheRoot) {
+  for (double a = 0.05; a < 0.95; a += 0.0371) {
+    auto at = [](double target) {
+      return WrittenShareRoot([target](double w) -> StatusOr<double> {
+        return (target - w) * (1 + w);  // Falls as w rises; root `target`.
+      });
+    };
+    auto one = at(a), moved = at(a + 1e-4);
+    ASSERT_TRUE(one.ok() && moved.ok());
+    EXPECT_NEAR(*moved - *one, 1e-4, 1e-6) << a;
+  }
 }
 
 TEST(WrittenShareRoot, EndsAtTheBoundsAndPassesErrorsOn) {

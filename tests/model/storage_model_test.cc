@@ -157,6 +157,23 @@ TEST(StorageModel, ParameterBandIsProportionalToTheStandardError) {
   EXPECT_NEAR(four / two, 2, 0.2);
 }
 
+// A deeper destage queue sorts the destages better: tps rises with it, without steps
+// (the written share's fixed point is solved to the root, not to a bisection grid: on
+// a 60 s run tps fell 1.3 % from 7.5 to 7.6).
+TEST(StorageModel, TpsRisesSmoothlyWithTheDestageQueueDepth) {
+  double before = 0;
+  for (double depth = 7.0; depth < 8.45; depth += 0.1) {
+    Scenario s = Base({"workload.duration=60s"});
+    s.calibration.values["destage_queue_depth"] = depth;
+    const double tps = Tps(s);
+    if (before > 0) {
+      EXPECT_GT(tps, before) << depth;
+      EXPECT_LT(tps, before * 1.01) << depth;
+    }
+    before = tps;
+  }
+}
+
 TEST(StorageModel, RandomioColdIsSlowerAndReadsAreMisses) {
   // randomio's pattern as an io workload on the base scenario's storage.
   std::vector<std::string> io = {
