@@ -78,7 +78,7 @@ bool RunWrites::InBackground(double database_bytes) const {
 
 StatusOr<double> WrittenShareRoot(const std::function<StatusOr<double>(double w)>& excess) {
   constexpr int kMaxSteps = 40;
-  constexpr double kTolerance = 1e-7;  // |excess| at the answer, in shares of the writes.
+  constexpr double kTolerance = 1e-10;  // |excess| at the answer, in shares of the writes.
   auto all = excess(1);
   if (!all.ok()) return all.status();
   if (*all >= 0) return 1.0;

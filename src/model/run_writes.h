@@ -71,7 +71,7 @@ class RunWrites {
 
 // The root w in [0, 1] of `excess(w)` = share(tps(w)) - w, which falls as w rises (tps
 // falls as more writes reach the disks, so the root is unique): 1 when excess(1) >= 0,
-// 0 when excess(0) <= 0, else regula falsi (Illinois) until |excess| <= 1e-7: the
+// 0 when excess(0) <= 0, else regula falsi (Illinois) until |excess| <= 1e-10: the
 // answer moves continuously with the caller's parameters (a fixed number of bisection
 // steps would move it in steps of its last interval). The last w evaluated is the
 // answer, so a caller keeping the state of its last evaluation holds the answer's
