@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/falling_root.h"
 #include "model/mirror_sets.h"
 #include "model/mva.h"
 
@@ -100,21 +101,15 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
     r.cpu_ms = f.cpu_residence_ms;
     return f.mva.throughput_per_ms - x;
   };
-  double lo = 0, hi = excess(0), f_lo = hi, f_hi = excess(hi), x = hi;
-  int side = 0;
-  for (int it = 0; it < 100 && f_hi < 0; ++it) {
-    x = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
-    const double f = excess(x);
-    if (std::fabs(f) <= 1e-8 * x || hi - lo <= 1e-12 * hi) break;
-    if ((f > 0) == (f_lo > 0)) {
-      lo = x, f_lo = f;
-      if (side == -1) f_hi /= 2;
-      side = -1;
-    } else {
-      hi = x, f_hi = f;
-      if (side == 1) f_lo /= 2;
-      side = 1;
-    }
+  const double hi = excess(0), f_hi = excess(hi);
+  double x = hi;
+  if (f_hi < 0) {
+    RootStop stop;
+    stop.max_steps = 100;
+    stop.f_rel = 1e-8;
+    stop.width_rel = 1e-12;
+    x = *FallingRoot([&](double at) -> StatusOr<double> { return excess(at); }, 0, hi, hi, f_hi,
+                     stop);
   }
   excess(x);  // Leave the residences at the root.
   r.x_per_ms = x;

@@ -2,10 +2,10 @@
 #include "model/run_writes.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "common/units.h"
 #include "layout/fs_mapping.h"
+#include "model/falling_root.h"
 #include "pgmodel/host_scenario.h"
 #include "scenario/storage_geometry.h"
 
@@ -77,36 +77,15 @@ bool RunWrites::InBackground(double database_bytes) const {
 }
 
 StatusOr<double> WrittenShareRoot(const std::function<StatusOr<double>(double w)>& excess) {
-  constexpr int kMaxSteps = 40;
-  constexpr double kTolerance = 1e-10;  // |excess| at the answer, in shares of the writes.
   auto all = excess(1);
   if (!all.ok()) return all.status();
   if (*all >= 0) return 1.0;
   auto none = excess(0);
   if (!none.ok()) return none.status();
   if (*none <= 0) return 0.0;
-  // Regula falsi on the bracket [lo, hi], excess(lo) > 0 > excess(hi) (Illinois: an end
-  // kept twice in a row has its value halved, so that the bracket closes from both sides).
-  double lo = 0, hi = 1, e_lo = *none, e_hi = *all, w = 0;
-  int replaced = 0;  // +1: lo was replaced last, -1: hi.
-  for (int step = 0; step < kMaxSteps; ++step) {
-    w = lo + (hi - lo) * e_lo / (e_lo - e_hi);
-    auto e = excess(w);
-    if (!e.ok()) return e.status();
-    if (std::fabs(*e) <= kTolerance) break;
-    if (*e > 0) {
-      lo = w;
-      e_lo = *e;
-      if (replaced == 1) e_hi /= 2;
-      replaced = 1;
-    } else {
-      hi = w;
-      e_hi = *e;
-      if (replaced == -1) e_lo /= 2;
-      replaced = -1;
-    }
-  }
-  return w;
+  RootStop stop;
+  stop.f_abs = 1e-10;  // Of the writes: calibrate steps parameters by 1e-5.
+  return FallingRoot(excess, 0, *none, 1, *all, stop);
 }
 
 double WalWriterWritesPerTransaction(const Scenario& s, double tps, double write_ms) {
