@@ -60,6 +60,11 @@ StatusOr<SweepSpec> ParseSweepSpec(const Scenario& base, const std::vector<std::
     }
     std::vector<std::string> values = SplitCommas(text.substr(eq + 1));
     if (values.empty()) return Status::Error("--sweep '" + text + "': no values");
+    Scenario check = base;
+    for (const std::string& v : values) {
+      Status st = SetScenarioKey(&check, key, v);
+      if (!st.ok()) return Status::Error("--sweep: " + st.message());
+    }
     points *= static_cast<double>(values.size());
     spec.keys.push_back(key);
     spec.values.push_back(std::move(values));

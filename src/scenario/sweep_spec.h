@@ -31,8 +31,10 @@ struct SweepSpec {
 };
 
 // Each spec is "key=v1,v2,..."; unknown keys (other than calibration.*), empty value
-// lists and repeated keys are errors naming the spec. A sweep of more than 10^7
-// points is refused.
+// lists, repeated keys and a value its key cannot take ("array.stripe=abc", an empty
+// item) are errors naming the spec or the key. A sweep of more than 10^7 points is
+// refused. Values that are each valid but make an invalid configuration together
+// (a stripe above the controller's maximum) are left to ApplySweepPoint.
 StatusOr<SweepSpec> ParseSweepSpec(const Scenario& base, const std::vector<std::string>& specs);
 
 struct Shard {

@@ -25,13 +25,25 @@ TEST(SweepSpec, BadSpecsNameTheProblem) {
   EXPECT_NE(unknown.status().message().find("array.nothing"), std::string::npos);
   EXPECT_FALSE(ParseSweepSpec(*base, {"array.stripe"}).ok());
   EXPECT_FALSE(ParseSweepSpec(*base, {"array.stripe=32k", "array.stripe=64k"}).ok());
+  // A value its key cannot take is bad input, refused before any point runs.
+  auto bad_value = ParseSweepSpec(*base, {"array.stripe=32k,abc"});
+  ASSERT_FALSE(bad_value.ok());
+  EXPECT_NE(bad_value.status().message().find("array.stripe"), std::string::npos);
+  EXPECT_NE(bad_value.status().message().find("'abc'"), std::string::npos);
+  EXPECT_FALSE(ParseSweepSpec(*base, {"workload.clients=1,,4"}).ok());
+  EXPECT_FALSE(ParseSweepSpec(*base, {"calibration.cpu_ms=0.1,fast"}).ok());
+  // Each value valid alone: the point decides (a 2 MiB stripe above the default
+  // controller's 1 MiB maximum is refused there, not here).
+  auto spec = ParseSweepSpec(*base, {"array.stripe=32k,2MiB"});
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_FALSE(ApplySweepPoint(*base, *spec, spec->PointValues(1)).ok());
   // 10^8 points: refused before anything is allocated.
   const std::string ten = "=1,2,3,4,5,6,7,8,9,10";
-  EXPECT_FALSE(ParseSweepSpec(*base, {"workload.clients" + ten, "workload.scale" + ten,
-                                      "host.cpu_cores" + ten, "io.queue_depth" + ten,
-                                      "array.disks" + ten, "workload.seed" + ten,
-                                      "workload.rate" + ten, "array.spans" + ten})
-                   .ok());
+  EXPECT_FALSE(
+      ParseSweepSpec(*base, {"workload.clients" + ten, "workload.scale" + ten,
+                             "host.cpu_cores" + ten, "io.queue_depth" + ten, "array.disks" + ten,
+                             "workload.seed" + ten, "workload.rate" + ten, "array.spans" + ten})
+          .ok());
 }
 
 TEST(SweepSpec, ShardsCoverEveryPointOnceInOrder) {
