@@ -3,9 +3,10 @@
 //
 // SQL facts (any server, ProbeSqlFacts): version, shared_buffers, synchronous_commit,
 // full_page_writes, max_wal_size (checkpoint_segments before 9.5), checkpoint_timeout,
-// wal_writer_delay, data_directory, database size and the pgbench scale when the tables
-// exist. Host facts (ProbeHostFacts, only when the server runs on this machine): RAM and
-// cores (/proc/meminfo, sysconf), the data directory's filesystem type and block size
+// checkpoint_completion_target, wal_writer_delay, data_directory, database size and the pgbench
+// scale when the tables exist. Host facts (ProbeHostFacts, only when the server runs on this
+// machine): RAM and cores (/proc/meminfo, sysconf), the data directory's filesystem type and block
+// size
 // (/proc/self/mountinfo, statfs), its partition offset, the disk's read_ahead_kb,
 // scheduler, queue depth and rotational flag (/sys/dev/block, /sys/block/*/queue), md
 // RAID level, chunk and members (/sys/block/md*/md, /proc/mdstat), and whether WAL
@@ -70,6 +71,15 @@ StatusOr<Scenario> ScenarioOfFacts(const std::vector<Fact>& facts);
 // probed marked "assumed (default)"; a later fact for a key overrides an earlier one. Errors: the
 // resulting scenario does not validate.
 StatusOr<std::string> ProbeScenarioToml(const std::vector<Fact>& facts, const std::string& header);
+
+// What the scenario ProbeScenarioToml writes says of its keys: each scenario key by the
+// origin of the fact that set it (the last one), `defaults` the keys no fact set (written
+// "assumed (default)"), `notes` the facts listed as comments (no scenario key, or a value
+// that does not apply).
+struct ProbeKeyCounts {
+  int detected = 0, measured = 0, assumed = 0, unknown = 0, defaults = 0, notes = 0;
+};
+StatusOr<ProbeKeyCounts> CountProbeKeys(const std::vector<Fact>& facts);
 
 }  // namespace pgstorsim
 

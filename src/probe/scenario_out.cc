@@ -23,9 +23,11 @@ std::string Describe(const Fact& f) {
 
 // The default scenario with each fact that names a scenario key applied, in order (a later fact
 // overrides an earlier one); records its origin in `comments` and other facts in `notes`.
+// `origins` (if given) receives each applied key's origin.
 StatusOr<Scenario> ApplyFacts(const std::vector<Fact>& facts,
                               std::map<std::string, std::string>* comments,
-                              std::vector<std::string>* notes) {
+                              std::vector<std::string>* notes,
+                              std::map<std::string, FactOrigin>* origins = nullptr) {
   auto scenario = DefaultScenario();
   if (!scenario.ok()) return scenario.status();
   Scenario applied = *scenario;
@@ -45,6 +47,7 @@ StatusOr<Scenario> ApplyFacts(const std::vector<Fact>& facts,
       }
     }
     (*comments)[f.key] = Describe(f);
+    if (origins != nullptr) (*origins)[f.key] = f.origin;
   }
   return applied;
 }
@@ -55,6 +58,28 @@ StatusOr<Scenario> ScenarioOfFacts(const std::vector<Fact>& facts) {
   std::map<std::string, std::string> comments;
   std::vector<std::string> notes;
   return ApplyFacts(facts, &comments, &notes);
+}
+
+StatusOr<ProbeKeyCounts> CountProbeKeys(const std::vector<Fact>& facts) {
+  std::map<std::string, std::string> comments;
+  std::vector<std::string> notes;
+  std::map<std::string, FactOrigin> origins;
+  auto applied = ApplyFacts(facts, &comments, &notes, &origins);
+  if (!applied.ok()) return applied.status();
+  ProbeKeyCounts counts;
+  counts.notes = static_cast<int>(notes.size());
+  for (const ScenarioKeyInfo& k : ScenarioKeys()) {
+    auto it = origins.find(k.key);
+    if (it == origins.end()) {
+      ++counts.defaults;
+      continue;
+    }
+    (it->second == FactOrigin::kDetected   ? counts.detected
+     : it->second == FactOrigin::kMeasured ? counts.measured
+     : it->second == FactOrigin::kAssumed  ? counts.assumed
+                                           : counts.unknown)++;
+  }
+  return counts;
 }
 
 StatusOr<std::string> ProbeScenarioToml(const std::vector<Fact>& facts, const std::string& header) {

@@ -19,7 +19,8 @@ StatusOr<std::map<std::string, Setting>> Settings(PGconn* conn) {
                         "SELECT name, setting, coalesce(unit, '') FROM pg_settings WHERE name IN "
                         "('shared_buffers', 'synchronous_commit', 'full_page_writes', "
                         "'max_wal_size', 'checkpoint_segments', 'checkpoint_timeout', "
-                        "'wal_writer_delay', 'data_directory', 'server_version_num', "
+                        "'wal_writer_delay', 'checkpoint_completion_target', "
+                        "'data_directory', 'server_version_num', "
                         "'server_version', 'block_size')");
   if (!rows.ok()) return rows.status().WithContext("pg_settings");
   const PGresult* res = rows->get();
@@ -64,11 +65,11 @@ StatusOr<std::vector<Fact>> ProbeSqlFacts(PGconn* conn, std::string* data_direct
   std::map<std::string, Setting> set = std::move(settings).value();
   std::vector<Fact> facts;
   const int num = std::atoi(set["server_version_num"].value.c_str());
-  const std::string major = num >= 100000 ? std::to_string(num / 10000)
-                                          : std::to_string(num / 10000) + "." +
-                                                std::to_string(num / 100 % 100);
-  facts.push_back(Detected("postgres.version", major,
-                           "server_version " + set["server_version"].value));
+  const std::string major =
+      num >= 100000 ? std::to_string(num / 10000)
+                    : std::to_string(num / 10000) + "." + std::to_string(num / 100 % 100);
+  facts.push_back(
+      Detected("postgres.version", major, "server_version " + set["server_version"].value));
   facts.push_back(Detected("postgres.shared_buffers", Bytes(set["shared_buffers"]),
                            "pg_settings shared_buffers = " + set["shared_buffers"].value + " x " +
                                set["shared_buffers"].unit));
@@ -90,6 +91,11 @@ StatusOr<std::vector<Fact>> ProbeSqlFacts(PGconn* conn, std::string* data_direct
                            "pg_settings checkpoint_timeout"));
   facts.push_back(Detected("postgres.wal_writer_delay", Duration(set["wal_writer_delay"]),
                            "pg_settings wal_writer_delay"));
+  if (set.count("checkpoint_completion_target")) {
+    facts.push_back(Detected("postgres.checkpoint_completion_target",
+                             set["checkpoint_completion_target"].value,
+                             "pg_settings checkpoint_completion_target"));
+  }
   *data_directory = set.count("data_directory") ? set["data_directory"].value : "";
   if (data_directory->empty()) {
     facts.push_back({"postgres.data_directory", "", FactOrigin::kUnknown,

@@ -70,6 +70,26 @@ TEST(ProbeTest, ScenarioTomlCommentsEveryValueAndReloads) {
   EXPECT_EQ(back->array.stripe_bytes, 512 << 10);
 }
 
+TEST(ProbeTest, CountsEachKeyByTheFactThatSetItAndTheRestAsDefaults) {
+  std::vector<Fact> facts = {
+      {"postgres.shared_buffers", "268435456", FactOrigin::kDetected, "pg_settings"},
+      {"postgres.wal_sync_method", "fdatasync", FactOrigin::kDetected, "pg_settings"},
+      {"array.level", "raid10", FactOrigin::kAssumed, "not visible"},
+      {"array.level", "raid10", FactOrigin::kDetected, "/sys/block/md0/md/level"},
+      {"array.disks", "4", FactOrigin::kMeasured, "benchmark"},
+      {"disks.type", "", FactOrigin::kUnknown, "rotational not readable"},
+      {"workload.scale", "", FactOrigin::kAssumed, "no pgbench tables"},
+  };
+  auto counts = CountProbeKeys(facts);
+  ASSERT_TRUE(counts.ok()) << counts.status().message();
+  EXPECT_EQ(counts->detected, 2);  // shared_buffers; array.level's later fact.
+  EXPECT_EQ(counts->measured, 1);
+  EXPECT_EQ(counts->assumed, 1);
+  EXPECT_EQ(counts->unknown, 1);
+  EXPECT_EQ(counts->notes, 1);  // wal_sync_method has no scenario key.
+  EXPECT_EQ(counts->defaults, static_cast<int>(ScenarioKeys().size()) - 5);
+}
+
 TEST(ProbeTest, InvalidCombinationIsAnError) {
   std::vector<Fact> facts = {{"array.level", "raid10", FactOrigin::kDetected, "x"},
                              {"array.disks", "3", FactOrigin::kDetected, "y"}};

@@ -62,8 +62,11 @@ class YourServerPath {
     EXPECT_NE(toml.find("scale = 1  # detected: count(*) FROM pgbench_branches"), std::string::npos)
         << toml;
     EXPECT_NE(toml.find("clients = 2  # detected: --clients"), std::string::npos);
-    EXPECT_NE(toml.find("shared_buffers = \"128MiB\"  # detected: pg_settings"),
+    EXPECT_NE(toml.find("shared_buffers = \"128MiB\"  # detected: pg_settings"), std::string::npos);
+    EXPECT_NE(toml.find("checkpoint_completion_target = 0.9  # detected: pg_settings"),
               std::string::npos);
+    // The summary counts what the file says: keys nobody probed are assumed defaults.
+    EXPECT_NE(probe.output.find(" at their defaults (assumed)"), std::string::npos) << probe.output;
     const std::string warm = File("warm.json");
     auto run = Run({"run", "-c", "2", "-T", "3", "--cache", "warm", "--out", warm});
     ASSERT_EQ(run.exit_code, 0) << run.output;
@@ -107,8 +110,8 @@ TEST(YourServerPgTest, EmbeddedCluster) {
   const std::string home = "/tmp/pgstorsim-yourserver-" + std::to_string(getpid());
   setenv("PGSTORSIM_HOME", home.c_str(), 1);
   setenv("PGSTORSIM_CLUSTER_PORT", std::to_string(56000 + getpid() % 1000).c_str(), 1);
-  for (const char* v : {"PGSTORSIM_DB", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER",
-                        "PGSERVICE"}) {
+  for (const char* v :
+       {"PGSTORSIM_DB", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"}) {
     unsetenv(v);
   }
   {
@@ -117,11 +120,13 @@ TEST(YourServerPgTest, EmbeddedCluster) {
     EXPECT_NE(path.outputs().find("server: embedded cluster in " + home), std::string::npos)
         << path.outputs();
     EXPECT_NE(path.outputs().find("nothing named a server"), std::string::npos);
-    auto cold = path.Run({"run", "-c", "1", "-T", "3", "--cache", "cold", "--out",
-                          path.File("cold.json")});
+    auto cold =
+        path.Run({"run", "-c", "1", "-T", "3", "--cache", "cold", "--out", path.File("cold.json")});
     ASSERT_EQ(cold.exit_code, 0) << cold.output;
-    for (const char* step : {"cache: stopped the embedded cluster", "cache: started the embedded "
-                             "cluster", "cold check (first 2.0 s): shared hit ratio "}) {
+    for (const char* step : {"cache: stopped the embedded cluster",
+                             "cache: started the embedded "
+                             "cluster",
+                             "cold check (first 2.0 s): shared hit ratio "}) {
       EXPECT_NE(cold.output.find(step), std::string::npos) << step << "\n" << cold.output;
     }
   }
@@ -139,7 +144,8 @@ TEST(YourServerPgTest, ScramServerLeavesNoPasswordAnywhere) {
     auto admin = Connect(std::getenv("PGSTORSIM_TEST_DB"));
     ASSERT_TRUE(admin.ok());
     Exec(admin->get(), "DROP ROLE IF EXISTS " + role);
-    ASSERT_TRUE(Exec(admin->get(), "CREATE ROLE " + role + " LOGIN PASSWORD '" + kPassword + "'").ok());
+    ASSERT_TRUE(
+        Exec(admin->get(), "CREATE ROLE " + role + " LOGIN PASSWORD '" + kPassword + "'").ok());
     ASSERT_TRUE(Exec(admin->get(), "ALTER DATABASE " + dbname + " OWNER TO " + role).ok());
     auto in_db = Connect(db);
     ASSERT_TRUE(in_db.ok());

@@ -95,16 +95,13 @@ class ProbeCommand : public Command {
     if (!toml.ok()) return ReportError("probe", toml.status());
     s = WriteFileAtomically(out_, *toml);
     if (!s.ok()) return ReportError("probe", s);
-    int detected = 0, measured = 0, assumed = 0, unknown = 0;
-    for (const Fact& f : *facts) {
-      (f.origin == FactOrigin::kDetected   ? detected
-       : f.origin == FactOrigin::kMeasured ? measured
-       : f.origin == FactOrigin::kAssumed  ? assumed
-                                           : unknown)++;
-    }
-    std::cout << "probe: " << detected << " facts detected, " << measured << " measured, "
-              << assumed << " assumed, " << unknown << " unknown ("
-              << (local ? "local server" : "remote server") << ")\n"
+    auto counts = CountProbeKeys(*facts);
+    if (!counts.ok()) return ReportError("probe", counts.status());
+    const ProbeKeyCounts& c = *counts;
+    std::cout << "probe: scenario keys " << c.detected << " detected, " << c.measured
+              << " measured, " << c.assumed << " assumed, " << c.unknown << " unknown, "
+              << c.defaults << " at their defaults (assumed); " << c.notes
+              << " more facts as comments (" << (local ? "local server" : "remote server") << ")\n"
               << "scenario: " << out_ << "\n";
     return 0;
   }
