@@ -175,9 +175,9 @@ StatusOr<Prediction> Predict(const Scenario& s) {
   demands.held = true;
   // Error band: each fitted parameter's standard error propagated by finite
   // differences at the base solve's host demands (RunDemands), and the model's own
-  // error on unseen configurations of this class
-  // (leave-one-out over the validation tables; it replaces the calibration's own
-  // residual RMS, an in-sample figure), combined in quadrature.
+  // error on unseen configurations of this class (leave-one-out over the validation
+  // tables; it replaces the calibration's own residual RMS, an in-sample figure),
+  // combined in quadrature.
   double var = 0;
   for (const auto& [name, se] : s.calibration.standard_errors) {
     if (!(se > 0)) continue;
