@@ -135,4 +135,12 @@ std::vector<double> NearestOfPositionRatios(const HddSeekCurve& curve, double sp
   return ratio;
 }
 
+double RewriteWaitMs(double turn_ms, double since_ms) {
+  if (!(since_ms > 0)) return turn_ms;
+  // E[Y mod turn] for Y exponential with mean `since`: since - turn / (exp(turn / since) - 1);
+  // for since >> turn its series, turn / 2 + turn^2 / (12 since), without the cancellation.
+  if (since_ms > 100 * turn_ms) return turn_ms / 2 + turn_ms * turn_ms / (12 * since_ms);
+  return turn_ms - since_ms + turn_ms / std::expm1(turn_ms / since_ms);
+}
+
 }  // namespace pgstorsim

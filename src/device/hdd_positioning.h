@@ -80,6 +80,17 @@ double SortedDestagePositionMs(const HddSeekCurve& curve, double gap_bytes, doub
 std::vector<double> NearestOfPositionRatios(const HddSeekCurve& curve, double span_bytes,
                                             int max_candidates);
 
+// Expected rotational wait (ms) of a write to the sectors the drive's previous write
+// started at (a log whose last, partly filled page is written again with more records
+// in it, as PostgreSQL's WAL flushes are), when the head has not left the track since:
+// the first sector comes round a turn after the previous write started, so the wait is
+// a turn less the time since then, modulo a turn. `since_ms` (>= 0) is the mean of that
+// time (the previous write's transfer plus the idle time before this one), taken as
+// exponentially distributed: turn - since + turn / (exp(turn / since) - 1), a turn for
+// a write right after the previous one and half a turn for times much longer than a
+// turn.
+double RewriteWaitMs(double turn_ms, double since_ms);
+
 }  // namespace pgstorsim
 
 #endif  // PGSTORSIM_DEVICE_HDD_POSITIONING_H_

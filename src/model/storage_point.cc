@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/hdd_positioning.h"
 #include "model/cpu_demand.h"
 #include "model/storage_network.h"
 #include "scenario/storage_geometry.h"
@@ -12,6 +13,9 @@ namespace pgstorsim::storage_network {
 namespace {
 
 constexpr double kRegimeWidth = 0.05;  // Width of the logistic regime switch (in rho).
+// The idle time between WAL flushes before the throughput is known: long against any
+// turn (a random rotational wait).
+constexpr double kIdleUnknownMs = 1e9;
 
 // The checkpoint's fsync burst (checkpoint_burst.h). A share u of the data writes
 // (at throughput `free.x`) is written while the commits wait: it leaves the background
@@ -40,50 +44,87 @@ RegimeSolution WithCheckpointStall(const Network& net, int clients, const Regime
   return r;
 }
 
+// The positioning (ms) of a WAL write on member m of an HDD array without a write-back
+// cache: the WAL is appended where the previous flush wrote, so when no other command
+// moved the head since (chance exp(-n), n the member's other commands per flush
+// interval, taken as Poisson) the write waits for its sector to come round
+// (RewriteWaitMs after the previous write's transfer and the idle time between
+// flushes); otherwise a random write positioning (the costs'). Others (SSD): the costs'.
+double WalPositionMs(const Network& net, size_t m, double other_commands, double idle_ms) {
+  const DiskCosts& c = net.costs;
+  if (net.s->disks.type != DiskType::kHdd) return c.destage_position_ms;
+  const MemberWork& w = net.geometry.members[m];
+  const double transfer_ms =
+      w.write_commands > 0 ? w.write_bytes / w.write_commands / c.bytes_per_ms : 0;
+  const double turn_ms = 2 * net.s->disks.HalfRevolutionMs();
+  const double stay = std::exp(-std::max(0.0, other_commands));
+  return stay * RewriteWaitMs(turn_ms, transfer_ms + idle_ms) + (1 - stay) * c.destage_position_ms;
+}
+
 // No write-back cache: the WAL write (one filesystem block per commit) is on the commit
 // path; data writes go to the disks in the background (OS write-back). The mirror
 // copies of the WAL write run in parallel: one copy's time is on the path (the network
 // visits stations in turn), the others' busy time is background load. Group commit: a
 // commit that arrives while a flush (of F ms) is in progress waits for it to end, then
-// goes in the next (PostgreSQL's XLogFlush; the simulator's wal.cc), so a flush covers
-// the commits that arrived during the previous one. Flow balance (X commits per ms, at
-// most one flush per F ms) gives the group g = max(1, X F) (capped at N), the share of
-// time a flush is in progress X F / g, and the wait for the one in progress, that share
-// x F / 2. Each commit keeps the disks busy for 1 / g of a flush and waits the rest of
-// it as a delay. Fills d->wal_ms.
+// goes in the next (PostgreSQL's XLogFlush; the simulator's wal.cc). The commits that
+// arrive during one flush go in the next, so with Z the time a client spends outside
+// its commit the group is g = N F / (2 F + Z) (1..N): N / 2 when every client waits at
+// its commit, the flow balance X F when the flushes do not run back to back. A flush is
+// in progress X F / g of the time, the other N - 1 clients' share of it met by a
+// commit, which waits half a flush for it. Each commit keeps the disks busy for 1 / g of
+// a flush and waits the rest of it as a delay. F's positioning depends on the flushes'
+// spacing (WalPositionMs: the other commands per member and op `other_commands`, the
+// idle time g / X - F), solved with g as one fixed point. Fills d->wal_ms.
 RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double commits,
-                                    double delay_ms, Demands* d) {
+                                    double delay_ms, const std::vector<double>& other_commands,
+                                    Demands* d) {
   const double copies = DataCopies(ArrayGeometryFor(*net.s));
   const size_t members = d->read_ms.size();
   std::vector<double> path_ms(members), other_ms(members);
-  double flush_ms = 0;
-  for (size_t m = 0; m < members; ++m) {
-    const double wal_ms = commits > 0 ? net.geometry.WriteMs(m, net.costs) : 0;
-    path_ms[m] = wal_ms / copies;
-    other_ms[m] = wal_ms - path_ms[m];
-    flush_ms += path_ms[m];
-  }
   const std::vector<double> data_ms = d->write_ms;
-  // F; no flush on the path when no commit waits (synchronous_commit = off).
-  const double period_ms = commits > 0 ? std::max(flush_ms, net.ssd_flush_ms) : 0;
-  double group = 1, x_per_ms = 0;
+  double group = 1, x_per_ms = 0, idle_ms = kIdleUnknownMs;
   RegimeSolution r;
-  for (int it = 0; it < 40; ++it) {
+  for (int it = 0; it < 60; ++it) {
+    double flush_ms = 0;
+    const double ops_per_flush = commits > 0 ? group / commits : 0;
+    for (size_t m = 0; m < members; ++m) {
+      DiskCosts costs = net.costs;
+      costs.destage_position_ms = WalPositionMs(net, m, other_commands[m] * ops_per_flush, idle_ms);
+      const double wal_ms = commits > 0 ? net.geometry.WriteMs(m, costs) : 0;
+      path_ms[m] = wal_ms / copies;
+      other_ms[m] = wal_ms - path_ms[m];
+      flush_ms += path_ms[m];
+    }
+    // F; no flush on the path when no commit waits (synchronous_commit = off).
+    const double period_ms = commits > 0 ? std::max(flush_ms, net.ssd_flush_ms) : 0;
     d->wal_ms.resize(members);
     for (size_t m = 0; m < members; ++m) {
       d->wal_ms[m] = path_ms[m] / group;
       d->write_ms[m] = data_ms[m] + other_ms[m] / group;
     }
-    const double busy = std::min(1.0, x_per_ms * period_ms / group);
+    // A commit finds a flush of the other clients' commits in progress (arrival theorem:
+    // the other N - 1 clients' share of the flushes) and waits for half of it.
+    const double others = (clients - 1.0) / clients;
+    const double busy = std::min(1.0, x_per_ms * period_ms / group) * others;
     const double wait_ms = period_ms - flush_ms / group + busy * period_ms / 2;
     r = SolveReadBound(clients, *d, delay_ms + wait_ms);
     r.end_ms += wait_ms;
     r.flush_ms = period_ms;
     r.flush_wait_ms = busy * period_ms / 2;
     x_per_ms = r.x_per_ms;
-    const double next = std::clamp(x_per_ms * period_ms, 1.0, static_cast<double>(clients));
-    if (std::fabs(next - group) <= 1e-6 * group) break;
+    const double outside_ms = x_per_ms > 0 ? std::max(0.0, clients / x_per_ms - r.end_ms) : 0;
+    const double next = period_ms > 0
+                            ? std::clamp(clients * period_ms / (2 * period_ms + outside_ms), 1.0,
+                                         static_cast<double>(clients))
+                            : 1.0;
+    const double next_idle = x_per_ms > 0 && commits > 0
+                                 ? std::max(0.0, group / (x_per_ms * commits) - period_ms)
+                                 : kIdleUnknownMs;
+    const bool settled = std::fabs(next - group) <= 1e-6 * group &&
+                         std::fabs(next_idle - idle_ms) <= 1e-6 * (1 + idle_ms);
+    if (settled) break;
     group = (group + next) / 2;
+    idle_ms = idle_ms >= kIdleUnknownMs ? next_idle : (idle_ms + next_idle) / 2;
   }
   return r;
 }
@@ -149,11 +190,18 @@ Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double 
     // A WAL on its own device (postgres.wal_on_data_volume = off) flushes off these
     // disks: an ideal device's flush, as the simulator's.
     const double wal_commits = net.s->postgres.wal_on_data_volume ? load.commits_per_op : 0;
+    const double writes = load.writes_per_op + load.sync_writes_per_op;
+    std::vector<double> other_commands(members);
+    for (size_t m = 0; m < members; ++m) {
+      const MemberWork& w = net.geometry.members[m];
+      other_commands[m] =
+          reads * w.read_commands + writes * (w.write_commands + w.pre_read_commands);
+    }
     Demands data = pt.d;
-    pt.a = SolveWalOnCommitPath(net, n, wal_commits, delay_ms, &pt.d);
+    pt.a = SolveWalOnCommitPath(net, n, wal_commits, delay_ms, other_commands, &pt.d);
     if (net.checkpoint) {
       pt.a = WithCheckpointStall(net, n, pt.a, &data, [&](Demands* run) {
-        return SolveWalOnCommitPath(net, n, wal_commits, delay_ms, run);
+        return SolveWalOnCommitPath(net, n, wal_commits, delay_ms, other_commands, run);
       });
       pt.d = data;
     }

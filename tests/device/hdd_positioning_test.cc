@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace pgstorsim {
 namespace {
 
@@ -104,6 +106,25 @@ TEST(NearestOf, MoreQueuedCommandsNeverCostMoreAndOneCostsItself) {
     }
   }
   EXPECT_EQ(NearestOfPositionRatios(c, 1e9, 0).size(), 1u);
+}
+
+TEST(RewriteWait, ATurnRightAfterHalfATurnLongAfterAndTheModuloBetween) {
+  const double turn = 60000.0 / 7200;
+  EXPECT_DOUBLE_EQ(RewriteWaitMs(turn, 0), turn);
+  EXPECT_NEAR(RewriteWaitMs(turn, 0.01), turn - 0.01, 1e-9);
+  // Exponential time since with mean one turn: turn / (e - 1).
+  EXPECT_NEAR(RewriteWaitMs(turn, turn), turn / (std::exp(1.0) - 1), 1e-9);
+  EXPECT_NEAR(RewriteWaitMs(turn, 1000 * turn), turn / 2, 1e-3 * turn);
+  // Both sides of the series' switch agree.
+  EXPECT_NEAR(RewriteWaitMs(turn, 100 * turn * (1 - 1e-9)),
+              RewriteWaitMs(turn, 100 * turn * (1 + 1e-9)), 1e-7);
+  double last = turn;
+  for (double since = 0.1; since < 50 * turn; since *= 1.5) {
+    const double w = RewriteWaitMs(turn, since);
+    EXPECT_LE(w, last + 1e-12) << since;
+    EXPECT_GE(w, turn / 2) << since;
+    last = w;
+  }
 }
 
 }  // namespace
