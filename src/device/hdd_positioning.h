@@ -1,8 +1,9 @@
 // A hard disk's positioning arithmetic from its datasheet, shared by the simulator's
-// HDD (sim/hdd_mechanics.cc) and the analytic model's destage cost
-// (model/storage_costs.cc): the seek curve, the track, and the expected positioning of
-// a drive that picks the nearest of the destage writes a controller has queued to it in
-// ascending block order (an elevator feeding a reordering drive).
+// HDD (sim/hdd_mechanics.cc) and the analytic model's costs (model/storage_costs.cc,
+// storage_point.cc): the seek curve, the track, the expected positioning of a drive
+// that picks the nearest of the destage writes a controller has queued to it in
+// ascending block order (an elevator feeding a reordering drive), and the wait of a
+// write to the place the previous one started (a log's last page written again).
 // Units: bytes, ms (double) unless named _ns. Thread safety: constants and pure functions.
 #ifndef PGSTORSIM_DEVICE_HDD_POSITIONING_H_
 #define PGSTORSIM_DEVICE_HDD_POSITIONING_H_
