@@ -82,6 +82,9 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
   const size_t members = d->read_ms.size();
   std::vector<double> path_ms(members), other_ms(members);
   const std::vector<double> data_ms = d->write_ms;
+  // A commit finds a flush of the other clients' commits in progress (arrival theorem:
+  // the other N - 1 clients' share of the flushes) and waits for half of it.
+  const double others = (clients - 1.0) / clients;
   double group = 1, x_per_ms = 0, idle_ms = kIdleUnknownMs;
   RegimeSolution r;
   for (int it = 0; it < 60; ++it) {
@@ -102,9 +105,6 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
       d->wal_ms[m] = path_ms[m] / group;
       d->write_ms[m] = data_ms[m] + other_ms[m] / group;
     }
-    // A commit finds a flush of the other clients' commits in progress (arrival theorem:
-    // the other N - 1 clients' share of the flushes) and waits for half of it.
-    const double others = (clients - 1.0) / clients;
     const double busy = std::min(1.0, x_per_ms * period_ms / group) * others;
     const double wait_ms = period_ms - flush_ms / group + busy * period_ms / 2;
     r = SolveReadBound(clients, *d, delay_ms + wait_ms);

@@ -3,11 +3,11 @@
 //
 // SQL facts (any server, ProbeSqlFacts): version, shared_buffers, synchronous_commit,
 // full_page_writes, max_wal_size (checkpoint_segments before 9.5), checkpoint_timeout,
-// checkpoint_completion_target, wal_writer_delay, data_directory, database size and the pgbench
-// scale when the tables exist. Host facts (ProbeHostFacts, only when the server runs on this
-// machine): RAM and cores (/proc/meminfo, sysconf), the data directory's filesystem type and block
-// size
-// (/proc/self/mountinfo, statfs), its partition offset, the disk's read_ahead_kb,
+// checkpoint_completion_target, wal_writer_delay, data_directory, database size and
+// the pgbench scale when the tables exist. Host facts (ProbeHostFacts, only when the
+// server runs on this machine): RAM and cores (/proc/meminfo, sysconf), the data
+// directory's filesystem type and block size (/proc/self/mountinfo, statfs), its
+// partition offset, the disk's read_ahead_kb,
 // scheduler, queue depth and rotational flag (/sys/dev/block, /sys/block/*/queue), md
 // RAID level, chunk and members (/sys/block/md*/md, /proc/mdstat), and whether WAL
 // lives on another device than the data. Every Fact is detected (with its source),
