@@ -65,8 +65,9 @@ struct HostDemands {
 // lifetime. Thread safety: none (the memo it shares is locked).
 class DemandSampler {
  public:
-  static constexpr double kThinAbove = 3000;     // Transactions.
   static constexpr double kThinnedCycle = 1500;  // Transactions.
+  // Thinning by less than 4/3 costs more than it saves (a second host is built).
+  static constexpr double kThinAbove = 2000;  // Transactions.
   explicit DemandSampler(const HostConfig& config, double thin_above = kThinAbove);
   // The scenario's host (pgmodel/host_scenario.h) whose OS page cache merges the
   // evictions of `os_held_pages` 8 KiB pages it holds dirty (rounded to within 10 %);
