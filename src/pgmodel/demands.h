@@ -67,7 +67,7 @@ class DemandSampler {
  public:
   static constexpr double kThinnedCycle = 1500;  // Transactions.
   // Thinning by less than 4/3 costs more than it saves (a second host is built).
-  static constexpr double kThinAbove = 2000;  // Transactions.
+  static constexpr double kThinAbove = kThinnedCycle * 4 / 3;  // 2000 transactions.
   explicit DemandSampler(const HostConfig& config, double thin_above = kThinAbove);
   // The scenario's host (pgmodel/host_scenario.h) whose OS page cache merges the
   // evictions of `os_held_pages` 8 KiB pages it holds dirty (rounded to within 10 %);

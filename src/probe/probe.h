@@ -7,12 +7,12 @@
 // the pgbench scale when the tables exist. Host facts (ProbeHostFacts, only when the
 // server runs on this machine): RAM and cores (/proc/meminfo, sysconf), the data
 // directory's filesystem type and block size (/proc/self/mountinfo, statfs), its
-// partition offset, the disk's read_ahead_kb,
-// scheduler, queue depth and rotational flag (/sys/dev/block, /sys/block/*/queue), md
-// RAID level, chunk and members (/sys/block/md*/md, /proc/mdstat), and whether WAL
-// lives on another device than the data. Every Fact is detected (with its source),
-// assumed (the scenario default, said so) or unknown; the device
-// benchmark's timings add measured facts (device_inference.h).
+// partition offset, the disk's read_ahead_kb, scheduler, queue depth and rotational
+// flag (/sys/dev/block, /sys/block/*/queue), md RAID level, chunk and members
+// (/sys/block/md*/md, /proc/mdstat), and whether WAL lives on another device than the
+// data. Every Fact is detected (with its source), assumed (the scenario default, said
+// so) or unknown; the device benchmark's timings add measured facts
+// (device_inference.h).
 // Thread safety: pure functions apart from reading the given paths and the connection.
 #ifndef PGSTORSIM_PROBE_PROBE_H_
 #define PGSTORSIM_PROBE_PROBE_H_
