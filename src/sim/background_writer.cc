@@ -12,8 +12,12 @@ namespace {
 
 enum WriterEvent : int32_t { kPaceTick = 1, kSyncerTick = 2, kWakeWaiters = 3 };
 constexpr int64_t kSyncerPeriodNs = 1'000'000'000;
-// A completion's token: the write's dirty bytes (kFsync for the flush).
+constexpr int64_t kCheckpointerNapNs = 100'000'000;  // CheckpointWriteDelay's nap.
+// A completion's token: the write's dirty bytes, with kFsyncWrite set when the
+// checkpoint's fsync waits for it; kFsync for the flush.
 constexpr uint64_t kFsync = UINT64_MAX;
+constexpr uint64_t kFsyncWrite = uint64_t{1} << 62;
+constexpr uint64_t kCheckpointerResumes = UINT64_MAX - 1;  // The throttled checkpointer.
 
 TraceRecord DataWrite(const PageId& page, int64_t pages, int64_t now_ns) {
   TraceRecord r;
@@ -28,24 +32,35 @@ TraceRecord DataWrite(const PageId& page, int64_t pages, int64_t now_ns) {
 }  // namespace
 
 BackgroundWriter::BackgroundWriter(Simulator& sim, Controller* controller, const VolumeMap* map,
-                                   int outstanding, const pgmodel::OsDirtyLimits& limits)
+                                   int outstanding, const pgmodel::OsDirtyLimits& limits,
+                                   CheckpointSchedule schedule)
     : sim_(sim),
       controller_(controller),
       map_(map),
       outstanding_limit_(outstanding),
-      limits_(limits) {}
+      limits_(limits),
+      schedule_(std::move(schedule)) {}
 
-void BackgroundWriter::ToWriteback(const VolumeOp& op, int64_t dirty_bytes) {
-  writeback_bytes_ += dirty_bytes;
-  queue_.push_back({op, dirty_bytes});
+// True when the oldest dirty page must be written now.
+bool BackgroundWriter::OldestDue() const {
+  const Dirty& oldest = os_dirty_.front();
+  return limits_.expire_ns <= 0 || os_dirty_bytes_ > limits_.background_bytes ||
+         oldest.since_ns < expire_before_ns_ || (fsync_waiting_ && oldest.seq <= fsync_seq_);
 }
 
 void BackgroundWriter::WriteOldest() {
   const Dirty oldest = os_dirty_.front();
-  os_dirty_pages_.Erase(oldest.page);
+  if (limits_.expire_ns > 0) os_dirty_pages_.Erase(oldest.page);
   os_dirty_.pop_front();
   os_dirty_bytes_ -= oldest.dirty_bytes;
-  ToWriteback(oldest.op, oldest.dirty_bytes);
+  writeback_bytes_ += oldest.dirty_bytes;
+  ++outstanding_;
+  uint64_t token = static_cast<uint64_t>(oldest.dirty_bytes);
+  if (fsync_waiting_ && oldest.seq <= fsync_seq_) {
+    ++fsync_in_flight_;
+    token |= kFsyncWrite;
+  }
+  controller_->Submit(oldest.op, this, token);
 }
 
 bool BackgroundWriter::OverLimit() const {
@@ -54,24 +69,21 @@ bool BackgroundWriter::OverLimit() const {
 
 void BackgroundWriter::AddDirty(const PageId& page, int64_t pages, const VolumeOp& op) {
   const int64_t dirty_bytes = pages * kPageBytes;
-  if (limits_.expire_ns <= 0) return ToWriteback(op, dirty_bytes);
-  bool inserted = false;
-  os_dirty_pages_.Get(page, &inserted);
-  if (!inserted) {
-    ++absorbed_writes_;
-    return;
+  if (limits_.expire_ns > 0) {
+    bool inserted = false;
+    os_dirty_pages_.Get(page, &inserted);
+    if (!inserted) {
+      ++absorbed_writes_;
+      return;
+    }
   }
-  os_dirty_.push_back({sim_.now_ns(), page, dirty_bytes, op});
+  os_dirty_.push_back({sim_.now_ns(), next_seq_++, page, dirty_bytes, op});
   os_dirty_bytes_ += dirty_bytes;
-  if (!syncer_pending_) {
+  max_os_dirty_ = std::max<uint64_t>(max_os_dirty_, os_dirty_.size());
+  if (limits_.expire_ns > 0 && !syncer_pending_) {
     syncer_pending_ = true;
     sim_.Schedule(kSyncerPeriodNs, this, kSyncerTick);
   }
-}
-
-// Moves dirty OS pages that became dirty before `older_than_ns` to the write queue.
-void BackgroundWriter::Sync(int64_t older_than_ns) {
-  while (!os_dirty_.empty() && os_dirty_.front().since_ns < older_than_ns) WriteOldest();
 }
 
 void BackgroundWriter::Enqueue(const PageId& page, int64_t pages) {
@@ -95,18 +107,31 @@ void BackgroundWriter::WakeWaiters() {
   }
 }
 
-void BackgroundWriter::StartCheckpoint(std::vector<PageId> pages, int64_t spread_ns) {
+void BackgroundWriter::StartCheckpoint(std::vector<PageId> pages) {
   ++checkpoints_;
-  // Drop what was already written, keep the unfinished rest, then the new pages.
-  paced_.erase(paced_.begin(), paced_.begin() + static_cast<std::ptrdiff_t>(next_));
+  checkpoint_running_ = true;
+  paced_ = std::move(pages);
   next_ = 0;
-  paced_.insert(paced_.end(), pages.begin(), pages.end());
-  if (paced_.empty()) return;
-  pace_ns_ = std::max<int64_t>(1, spread_ns / static_cast<int64_t>(paced_.size()));
-  if (!tick_pending_) {
-    tick_pending_ = true;
-    sim_.Schedule(0, this, kPaceTick);
-  }
+  start_ns_ = sim_.now_ns();
+  start_lsn_ = schedule_.insert_lsn();
+  tick_pending_ = true;
+  sim_.Schedule(0, this, kPaceTick);
+}
+
+// The checkpoint's fsync of the data files: every page dirty now is due, then a flush.
+void BackgroundWriter::FinishCheckpoint() {
+  paced_.clear();
+  next_ = 0;
+  fsync_waiting_ = true;
+  fsync_seq_ = next_seq_ - 1;
+}
+
+// Issues the fsync's flush once the pages it waits for are written.
+void BackgroundWriter::FlushIfSynced() {
+  if (!fsync_waiting_ || fsync_in_flight_ > 0) return;
+  if (!os_dirty_.empty() && os_dirty_.front().seq <= fsync_seq_) return;
+  fsync_waiting_ = false;
+  controller_->Submit({IoOp::kFsync, 0, 0}, this, kFsync);
 }
 
 void BackgroundWriter::HandleEvent(const Event& e) {
@@ -116,48 +141,67 @@ void BackgroundWriter::HandleEvent(const Event& e) {
   }
   if (e.kind == kSyncerTick) {
     syncer_pending_ = false;
-    Sync(sim_.now_ns() - limits_.expire_ns + 1);
+    expire_before_ns_ = sim_.now_ns() - limits_.expire_ns + 1;
     if (!os_dirty_.empty()) {
       syncer_pending_ = true;
       sim_.Schedule(kSyncerPeriodNs, this, kSyncerTick);
     }
     return Pump();
   }
+  CheckpointerTick();
+}
+
+// The checkpointer writes while it is behind schedule (each write() throttled like a
+// backend's), then naps; after its last page it syncs.
+void BackgroundWriter::CheckpointerTick() {
   tick_pending_ = false;
-  if (next_ >= paced_.size()) return;
-  const PageId page = paced_[next_++];
-  ++checkpoint_pages_;
-  AddDirty(page, 1, map_->Map(DataWrite(page, 1, sim_.now_ns())));
+  while (next_ < paced_.size() && !OnSchedule()) {
+    if (Throttle(this, kCheckpointerResumes)) return Pump();
+    const PageId page = paced_[next_++];
+    ++checkpoint_pages_;
+    AddDirty(page, 1, map_->Map(DataWrite(page, 1, sim_.now_ns())));
+    Pump();
+  }
   if (next_ == paced_.size()) {
-    // The checkpoint's fsync of the data files: every dirty OS page, then a flush.
-    Sync(INT64_MAX);
-    queue_.push_back({{IoOp::kFsync, 0, 0}, 0});  // Zero bytes: not counted as writeback.
-    paced_.clear();
-    next_ = 0;
+    FinishCheckpoint();
   } else {
     tick_pending_ = true;
-    sim_.Schedule(pace_ns_, this, kPaceTick);
+    sim_.Schedule(kCheckpointerNapNs, this, kPaceTick);
   }
   Pump();
 }
 
-// The flusher: the oldest dirty pages while they exceed the background threshold.
+bool BackgroundWriter::OnSchedule() const {
+  const double progress =
+      schedule_.completion_target * static_cast<double>(next_) / static_cast<double>(paced_.size());
+  const double wal = static_cast<double>(schedule_.insert_lsn() - start_lsn_) /
+                     static_cast<double>(schedule_.wal_bytes);
+  const double time =
+      static_cast<double>(sim_.now_ns() - start_ns_) / static_cast<double>(schedule_.timeout_ns);
+  return progress >= wal && progress >= time;
+}
+
+// The flusher: the oldest due pages while the block layer's queue has room.
 void BackgroundWriter::Pump() {
-  while (os_dirty_bytes_ > limits_.background_bytes) WriteOldest();
-  max_queue_ = std::max<uint64_t>(max_queue_, queue_.size());
-  while (outstanding_ < outstanding_limit_ && !queue_.empty()) {
-    const VolumeOp op = queue_.front().op;
-    const int64_t dirty_bytes = queue_.front().dirty_bytes;
-    queue_.pop_front();
-    ++outstanding_;
-    controller_->Submit(op, this,
-                        op.op == IoOp::kFsync ? kFsync : static_cast<uint64_t>(dirty_bytes));
-  }
+  while (outstanding_ < outstanding_limit_ && !os_dirty_.empty() && OldestDue()) WriteOldest();
+  FlushIfSynced();
 }
 
 void BackgroundWriter::OnIoDone(uint64_t token) {
+  if (token == kCheckpointerResumes) {
+    tick_pending_ = true;
+    return sim_.Schedule(0, this, kPaceTick);
+  }
+  if (token == kFsync) {
+    checkpoint_running_ = false;
+    ++checkpoints_completed_;
+    checkpoint_ns_total_ += sim_.now_ns() - start_ns_;
+    if (checkpoint_done_ != nullptr) sim_.Schedule(0, checkpoint_done_, checkpoint_done_kind_);
+    return;
+  }
   --outstanding_;
-  if (token != kFsync) writeback_bytes_ -= static_cast<int64_t>(token);
+  if (token & kFsyncWrite) --fsync_in_flight_;
+  writeback_bytes_ -= static_cast<int64_t>(token & ~kFsyncWrite);
   Pump();
   if (!waiters_.empty() && !OverLimit() && !wake_pending_) {
     wake_pending_ = true;
@@ -168,10 +212,14 @@ void BackgroundWriter::OnIoDone(uint64_t token) {
 void BackgroundWriter::Report(ResultsWriter& out) const {
   nlohmann::json& writes = out.Section("background_writes");
   writes["checkpoints"] = checkpoints_;
+  writes["checkpoints_completed"] = checkpoints_completed_;
+  writes["mean_checkpoint_s"] =
+      checkpoints_completed_ ? NsToSec(checkpoint_ns_total_) / checkpoints_completed_ : 0.0;
+  writes["in_flight_at_end"] = outstanding_;
   writes["checkpoint_pages_written"] = checkpoint_pages_;
   writes["eviction_writes"] = eviction_writes_;
-  writes["max_queued_writes"] = max_queue_;
-  writes["queued_at_end"] = queue_.size() + (paced_.size() - next_);
+  writes["max_os_dirty_pages"] = max_os_dirty_;
+  writes["queued_at_end"] = paced_.size() - next_;  // Checkpoint writes not yet handed over.
   writes["os_dirty_at_end"] = os_dirty_.size();
   writes["throttled_backend_writes"] = throttled_writes_;
   writes["os_absorbed_writes"] = absorbed_writes_;

@@ -16,6 +16,7 @@ enum EngineEvent : int32_t {
   kSeriesTick = 4,
   kCheckpointTimer = 5,
   kLockGranted = 6,
+  kCheckpointDone = 7,
 };
 
 // Random stream ids (forked from the seed).
@@ -59,8 +60,14 @@ Status Engine::Init() {
   wal_ = std::make_unique<WalLog>(sim_, config_.wal_on_data_volume ? controller_.get() : nullptr,
                                   &*map_, this,
                                   config_.synchronous_commit ? 0 : config_.wal_writer_delay_ns);
-  writer_ = std::make_unique<BackgroundWriter>(
-      sim_, controller_.get(), &*map_, config_.background_writes_outstanding, config_.os_dirty);
+  const pgmodel::Host* wal_host = host_.get();
+  CheckpointSchedule schedule{config_.host.checkpoint_timeout_ns, config_.host.checkpoint_wal_bytes,
+                              config_.host.checkpoint_completion_target,
+                              [wal_host] { return wal_host->insert_lsn(); }};
+  writer_ = std::make_unique<BackgroundWriter>(sim_, controller_.get(), &*map_,
+                                               config_.background_writes_outstanding,
+                                               config_.os_dirty, std::move(schedule));
+  writer_->set_checkpoint_done(this, kCheckpointDone);
   row_locks_ = std::make_unique<RowLockWaits>(config_.row_locks, config_.clients,
                                               host_->workload().statements());
   cpu_ = std::make_unique<HostCpu>(sim_, config_.cpu_cores);
@@ -78,7 +85,7 @@ void Engine::Run() {
                      ? config_.series_interval_ns
                      : std::max<int64_t>(kNsPerSec, config_.duration_ns / 60);
   sim_.Schedule(interval_ns_, this, kSeriesTick);
-  sim_.ScheduleAt(host_->next_timed_checkpoint_ns(), this, kCheckpointTimer);
+  ArmCheckpointTimer();
   for (Component* part : parts_) part->Start();
   for (uint32_t c = 0; c < clients_.size(); ++c) {
     if (config_.rate_tps > 0) {
@@ -111,9 +118,11 @@ void Engine::HandleEvent(const Event& e) {
     case kSeriesTick:
       return SeriesTick();
     case kCheckpointTimer:
+      checkpoint_timer_armed_ = false;
+      [[fallthrough]];
+    case kCheckpointDone:
       CheckpointIfDue();
-      sim_.ScheduleAt(host_->next_timed_checkpoint_ns(), this, kCheckpointTimer);
-      return;
+      return ArmCheckpointTimer();
   }
 }
 
@@ -262,10 +271,17 @@ void Engine::NextTransaction(uint32_t c) {
   sim_.ScheduleAt(client.next_arrival_ns, this, kStartTxn, c);
 }
 
+// A checkpoint due while one runs starts when that one ends (kCheckpointDone).
 void Engine::CheckpointIfDue() {
-  if (!host_->CheckpointDue(sim_.now_ns())) return;
-  pgmodel::CheckpointWork work = host_->StartCheckpoint(sim_.now_ns());
-  writer_->StartCheckpoint(std::move(work.pages), work.spread_ns);
+  if (writer_->checkpoint_in_progress() || !host_->CheckpointDue(sim_.now_ns())) return;
+  writer_->StartCheckpoint(host_->StartCheckpoint(sim_.now_ns()).pages);
+}
+
+// One timer for the timed checkpoint, none while a checkpoint runs.
+void Engine::ArmCheckpointTimer() {
+  if (checkpoint_timer_armed_ || writer_->checkpoint_in_progress()) return;
+  checkpoint_timer_armed_ = true;
+  sim_.ScheduleAt(host_->next_timed_checkpoint_ns(), this, kCheckpointTimer);
 }
 
 void Engine::SeriesTick() {

@@ -69,8 +69,8 @@ class Engine : public Component, public IoListener, public WalWaiter {
     int64_t next_arrival_ns = 0;
     int64_t done = 0;
     pgmodel::StatementProgress progress;  // Of the running statement.
-    uint64_t transaction = 0;         // Global number of the running transaction.
-    int64_t commit_lsn = 0;           // WAL position after the statement's records.
+    uint64_t transaction = 0;             // Global number of the running transaction.
+    int64_t commit_lsn = 0;               // WAL position after the statement's records.
     // Direct data writes: the victims' writes still to issue, then the read.
     std::vector<TraceRecord> pending_ios;
   };
@@ -91,6 +91,7 @@ class Engine : public Component, public IoListener, public WalWaiter {
   void StatementDone(uint32_t c);
   void NextTransaction(uint32_t c);
   void CheckpointIfDue();
+  void ArmCheckpointTimer();
   void SeriesTick();
   bool Accepting(const Client& client) const;
 
@@ -114,6 +115,7 @@ class Engine : public Component, public IoListener, public WalWaiter {
   // Measurements.
   uint64_t transactions_ = 0;
   int64_t last_commit_ns_ = 0;
+  bool checkpoint_timer_armed_ = false;
   LatencyHistogram txn_latency_;
   std::array<LatencyHistogram, kStatementCount> statement_latency_;
   std::vector<IntervalSample> series_;
