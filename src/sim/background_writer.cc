@@ -99,6 +99,13 @@ bool BackgroundWriter::Throttle(IoListener* waiter, uint64_t token) {
   return true;
 }
 
+bool BackgroundWriter::ThrottleCheckpointer() {
+  if (!OverLimit()) return false;
+  ++throttled_checkpointer_writes_;
+  waiters_.emplace_back(this, kCheckpointerResumes);
+  return true;
+}
+
 void BackgroundWriter::WakeWaiters() {
   while (!waiters_.empty() && !OverLimit()) {
     const auto [waiter, token] = waiters_.front();
@@ -156,7 +163,7 @@ void BackgroundWriter::HandleEvent(const Event& e) {
 void BackgroundWriter::CheckpointerTick() {
   tick_pending_ = false;
   while (next_ < paced_.size() && !OnSchedule()) {
-    if (Throttle(this, kCheckpointerResumes)) return Pump();
+    if (ThrottleCheckpointer()) return Pump();
     const PageId page = paced_[next_++];
     ++checkpoint_pages_;
     AddDirty(page, 1, map_->Map(DataWrite(page, 1, sim_.now_ns())));
@@ -222,6 +229,7 @@ void BackgroundWriter::Report(ResultsWriter& out) const {
   writes["queued_at_end"] = paced_.size() - next_;  // Checkpoint writes not yet handed over.
   writes["os_dirty_at_end"] = os_dirty_.size();
   writes["throttled_backend_writes"] = throttled_writes_;
+  writes["throttled_checkpointer_writes"] = throttled_checkpointer_writes_;
   writes["os_absorbed_writes"] = absorbed_writes_;
   writes["os_dirty_limit_bytes"] = limits_.limit_bytes;
 }

@@ -112,6 +112,7 @@ class BackgroundWriter : public Component, public IoListener {
   std::deque<std::pair<IoListener*, uint64_t>> waiters_;
   bool wake_pending_ = false;
   uint64_t throttled_writes_ = 0;
+  uint64_t throttled_checkpointer_writes_ = 0;
   bool syncer_pending_ = false;
   int outstanding_ = 0;
   std::vector<PageId> paced_;
@@ -120,6 +121,7 @@ class BackgroundWriter : public Component, public IoListener {
   int64_t start_lsn_ = 0;
   bool tick_pending_ = false;
   void CheckpointerTick();
+  bool ThrottleCheckpointer();  // Throttle for the checkpointer's own write.
   bool OnSchedule() const;
   bool checkpoint_running_ = false;
   Component* checkpoint_done_ = nullptr;
