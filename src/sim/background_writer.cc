@@ -93,16 +93,15 @@ void BackgroundWriter::Enqueue(const PageId& page, int64_t pages) {
 }
 
 bool BackgroundWriter::Throttle(IoListener* waiter, uint64_t token) {
-  if (!OverLimit()) return false;
-  ++throttled_writes_;
-  waiters_.emplace_back(waiter, token);
-  return true;
+  return WaitBelowLimit(waiter, token, &throttled_writes_);
 }
 
-bool BackgroundWriter::ThrottleCheckpointer() {
+// Over the dirty limit: `waiter` joins the queue woken by WakeWaiters, counted in
+// *throttled.
+bool BackgroundWriter::WaitBelowLimit(IoListener* waiter, uint64_t token, uint64_t* throttled) {
   if (!OverLimit()) return false;
-  ++throttled_checkpointer_writes_;
-  waiters_.emplace_back(this, kCheckpointerResumes);
+  ++*throttled;
+  waiters_.emplace_back(waiter, token);
   return true;
 }
 
@@ -163,7 +162,9 @@ void BackgroundWriter::HandleEvent(const Event& e) {
 void BackgroundWriter::CheckpointerTick() {
   tick_pending_ = false;
   while (next_ < paced_.size() && !OnSchedule()) {
-    if (ThrottleCheckpointer()) return Pump();
+    if (WaitBelowLimit(this, kCheckpointerResumes, &throttled_checkpointer_writes_)) {
+      return Pump();
+    }
     const PageId page = paced_[next_++];
     ++checkpoint_pages_;
     AddDirty(page, 1, map_->Map(DataWrite(page, 1, sim_.now_ns())));

@@ -81,6 +81,9 @@ class BackgroundWriter : public Component, public IoListener {
   bool OverLimit() const;
   void WakeWaiters();
   void FinishCheckpoint();
+  void CheckpointerTick();
+  bool OnSchedule() const;
+  bool WaitBelowLimit(IoListener* waiter, uint64_t token, uint64_t* throttled);
 
   Simulator& sim_;
   Controller* controller_;
@@ -120,9 +123,6 @@ class BackgroundWriter : public Component, public IoListener {
   int64_t start_ns_ = 0;  // Of the running checkpoint.
   int64_t start_lsn_ = 0;
   bool tick_pending_ = false;
-  void CheckpointerTick();
-  bool ThrottleCheckpointer();  // Throttle for the checkpointer's own write.
-  bool OnSchedule() const;
   bool checkpoint_running_ = false;
   Component* checkpoint_done_ = nullptr;
   int32_t checkpoint_done_kind_ = 0;
