@@ -36,6 +36,13 @@ double MemberSpanBytes(const Scenario& s, double footprint_bytes);
 // `seek_scale` above track-to-track.
 HddSeekCurve SeekCurveOf(const DiskConfig& d, bool writes, double seek_scale);
 
+// Destage commands a write-back controller keeps in flight at each member drive when
+// its cost per destage command is the model's: the drives serve in order (their
+// reordering gain is in the cost), so one in service and the next queued keep a drive
+// busy; more would only delay the reads behind them. The simulator's controller takes
+// the same for a calibrated scenario (sim/sim_config.cc).
+inline constexpr int kDestagesInFlightPerMember = 2;
+
 // Dirty bytes a write-back controller destages from: the share of its write cache at
 // which destaging starts (ControllerConfig::WriteCacheBytes x kDestageStartFraction).
 double DestagePendingBytes(const Scenario& s);

@@ -104,6 +104,9 @@ nlohmann::json PredictionToJson(const Prediction& p) {
           {"checkpoint_burst_flush_wait_ms", p.burst_flush_wait_ms},
           {"commit_behind_os_writes_ms", p.commit_behind_os_writes_ms},
           {"stalled_transaction_share", p.stalled_transaction_share},
+          {"page_cache_fill_s", p.fill_s},
+          {"page_cache_fill_tps", p.fill_tps},
+          {"after_page_cache_fill_tps", p.after_fill_tps},
           {"io_bytes_per_s", p.bytes_per_s},
           {"file_lock_utilization", p.file_lock_utilization},
           {"devices", devices}};

@@ -76,6 +76,12 @@ bool RunWrites::InBackground(double database_bytes) const {
   return database_bytes <= held && !commits_queue;
 }
 
+double RunWrites::FillRoomWrites() const {
+  const bool commits_queue = s_.postgres.synchronous_commit && s_.postgres.wal_on_data_volume;
+  if (commits_queue || limits_.limit_bytes <= 0) return 0;
+  return static_cast<double>(limits_.limit_bytes) / write_bytes_;
+}
+
 StatusOr<double> WrittenShareRoot(const std::function<StatusOr<double>(double w)>& excess) {
   auto all = excess(1);
   if (!all.ok()) return all.status();

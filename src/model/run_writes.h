@@ -51,6 +51,11 @@ class RunWrites {
   // again, so only that share of the expiry merges (none when the residence is longer).
   double OsMergedPages(double tps, double shared_misses) const;
 
+  // The data writes the OS page cache can hold dirty before its dirty limit throttles
+  // the writers, where it fills first (page_cache_fill.h: no commit waits behind the
+  // data writes, and the OS holds dirty pages); else 0.
+  double FillRoomWrites() const;
+
   double page_writes() const { return host_.page_writes; }  // Per transaction, all.
   // Of `written` page writes per transaction, those a backend waits for: where the OS
   // takes no dirty page (dirty limit 0: io.data_writes = direct) its own (dirty victims,

@@ -116,6 +116,12 @@ struct Prediction {
   // wait for the flush in progress (a share of the commits waits, up to one flush).
   double wal_flush_ms = 0;
   double wal_flush_wait_ms = 0;
+  // The OS page cache's fill (model/page_cache_fill.h): the run's first fill_s seconds
+  // run at fill_tps while the OS takes the dirty pages, the rest at after_fill_tps once
+  // its dirty limit holds the clients to the disks' pace; all 0 without a fill.
+  double fill_s = 0;
+  double fill_tps = 0;
+  double after_fill_tps = 0;
   std::vector<DeviceLoad> devices;
   // workload.type = io (model/io_workload.h): tps is requests per second, and
   // statements are "read" and "write" requests.

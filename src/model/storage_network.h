@@ -67,6 +67,12 @@ struct OpLoad {
   bool row_locks = false;       // pgbench's tellers/branches row locks (not randomio).
   double flush_group = 1;       // Commits per throttled write (SliceCommitGroup; not randomio).
   const AccessGeometry* geometry = nullptr;  // Per operation; null = 8 KiB pages'.
+  // The OS page cache's fill (page_cache_fill.h): the data writes it can hold dirty
+  // before its dirty limit throttles the writers (0: no fill), the data writes each
+  // operation hands it, and whether a solve is of the fill (`filling`).
+  double fill_room_writes = 0;
+  double dirtied_per_op = 0;
+  bool filling = false;
 };
 
 // A pgbench run's solution: the prediction and what its statements' latencies are
@@ -129,7 +135,8 @@ struct Point {
   double weight = 0;
   double x_per_ms = 0;
   Demands d;
-  RowLockWait locks;  // Included in x_per_ms (a delay in the cycle).
+  RowLockWait locks;              // Included in x_per_ms (a delay in the cycle).
+  double fill_writes_per_ms = 0;  // A fill point's: data writes the disks take.
 };
 
 // Writes per operation through a throttled device's write cap: the data writes and

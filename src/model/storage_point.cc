@@ -6,6 +6,7 @@
 
 #include "device/hdd_positioning.h"
 #include "model/cpu_demand.h"
+#include "model/page_cache_fill.h"
 #include "model/storage_network.h"
 #include "scenario/storage_geometry.h"
 
@@ -156,6 +157,7 @@ Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double 
   pt.d.mirrors = net.geometry.mirrors;
   pt.d.update_residence_share = net.p->update_residence_share;
   pt.d.cpu = load.cpu;
+  if (load.filling && !net.throttled) return SolveFillPoint(net, load, reads, pt);
   const int n = net.s->workload.clients;
   const double delay_ms =
       load.delay_ms + reads * net.latency_per_read_ms +

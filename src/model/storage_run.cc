@@ -10,6 +10,7 @@
 #include "model/cpu_demand.h"
 #include "model/io_workload.h"
 #include "model/model_error.h"
+#include "model/page_cache_fill.h"
 #include "model/percentiles.h"
 #include "model/run_writes.h"
 #include "model/storage_network.h"
@@ -29,6 +30,7 @@ struct RunTotals {
   double stall_ms = 0, stall_burst_ms2 = 0;  // Checkpoint stalls, and x burst length.
   double flush_ms = 0, flush_wait_ms = 0;    // Commits' own WAL flushes, waits for one.
   double tellers_wait_ms = 0, branches_wait_ms = 0;
+  double fill_ops = 0, fill_ms = 0;  // Of ops and time_ms, while the OS page cache fills.
   std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
 };
 
@@ -56,15 +58,46 @@ void Accumulate(const Point& pt, double reads, double done, double time_ms, RunT
   }
 }
 
+// `span_ms` of the run at `reads` per operation, steady at `pt`, its first part while
+// the OS page cache fills (page_cache_fill.h) as long as `*room` (data writes the
+// cache can still take dirty) lasts and the fill is faster than `pt`. Returns the
+// throughput at the span's end.
+double AccumulateSpan(const Network& net, const OpLoad& load, double reads, const Point& pt,
+                      double span_ms, double* room, RunTotals* t) {
+  if (*room > 0) {
+    OpLoad fill_load = load;
+    fill_load.filling = true;
+    const Point fill = SolvePoint(net, fill_load, reads);
+    const double growth = FillGrowthPerMs(load, fill);
+    if (growth > 0 && fill.x_per_ms > pt.x_per_ms) {
+      const double fill_ms = std::min(span_ms, *room / growth);
+      Accumulate(fill, reads, fill.x_per_ms * fill_ms, fill_ms, t);
+      t->fill_ops += fill.x_per_ms * fill_ms;
+      t->fill_ms += fill_ms;
+      *room -= growth * fill_ms;
+      span_ms -= fill_ms;
+      if (!(span_ms > 0)) return fill.x_per_ms;
+    }
+  }
+  Accumulate(pt, reads, pt.x_per_ms * span_ms, span_ms, t);
+  return pt.x_per_ms;
+}
+
 // A warming cache is a ramp: tps(t) rises as the cache fills, so the run's tps is the
 // time integral of the slices' throughputs (midpoint rule: each slice solved at the
 // reads after the operations done by its middle). A warm cache is one steady state.
+// Either begins with the OS page cache's fill where there is one (AccumulateSpan).
 RunTotals Integrate(const Network& net, const OpLoad& load) {
   RunTotals t;
+  double room = load.fill_room_writes;
   if (!load.warming || !(load.duration_s > 0)) {
     const double reads = load.reads_after(0);
     const Point pt = SolvePoint(net, load, reads);
-    Accumulate(pt, reads, 1, 1 / pt.x_per_ms, &t);
+    if (room > 0 && load.duration_s > 0) {
+      AccumulateSpan(net, load, reads, pt, load.duration_s * 1000, &room, &t);
+    } else {
+      Accumulate(pt, reads, 1, 1 / pt.x_per_ms, &t);
+    }
     return t;
   }
   const double slice_ms = load.duration_s * 1000 / kRampSlices;
@@ -75,8 +108,7 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
   for (int i = 0; i < kRampSlices; ++i) {
     const double reads = load.reads_after(t.ops + x_per_ms * slice_ms / 2);
     const Point mid = SolvePoint(net, load, reads, &wait_ms);
-    x_per_ms = mid.x_per_ms;
-    Accumulate(mid, reads, x_per_ms * slice_ms, slice_ms, &t);
+    x_per_ms = AccumulateSpan(net, load, reads, mid, slice_ms, &room, &t);
   }
   return t;
 }
@@ -140,6 +172,13 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
       out.burst_flush_wait_ms = std::min(out.checkpoint_burst_ms, out.commit_behind_os_writes_ms);
     }
   }
+  if (t.fill_ms > 0) {
+    out.fill_s = t.fill_ms / 1000;
+    out.fill_tps = 1000 * t.fill_ops / t.fill_ms;
+    if (t.time_ms > t.fill_ms) {
+      out.after_fill_tps = 1000 * (t.ops - t.fill_ops) / (t.time_ms - t.fill_ms);
+    }
+  }
   out.wal_flush_ms = t.flush_ms / t.ops;
   out.wal_flush_wait_ms = t.flush_wait_ms / t.ops;
   AddDevices(net, t, &out);
@@ -162,6 +201,8 @@ StatusOr<Solved> SolveRun(const Scenario& s, const ModelParams& p, OpLoad load,
                           const pgmodel::HostDemands& host) {
   load.wal_bytes_per_op = host.wal_lsn_bytes;
   const RunWrites run(s, host, load.duration_s);
+  load.fill_room_writes = run.FillRoomWrites();
+  load.dirtied_per_op = host.page_writes;
   if (run.InBackground(load.footprint_bytes)) {
     load.writes_per_op = load.sync_writes_per_op = 0;
     auto free = Solve(s, p, load);

@@ -90,7 +90,7 @@ Apply ApplyFor(const std::string& key);
 void UseDestageCost(double ms, SimConfig* c) {
   if (c->disk.kind != DiskKind::kHdd) return;
   c->controller.destage_position_ns = MsToNs(ms);
-  c->controller.destage_outstanding = 2;
+  c->controller.destage_outstanding = kDestagesInFlightPerMember;
 }
 
 // A calibrated destage_queue_depth (without an explicit destage_position_ms): the

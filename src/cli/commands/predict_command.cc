@@ -84,6 +84,15 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
                 burst ? "their commit's WAL flush in a checkpoint's burst"
                       : "their WAL write for room in the full write-back cache");
   }
+  if (p.fill_s > 0) {
+    std::printf("page cache: the first %.0f s at %.1f tps while the OS takes the dirty pages",
+                p.fill_s, p.fill_tps);
+    if (p.after_fill_tps > 0) {
+      std::printf(", then %.1f tps once its dirty limit holds the clients to the disks' pace",
+                  p.after_fill_tps);
+    }
+    std::printf("\n");
+  }
   PrintLatencies(p, "statement");
 }
 
