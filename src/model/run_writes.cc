@@ -70,15 +70,17 @@ double RunWrites::BackendWaitedWrites(double written) const {
   return limits_.limit_bytes > 0 ? 0 : std::min(written, host_.backend_writes);
 }
 
+bool RunWrites::CommitsQueue() const {
+  return s_.postgres.synchronous_commit && s_.postgres.wal_on_data_volume;
+}
+
 bool RunWrites::InBackground(double database_bytes) const {
   const auto held = static_cast<double>(s_.postgres.shared_buffers_bytes + limits_.limit_bytes);
-  const bool commits_queue = s_.postgres.synchronous_commit && s_.postgres.wal_on_data_volume;
-  return database_bytes <= held && !commits_queue;
+  return database_bytes <= held && !CommitsQueue();
 }
 
 double RunWrites::FillRoomWrites() const {
-  const bool commits_queue = s_.postgres.synchronous_commit && s_.postgres.wal_on_data_volume;
-  if (commits_queue || limits_.limit_bytes <= 0) return 0;
+  if (CommitsQueue() || limits_.limit_bytes <= 0) return 0;
   return static_cast<double>(limits_.limit_bytes) / write_bytes_;
 }
 

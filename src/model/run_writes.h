@@ -65,6 +65,8 @@ class RunWrites {
 
  private:
   double CycleSeconds(double tps) const;  // The checkpoint cycle at `tps`.
+  // Commits wait for their WAL flush behind the data writes on the same volume.
+  bool CommitsQueue() const;
 
   const Scenario& s_;
   pgmodel::HostDemands host_;
