@@ -6,6 +6,7 @@
 
 #include "model/cpu_demand.h"
 #include "model/percentiles.h"
+#include "pgmodel/host_scenario.h"
 
 namespace pgstorsim {
 namespace {
@@ -40,16 +41,17 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
   const DiskLoad disks = DiskLoadOf(*p);
   const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
   const bool write_back = writes && s.controller.EffectiveWriteBack();
-  // A full write-back cache makes the commits wait in stalls: a commit's WAL write
-  // queues for room behind the OS's data writes in flight.
-  const double stall_ms = write_back ? p->commit_behind_os_writes_ms : 0;
+  // A full write-back cache makes the commits that write to it wait in stalls: a
+  // commit's WAL write queues for room behind the OS's data writes in flight.
+  const bool commits_queue = write_back && pgmodel::CommitsWriteToDataVolume(s.postgres);
+  const double stall_ms = commits_queue ? p->commit_behind_os_writes_ms : 0;
   // With the cache full, a commit that finds other commits ahead of it waits until the
   // destages have freed its lines: its transaction's destage time at the busiest
   // member, spanning the destage commands of its writes on all members. It sees the
   // other N - 1 clients (arrival theorem): alone, its room was freed while it ran.
   const int clients = std::max(1, s.workload.clients);
   const double others = (clients - 1.0) / clients;
-  const double saturated = write_back ? p->cache_full_probability : 0;
+  const double saturated = writes ? p->destage_saturated_share : 0;
   std::map<std::string, StatementShape> shapes;
   for (const auto& [name, ms] : p->statement_latency_ms) {
     StatementShape shape;
@@ -58,7 +60,7 @@ void AddPercentiles(const Scenario& s, const ModelParams& params, Prediction* p)
     shape.stall_ms = stall_ms;
     shape.saturated = saturated;
     shape.command_ms = p->destage_service_ms;
-    if (name == "END" && write_back) {
+    if (name == "END" && commits_queue) {
       shape.fixed_ms += params.commit_ms;
       shape.room_busy = saturated * others;
       shape.room_ms = shape.room_busy * disks.destage_busiest_ms;

@@ -10,10 +10,12 @@
 //     w / U so that the read's mean residence is the one the network gives (UPDATE's
 //     time over r). The wait is gamma-distributed: exponential (squared coefficient
 //     of variation 1, M/M/1) where destage is an open background stream, and, in the
-//     share of time the destage stream saturates the disks (the cache-full weight),
+//     share of time the destage stream saturates the disks
+//     (Prediction::destage_saturated_share: the cache-full weight, or all of the run
+//     where the OS page cache holds a backlog of dirty pages),
 //     the sum of the k destage commands queued ahead of the read (the controller
 //     keeps a bounded number in flight), squared coefficient of variation 1 / k;
-//   - END with a full write-back cache: a frequent wait for room (with probability
+//   - END with a full write-back cache it writes to: a frequent wait for room (with probability
 //     the cache-full weight x (N - 1) / N: the other clients' commits ahead of it),
 //     one transaction's destage time at the busiest member, spanning the destage
 //     commands that free its lines (a gamma of that many commands);
@@ -25,7 +27,8 @@
 //     in progress and its own, each behind the OS's writes in flight; at most the
 //     burst);
 //   - every other wait (END's rest, the row-lock waits, UPDATE's residence when
-//     nothing is read): with a write-back cache, rare stalls of exactly what a commit
+//     nothing is read): with a write-back cache that the commits write to (not with
+//     synchronous_commit = off or the WAL on its own device), rare stalls of exactly what a commit
 //     queued for room behind the OS's writes in flight waits
 //     (Prediction::commit_behind_os_writes_ms), else an exponential wait of the
 //     statement's mean excess;

@@ -70,17 +70,13 @@ double RunWrites::BackendWaitedWrites(double written) const {
   return limits_.limit_bytes > 0 ? 0 : std::min(written, host_.backend_writes);
 }
 
-bool RunWrites::CommitsQueue() const {
-  return s_.postgres.synchronous_commit && s_.postgres.wal_on_data_volume;
-}
-
 bool RunWrites::InBackground(double database_bytes) const {
   const auto held = static_cast<double>(s_.postgres.shared_buffers_bytes + limits_.limit_bytes);
-  return database_bytes <= held && !CommitsQueue();
+  return database_bytes <= held && !pgmodel::CommitsWriteToDataVolume(s_.postgres);
 }
 
 double RunWrites::FillRoomWrites() const {
-  if (CommitsQueue() || limits_.limit_bytes <= 0) return 0;
+  if (pgmodel::CommitsWriteToDataVolume(s_.postgres) || limits_.limit_bytes <= 0) return 0;
   return static_cast<double>(limits_.limit_bytes) / write_bytes_;
 }
 

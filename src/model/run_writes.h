@@ -65,9 +65,6 @@ class RunWrites {
 
  private:
   double CycleSeconds(double tps) const;  // The checkpoint cycle at `tps`.
-  // Commits wait for their WAL flush behind the data writes on the same volume.
-  bool CommitsQueue() const;
-
   const Scenario& s_;
   pgmodel::HostDemands host_;
   double duration_s_;

@@ -64,14 +64,13 @@ StatusOr<OpLoad> TransactionLoad(const Scenario& s, const ModelParams& p) {
   load.reads_after = [model](double done) { return model.ReadsAfter(done); };
   load.warming = s.workload.cache == CacheState::kCold;
   load.duration_s = NsToSec(s.workload.duration_ns);
-  // Commits that wait for their WAL flush: none without synchronous commit (the WAL
-  // writer flushes in the background: WalWriterWritesPerTransaction).
+  // Commits that wait for a WAL flush on these disks: none without synchronous commit
+  // (the WAL writer flushes in the background: WalWriterWritesPerTransaction) or with
+  // the WAL on its own (ideal) device.
   const bool writes = s.workload.type != WorkloadKind::kSelectOnly;
-  load.commits_per_op = writes && s.postgres.synchronous_commit ? 1.0 : 0.0;
+  load.commits_per_op = writes && pgmodel::CommitsWriteToDataVolume(s.postgres) ? 1.0 : 0.0;
   load.flush_group = SliceCommitGroup(s);
-  if (s.postgres.wal_on_data_volume) {
-    load.wal_writes_per_op = load.commits_per_op / load.flush_group;
-  }
+  load.wal_writes_per_op = load.commits_per_op / load.flush_group;
   const CpuDemand cpu = TransactionCpu(s, p);
   load.cpu = {cpu.demand_ms, cpu.cores};
   load.footprint_bytes = misses->database_bytes();
@@ -94,9 +93,10 @@ void AddStatementLatencies(const Scenario& s, const Solved& r, const OpLoad& loa
   if (s.workload.type != WorkloadKind::kSelectOnly) {
     lat["UPDATE accounts"] += r.update_ms;
     const double commit_ms = r.commit_ms * commits;
-    // A commit that flushes nothing (synchronous_commit = off) waits for no write: the
-    // disks' residence the network charges at the commit (a full cache, the OS's
-    // write-back limit, checkpoint bursts) is the transaction's reads' wait behind them.
+    // A commit that flushes nothing on these disks (synchronous_commit = off, or the WAL
+    // on its own device) waits for no write here: the disks' residence the network
+    // charges at the commit (a full cache, the OS's write-back limit, checkpoint bursts)
+    // is the transaction's reads' wait behind them.
     lat[commits > 0 ? "END" : "UPDATE accounts"] += r.end_ms;
     lat["END"] += (1 - w) * commit_ms + (write_back ? 0 : w * commit_ms);
   } else {

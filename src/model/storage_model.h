@@ -93,6 +93,9 @@ struct Prediction {
   std::map<std::string, double> statement_shares;
   std::string regime;                 // "read-bound" or "destage-bound".
   double cache_full_probability = 0;  // Weight of the destage-bound regime.
+  // Share (0..1) of the transactions whose reads queue behind a destage stream that
+  // saturates the disks: a full write-back cache's, or the OS page cache's fill's.
+  double destage_saturated_share = 0;
   double reads_per_transaction = 0;   // Filesystem-block reads (cache misses).
   double writes_per_transaction = 0;  // Filesystem-block writes destaged.
   double read_service_ms = 0;         // Mean member read command, no queueing.

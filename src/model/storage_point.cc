@@ -190,8 +190,8 @@ Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double 
     // mirror copies of the WAL write run in parallel: one copy's time is on the path
     // (the network visits stations in turn), the others' busy time is background load.
     // A WAL on its own device (postgres.wal_on_data_volume = off) flushes off these
-    // disks: an ideal device's flush, as the simulator's.
-    const double wal_commits = net.s->postgres.wal_on_data_volume ? load.commits_per_op : 0;
+    // disks: an ideal device's flush, as the simulator's (no commits in `load`).
+    const double wal_commits = load.commits_per_op;
     const double writes = load.writes_per_op + load.sync_writes_per_op;
     std::vector<double> other_commands(members);
     for (size_t m = 0; m < members; ++m) {

@@ -31,6 +31,10 @@ struct RunTotals {
   double flush_ms = 0, flush_wait_ms = 0;    // Commits' own WAL flushes, waits for one.
   double tellers_wait_ms = 0, branches_wait_ms = 0;
   double fill_ops = 0, fill_ms = 0;  // Of ops and time_ms, while the OS page cache fills.
+  // Of ops, those whose reads queue behind a destage stream that saturates the disks:
+  // a full write-back cache's (its weight), every one while the OS page cache fills and
+  // once it holds its dirty limit.
+  double saturated_ops = 0;
   std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
 };
 
@@ -73,6 +77,7 @@ double AccumulateSpan(const Network& net, const OpLoad& load, double reads, cons
       const double fill_ms = std::min(span_ms, *room / growth);
       Accumulate(fill, reads, fill.x_per_ms * fill_ms, fill_ms, t);
       t->fill_ops += fill.x_per_ms * fill_ms;
+      t->saturated_ops += fill.x_per_ms * fill_ms;
       t->fill_ms += fill_ms;
       *room -= growth * fill_ms;
       span_ms -= fill_ms;
@@ -80,6 +85,10 @@ double AccumulateSpan(const Network& net, const OpLoad& load, double reads, cons
     }
   }
   Accumulate(pt, reads, pt.x_per_ms * span_ms, span_ms, t);
+  // After a fill the OS holds its dirty limit's backlog: the disks always have writes.
+  const bool backlog = load.fill_room_writes > 0 && !(*room > 0);
+  const double saturated = backlog ? 1 : net.write_back ? pt.weight : 0;
+  t->saturated_ops += pt.x_per_ms * span_ms * saturated;
   return pt.x_per_ms;
 }
 
@@ -97,6 +106,7 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
       AccumulateSpan(net, load, reads, pt, load.duration_s * 1000, &room, &t);
     } else {
       Accumulate(pt, reads, 1, 1 / pt.x_per_ms, &t);
+      if (net.write_back) t.saturated_ops += pt.weight;
     }
     return t;
   }
@@ -160,6 +170,7 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   Prediction& out = r.out;
   out.tps = out.tps_low = out.tps_high = 1000 * t.ops / t.time_ms;
   out.cache_full_probability = t.weight / t.ops;
+  out.destage_saturated_share = t.saturated_ops / t.ops;
   out.regime = out.cache_full_probability >= 0.5 ? "destage-bound" : "read-bound";
   out.reads_per_transaction = t.reads / t.ops;
   out.writes_per_transaction = load.writes_per_op + load.sync_writes_per_op;

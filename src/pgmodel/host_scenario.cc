@@ -20,6 +20,10 @@ int CheckpointSegments(const PostgresConfig& pg) {
   return pg.checkpoint_segments > 0 ? pg.checkpoint_segments : kDefaultCheckpointSegments;
 }
 
+bool CommitsWriteToDataVolume(const PostgresConfig& pg) {
+  return pg.synchronous_commit && pg.wal_on_data_volume;
+}
+
 int64_t MaxWalSizeBytes(const PostgresConfig& pg) {
   return pg.max_wal_size_bytes > 0 ? pg.max_wal_size_bytes : kDefaultMaxWalSizeBytes;
 }

@@ -16,6 +16,10 @@ namespace pgstorsim::pgmodel {
 // checkpoint_segments in force: postgres.checkpoint_segments (default 3, 48 MiB) before
 // 9.5, 0 since (max_wal_size).
 int CheckpointSegments(const PostgresConfig& pg);
+// True when a commit waits for a write on the data volume: synchronous commit with the
+// WAL on the data array (postgres.wal_on_data_volume). A WAL on its own device is an
+// ideal one in every instrument (the simulator's WalLog without a controller).
+bool CommitsWriteToDataVolume(const PostgresConfig& pg);
 // max_wal_size in force: postgres.max_wal_size, default 1 GiB (not used before 9.5).
 int64_t MaxWalSizeBytes(const PostgresConfig& pg);
 
