@@ -38,11 +38,15 @@ void Worker::Run(const std::vector<Txn>& txns, int64_t start_ns, int64_t span_ns
   board_->Finish(id_, result_.intervals);
 }
 
+const Volume& Worker::VolumeOf(const TraceRecord& r) const {
+  const FilePlacement& f = setup_->placement.files[r.file];
+  return f.volume == VolumeId::kWal && setup_->wal_volume != nullptr ? *setup_->wal_volume
+                                                                     : *setup_->data_volume;
+}
+
 AccessOutcome Worker::Exec(const TraceRecord& r) {
   const FilePlacement& f = setup_->placement.files[r.file];
-  const Volume& v = f.volume == VolumeId::kWal && setup_->wal_volume != nullptr
-                        ? *setup_->wal_volume
-                        : *setup_->data_volume;
+  const Volume& v = VolumeOf(r);
   const bool buffered = writeback_ != nullptr && r.stream == IoStream::kData;
   switch (r.op) {
     case IoOp::kRead:
@@ -78,6 +82,40 @@ AccessOutcome Worker::WriteBackFile(uint32_t file, AccessOutcome flush) {
   return o;
 }
 
+bool Worker::CommitWal(const Txn& txn, size_t first, size_t* next, AccessOutcome* out) {
+  auto is_wal = [&](size_t i) { return i < txn.size() && txn[i].stream == IoStream::kWal; };
+  if (wal_ == nullptr || txn[first].stream != IoStream::kWal || txn[first].op != IoOp::kWrite) {
+    return false;
+  }
+  std::vector<WalRange> mine;
+  size_t i = first;
+  for (; is_wal(i) && txn[i].op == IoOp::kWrite; ++i) {
+    const TraceRecord& r = txn[i];
+    const int64_t at = setup_->placement.files[r.file].VolumeOffset(r.offset_bytes);
+    mine.push_back({&VolumeOf(r), at, at + r.length_bytes});
+  }
+  if (!is_wal(i) || txn[i].op != IoOp::kFsync) return false;  // No commit: as issued.
+  *next = i + 1;
+  bool led = false;
+  *out = wal_->Commit(
+      mine, [this](const std::vector<WalRange>& r) { return FlushWal(r); }, &led);
+  return true;
+}
+
+AccessOutcome Worker::FlushWal(const std::vector<WalRange>& ranges) {
+  AccessOutcome o;
+  o.start_ns = o.end_ns = MonotonicNowNs();
+  std::vector<const Volume*> written;
+  for (const WalRange& r : ranges) {
+    Add(&o, io_.Write(*r.volume, r.begin, r.end - r.begin));
+    if (std::find(written.begin(), written.end(), r.volume) == written.end()) {
+      written.push_back(r.volume);
+    }
+  }
+  for (const Volume* v : written) Add(&o, io_.Flush(*v));
+  return o;
+}
+
 void Worker::Add(AccessOutcome* total, const AccessOutcome& part) {
   total->end_ns = std::max(total->end_ns, part.end_ns);
   total->member_requests += part.member_requests;
@@ -96,6 +134,24 @@ void Worker::RunPasses(const std::vector<Txn>& txns, int64_t start_ns, int64_t s
   }
 }
 
+void Worker::Record(const TraceRecord& r, const AccessOutcome& o, int64_t latency,
+                    int64_t start_ns) {
+  IntervalStats& iv = IntervalAt(o.end_ns, start_ns);
+  if (r.op == IoOp::kRead) {
+    result_.data_read.Record(latency);
+    iv.reads.Add(latency);
+  } else if (r.op == IoOp::kWrite) {
+    (r.stream == IoStream::kWal ? result_.wal_write : result_.data_write).Record(latency);
+    iv.writes.Add(latency);
+  } else {
+    result_.fsync.Record(latency);
+  }
+  ++result_.records;
+  result_.member_requests += static_cast<uint64_t>(o.member_requests);
+  result_.member_errors += static_cast<uint64_t>(o.errors);
+  if (o.errors > 0) ++result_.failed_records;
+}
+
 IntervalStats& Worker::IntervalAt(int64_t t_ns, int64_t start_ns) {
   const size_t i =
       static_cast<size_t>(std::max<int64_t>(0, t_ns - start_ns) / options_->interval_ns);
@@ -111,28 +167,21 @@ void Worker::RunTxn(const Txn& txn, int64_t base_ns, int64_t start_ns) {
   int64_t txn_start = open ? base_ns + txn.front().time_ns : MonotonicNowNs();
   int64_t txn_end = txn_start;
   bool failed = false;
-  for (const TraceRecord& r : txn) {
+  for (size_t i = 0; i < txn.size();) {
+    const TraceRecord& r = txn[i];
     const int64_t scheduled = base_ns + r.time_ns;
     // Stopped while waiting: the transaction is not finished and not counted.
     if (open && !SleepUntil(scheduled, *options_)) return;
-    const AccessOutcome o = Exec(r);
+    AccessOutcome o;
+    size_t next = i + 1;
+    const bool commit = CommitWal(txn, i, &next, &o);
+    if (!commit) o = Exec(r);
     const int64_t latency = o.end_ns - (open ? std::min(scheduled, o.start_ns) : o.start_ns);
     txn_end = std::max(txn_end, o.end_ns);
-    IntervalStats& iv = IntervalAt(o.end_ns, start_ns);
-    if (r.op == IoOp::kRead) {
-      result_.data_read.Record(latency);
-      iv.reads.Add(latency);
-    } else if (r.op == IoOp::kWrite) {
-      (r.stream == IoStream::kWal ? result_.wal_write : result_.data_write).Record(latency);
-      iv.writes.Add(latency);
-    } else {
-      result_.fsync.Record(latency);
-    }
-    ++result_.records;
-    result_.member_requests += static_cast<uint64_t>(o.member_requests);
-    result_.member_errors += static_cast<uint64_t>(o.errors);
-    if (o.errors > 0) ++result_.failed_records;
+    Record(r, o, latency, start_ns);
+    result_.records += next - i - 1;  // A commit's other WAL records.
     failed |= o.errors > 0;
+    i = next;
   }
   ++result_.transactions;
   if (failed) ++result_.failed_transactions;

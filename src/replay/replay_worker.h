@@ -4,7 +4,8 @@
 // it issues each record (closed loop back to back, open loop at its trace time), times
 // and counts it, and publishes its finished intervals to the IntervalBoard. With
 // buffered data writes, data writes go to the shared OsWriteback and the Flusher
-// writes them back. replayer.cc partitions the trace, starts these threads and merges
+// writes them back. A commit's WAL write and fsync go through the shared WalFlushGroup
+// (PostgreSQL's group commit). replayer.cc partitions the trace, starts these threads and merges
 // what they measured; replay_worker.cc holds their issue loops.
 // Thread safety: each Worker and the Flusher run on one thread of their own.
 #ifndef PGSTORSIM_REPLAY_REPLAY_WORKER_H_
@@ -21,6 +22,7 @@
 #include "replay/interval_board.h"
 #include "replay/os_writeback.h"
 #include "replay/replayer.h"
+#include "replay/wal_flush_group.h"
 #include "trace/trace_record.h"
 
 namespace pgstorsim {
@@ -34,14 +36,15 @@ class Worker {
  public:
   Worker(int id, std::unique_ptr<IoEngine> engine, DeviceStats* stats, StripeLocks* locks,
          const ReplaySetup* setup, const ReplayOptions* options, uint64_t seed,
-         OsWriteback* writeback)
+         OsWriteback* writeback, WalFlushGroup* wal)
       : id_(id),
         engine_(std::move(engine)),
         core_(engine_.get(), stats),
         io_(&core_, stats, locks, seed),
         setup_(setup),
         options_(options),
-        writeback_(writeback) {}
+        writeback_(writeback),
+        wal_(wal) {}
 
   // Runs `txns` from `start_ns`; `span_ns` shifts each repetition in open loop.
   // Publishes finished intervals to `board` and finishes there.
@@ -52,6 +55,15 @@ class Worker {
 
  private:
   AccessOutcome Exec(const TraceRecord& r);
+  const Volume& VolumeOf(const TraceRecord& r) const;
+  // The commit whose WAL records are txn[first, *next) (WAL writes ending in the WAL's
+  // fsync, found from `first`) made durable through the WalFlushGroup; false (nothing
+  // done) when txn[first] does not start such a commit.
+  bool CommitWal(const Txn& txn, size_t first, size_t* next, AccessOutcome* out);
+  // Writes `ranges` and flushes their volumes (a group commit's flush).
+  AccessOutcome FlushWal(const std::vector<WalRange>& ranges);
+  // Counts one issued record (or group of records) and its latency.
+  void Record(const TraceRecord& r, const AccessOutcome& o, int64_t latency, int64_t start_ns);
   // write() into the page cache; a writer over the dirty limit writes back the oldest
   // ranges itself (balance_dirty_pages).
   AccessOutcome BufferedWrite(const TraceRecord& r, const Volume& v, int64_t offset);
@@ -74,6 +86,7 @@ class Worker {
   const ReplaySetup* setup_;
   const ReplayOptions* options_;
   OsWriteback* writeback_;  // Null: data writes at once.
+  WalFlushGroup* wal_;      // The workers' group commit (not owned).
   ReplayOutcome result_;
 };
 

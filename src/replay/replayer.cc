@@ -131,6 +131,7 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
     flusher = std::make_unique<Flusher>(std::move(engine).value(), &stats, &locks,
                                         options.seed * 1000003 + kMaxWorkers, writeback.get());
   }
+  WalFlushGroup wal;
   std::vector<std::unique_ptr<Worker>> pool;
   for (int w = 0; w < workers; ++w) {
     auto engine = CreateIoEngine(options.engine, options.queue_depth);
@@ -138,7 +139,8 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
     Status s = (*engine)->Open(setup.targets);
     if (!s.ok()) return s;
     pool.push_back(std::make_unique<Worker>(w, std::move(engine).value(), &stats, &locks, &setup,
-                                            &options, options.seed * 1000003 + w, writeback.get()));
+                                            &options, options.seed * 1000003 + w, writeback.get(),
+                                            &wal));
   }
   const std::vector<std::vector<Txn>> work = Partition(records, workers, !options.open_loop);
   int64_t span_ns = 1;
@@ -164,6 +166,8 @@ StatusOr<ReplayOutcome> RunReplay(const std::vector<TraceRecord>& records, const
     total.dirty_bytes_at_end = writeback->dirty_bytes();
   }
   total.workers = workers;
+  total.wal_commits = wal.commits();
+  total.wal_flushes = wal.flushes();
   int64_t end_ns = start_ns + 1;
   for (auto& worker : pool) {
     MergeInto(&total, worker->result());

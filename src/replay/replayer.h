@@ -53,7 +53,7 @@ struct ReplayOptions {
   int64_t duration_ns = 0;  // 0 = play the trace once.
   bool open_loop = false;
   int64_t interval_ns = 1000LL * 1000 * 1000;
-  uint64_t seed = 1;             // Write data content.
+  uint64_t seed = 1;  // Write data content.
   // PostgreSQL's write path (io.data_writes = buffered): data writes go to the emulated
   // OS page cache of `os_cache_bytes`; false: each is written at once (direct).
   bool buffered_data_writes = true;
@@ -101,7 +101,11 @@ struct ReplayOutcome {
   uint64_t failed_records = 0;
   uint64_t member_requests = 0;
   uint64_t member_errors = 0;
+  // wal_write: a commit's wait until its WAL is durable (its group's write and fsync);
+  // fsync: the data files' fsyncs.
   LatencyHistogram data_read, data_write, wal_write, fsync, transaction;
+  // Group commit (wal_flush_group.h): commits, and the WAL flushes that made them durable.
+  uint64_t wal_commits = 0, wal_flushes = 0;
   std::vector<IntervalStats> intervals;  // intervals[i] covers [i, i+1) * interval_ns.
   std::vector<DeviceCounters> devices;   // Indexed like ReplaySetup::targets.
   // Buffered data writes: the flusher's writes and what was still dirty at the end.

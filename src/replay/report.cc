@@ -89,7 +89,13 @@ void PrintSummary(const ReplayOutcome& o, const PreparedReplay& p, std::ostream&
       << ", transaction latency average = " << Fmt("%.3f", o.transaction.mean_ns() / kNsPerMs)
       << " ms, stddev = " << Fmt("%.3f", o.transaction.stddev_ns() / kNsPerMs) << " ms\n"
       << "member requests: " << o.member_requests
-      << ", failed (error or short): " << o.member_errors << "\n\n";
+      << ", failed (error or short): " << o.member_errors << "\n";
+  if (o.wal_flushes > 0) {
+    out << "wal: " << o.wal_commits << " commits in " << o.wal_flushes << " flushes ("
+        << Fmt("%.2f", static_cast<double>(o.wal_commits) / o.wal_flushes)
+        << " commits per flush: group commit)\n";
+  }
+  out << "\n";
   out << "device                                  role             ops      MiB    util\n";
   for (size_t i = 0; i < o.devices.size(); ++i) {
     const DeviceCounters& d = o.devices[i];
@@ -154,6 +160,11 @@ Results MakeReplayResults(const ReplayOutcome& o, const PreparedReplay& p, int64
                           {"failed_transactions", o.failed_transactions}};
   r.sections["trace"] = {{"records", p.check.records}, {"meta", trace_meta}};
   r.sections["workers"] = o.workers;
+  r.sections["wal"] = {
+      {"commits", o.wal_commits},
+      {"flushes", o.wal_flushes},
+      {"commits_per_flush",
+       o.wal_flushes > 0 ? static_cast<double>(o.wal_commits) / o.wal_flushes : 0.0}};
   r.sections["writeback"] = {{"flusher_writes", o.flusher_writes},
                              {"dirty_bytes_at_end", o.dirty_bytes_at_end}};
   return r;
