@@ -6,8 +6,11 @@ predict; data writes through the emulated page cache) and DIR/*-runs/conditions.
 and prints the agreement table: for every configuration the three tps figures, each
 model's error against the replay, the largest pairwise spread (max / min - 1) and
 whether all three are within 20 % of each other. The same for DIR/{0,63s}-{warm,cold}-
-direct.tsv (io.data_writes = direct), where present, in a second table. Deterministic: the same files give the same text (tests/lab/
-instruments_table_test.cc recomputes it).
+direct.tsv (io.data_writes = direct), where present, in a second table, and DIR/disk.tsv
+(lab-instruments-disk.sh rows: the lab matrix's points on one throttled disk, replay,
+simulate and predict beside the live PostgreSQL runs), where present, in a third.
+Deterministic: the same files give the same text (tests/lab/instruments_table_test.cc
+recomputes it).
 """
 import csv
 import os
@@ -60,6 +63,29 @@ def print_table(rows, what):
         within, len(rows), what, 100 * TOLERANCE))
 
 
+def print_disk_table(rows):
+    """The one-disk table: the live runs' tps against the three instruments."""
+    print("| IOPS | scale | cache | clients | live PostgreSQL tps | replay tps (runs) "
+          "| simulate | predict | replay vs live | simulate vs live | predict vs live "
+          "| spread | within %d %% | replay commits per WAL flush |" % (100 * TOLERANCE))
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    within = 0
+    for r in rows:
+        live, rep, sim, pred = (float(r[k]) for k in (
+            "live_tps", "median_tps", "simulate_tps", "predict_tps"))
+        values = [live, rep, sim, pred]
+        spread = max(values) / min(values) - 1 if min(values) > 0 else float("inf")
+        ok = spread <= TOLERANCE
+        within += ok
+        print("| %s | %s | %s | %s | %.1f | %.1f (%s) | %.1f | %.1f | %+.1f %% | %+.1f %% "
+              "| %+.1f %% | %.0f %% | %s | %s |" % (
+                  r["iops"], r["scale"], r["cache"], r["clients"], live, rep, r["runs"], sim,
+                  pred, 100 * (rep / live - 1), 100 * (sim / live - 1), 100 * (pred / live - 1),
+                  100 * spread, "yes" if ok else "no", r["commits_per_flush"]))
+    print("\n%d of %d points within %d %% (largest / smallest of the four).\n" % (
+        within, len(rows), 100 * TOLERANCE))
+
+
 def main(directory):
     rows, conds = read_sets(directory, "")
     direct_rows, direct_conds = read_sets(directory, "-direct")
@@ -73,7 +99,8 @@ def main(directory):
           "path and OS cache (`--scenario`); `simulate` and `predict` on the same scenario "
           "file (saved in each `-runs/array.toml`). No live PostgreSQL column: this "
           "kernel has neither md nor device-mapper, so PostgreSQL cannot run on an "
-          "emulated array here. What the differences are: docs/lab.md, \"Instruments\".\n")
+          "emulated array here; it can on one lab disk, the last table. What the "
+          "differences are: docs/lab.md, \"Instruments\".\n")
     print_table(rows, "configurations")
     if direct_rows:
         print("## Direct data writes (`io.data_writes = direct`)\n")
@@ -81,8 +108,30 @@ def main(directory):
               "backends write their dirty victims themselves and wait, the checkpointer "
               "writes at once; nothing passes the emulated page cache.\n")
         print_table(direct_rows, "direct configurations")
+    disk_tsv = os.path.join(directory, "disk.tsv")
+    disk_rows = list(csv.DictReader(open(disk_tsv), delimiter="\t")) \
+        if os.path.exists(disk_tsv) else []
+    if disk_rows:
+        print("## One lab disk, beside live PostgreSQL\n")
+        print("The lab matrix's points (results/validation/lab.md: PostgreSQL 15 on one loop "
+              "device throttled to IOPS reads and IOPS writes per second and 40 MiB/s, its "
+              "WAL on the same disk, scale 5 and 30, cold and warm, 1 and 4 clients; the "
+              "live tps is the mean of its two repetitions): the replay of a trace of the "
+              "point's scenario on one loop device under the same throttle (`replay "
+              "--scenario`: the data files, then the WAL, on that device; a warm trace "
+              "starts after the transactions of the live run's 10 s warm-up), and "
+              "`simulate` and `predict` of the same scenario and point "
+              "(`scripts/lab/lab-instruments-disk.sh`).\n")
+        print_disk_table(disk_rows)
+        conds["disk"] = conditions(os.path.join(directory, "disk-runs", "conditions.env"))
     print("Conditions (conditions.env of each set):\n")
     for key, c in sorted(conds.items()):
+        if key == "disk":
+            print("- disk: %s x %s s per point, %s MiB/s, binary built %s (tree %s), measured "
+                  "%s, load %s" % (c.get("RUNS"), c.get("SECONDS_PER_RUN"), c.get("MBPS"),
+                                   c.get("BINARY_BUILT"), c.get("TREE"), c.get("MEASURED"),
+                                   c.get("LOADAVG")))
+            continue
         print("- %s: scale %s, %s clients, %s x %s s per stripe, shared_buffers %s, OS cache "
               "%s, %s IOPS / %s MiB/s per disk, data writes %s, binary built %s (tree %s), "
               "measured %s, load %s" % (

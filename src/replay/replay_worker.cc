@@ -38,15 +38,15 @@ void Worker::Run(const std::vector<Txn>& txns, int64_t start_ns, int64_t span_ns
   board_->Finish(id_, result_.intervals);
 }
 
-const Volume& Worker::VolumeOf(const TraceRecord& r) const {
-  const FilePlacement& f = setup_->placement.files[r.file];
+const Volume& Worker::VolumeOf(uint32_t file) const {
+  const FilePlacement& f = setup_->placement.files[file];
   return f.volume == VolumeId::kWal && setup_->wal_volume != nullptr ? *setup_->wal_volume
                                                                      : *setup_->data_volume;
 }
 
 AccessOutcome Worker::Exec(const TraceRecord& r) {
   const FilePlacement& f = setup_->placement.files[r.file];
-  const Volume& v = VolumeOf(r);
+  const Volume& v = VolumeOf(r.file);
   const bool buffered = writeback_ != nullptr && r.stream == IoStream::kData;
   switch (r.op) {
     case IoOp::kRead:
@@ -87,18 +87,17 @@ bool Worker::CommitWal(const Txn& txn, size_t first, size_t* next, AccessOutcome
   if (wal_ == nullptr || txn[first].stream != IoStream::kWal || txn[first].op != IoOp::kWrite) {
     return false;
   }
-  std::vector<WalRange> mine;
+  int64_t written_bytes = 0;
   size_t i = first;
-  for (; is_wal(i) && txn[i].op == IoOp::kWrite; ++i) {
-    const TraceRecord& r = txn[i];
-    const int64_t at = setup_->placement.files[r.file].VolumeOffset(r.offset_bytes);
-    mine.push_back({&VolumeOf(r), at, at + r.length_bytes});
-  }
+  for (; is_wal(i) && txn[i].op == IoOp::kWrite; ++i) written_bytes += txn[i].length_bytes;
   if (!is_wal(i) || txn[i].op != IoOp::kFsync) return false;  // No commit: as issued.
   *next = i + 1;
+  const uint32_t file = txn[first].file;
+  const WalCommit commit{file, setup_->placement.files[file].size_bytes,
+                         WalFlushGroup::AdvanceBytes(written_bytes)};
   bool led = false;
   *out = wal_->Commit(
-      mine, [this](const std::vector<WalRange>& r) { return FlushWal(r); }, &led);
+      commit, [this](const std::vector<WalRange>& r) { return FlushWal(r); }, &led);
   return true;
 }
 
@@ -107,10 +106,10 @@ AccessOutcome Worker::FlushWal(const std::vector<WalRange>& ranges) {
   o.start_ns = o.end_ns = MonotonicNowNs();
   std::vector<const Volume*> written;
   for (const WalRange& r : ranges) {
-    Add(&o, io_.Write(*r.volume, r.begin, r.end - r.begin));
-    if (std::find(written.begin(), written.end(), r.volume) == written.end()) {
-      written.push_back(r.volume);
-    }
+    const FilePlacement& f = setup_->placement.files[r.file];
+    const Volume& v = VolumeOf(r.file);
+    Add(&o, io_.Write(v, f.VolumeOffset(r.begin), r.end - r.begin));
+    if (std::find(written.begin(), written.end(), &v) == written.end()) written.push_back(&v);
   }
   for (const Volume* v : written) Add(&o, io_.Flush(*v));
   return o;

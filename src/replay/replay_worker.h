@@ -55,7 +55,7 @@ class Worker {
 
  private:
   AccessOutcome Exec(const TraceRecord& r);
-  const Volume& VolumeOf(const TraceRecord& r) const;
+  const Volume& VolumeOf(uint32_t file) const;  // The volume file `file` lives on.
   // The commit whose WAL records are txn[first, *next) (WAL writes ending in the WAL's
   // fsync, found from `first`) made durable through the WalFlushGroup; false (nothing
   // done) when txn[first] does not start such a commit.

@@ -3,54 +3,57 @@
 
 #include <algorithm>
 
+#include "common/units.h"
 #include "io/io_engine.h"
 
 namespace pgstorsim {
 
-void WalFlushGroup::AddPending(const WalRange& r) {
-  WalRange joined = r;
-  std::vector<WalRange> kept;
-  for (const WalRange& p : pending_) {
-    const bool touches =
-        p.volume == joined.volume && p.begin <= joined.end && joined.begin <= p.end;
-    if (!touches) {
-      kept.push_back(p);
-      continue;
-    }
-    joined.begin = std::min(joined.begin, p.begin);
-    joined.end = std::max(joined.end, p.end);
-  }
-  kept.push_back(joined);
-  pending_ = std::move(kept);
+int64_t WalFlushGroup::AdvanceBytes(int64_t written_bytes) {
+  return std::max<int64_t>(0, written_bytes - kPageBytes);
 }
 
-AccessOutcome WalFlushGroup::Commit(const std::vector<WalRange>& mine, const Flush& flush,
-                                    bool* led) {
+std::vector<WalRange> WalFlushGroup::RangesOf(int64_t begin, int64_t end) const {
+  std::vector<WalRange> out;
+  for (int64_t pos = begin; pos < end;) {
+    const int64_t offset = pos % file_bytes_;
+    const int64_t length = std::min(end - pos, file_bytes_ - offset);
+    out.push_back({file_, offset, offset + length});
+    pos += length;
+  }
+  return out;
+}
+
+AccessOutcome WalFlushGroup::Commit(const WalCommit& c, const Flush& flush, bool* led) {
   const int64_t start_ns = MonotonicNowNs();
   uint64_t my_commit = 0;
   {
     std::lock_guard<std::mutex> insert(insert_lock_);
+    if (inserted_ == 0) file_ = c.file, file_bytes_ = c.file_bytes;
     my_commit = ++inserted_;
+    insert_end_ += c.advance_bytes / kPageBytes * kPageBytes;
     ++commits_;
-    for (const WalRange& r : mine) AddPending(r);
   }
   std::lock_guard<std::mutex> write(write_lock_);
-  std::vector<WalRange> ranges;
   uint64_t upto = 0;
+  int64_t begin = 0, end = 0;
+  std::vector<WalRange> ranges;
   {
     std::lock_guard<std::mutex> insert(insert_lock_);
     if (flushed_ >= my_commit) {
       *led = false;
       return {start_ns, MonotonicNowNs(), 0, 0};
     }
-    ranges.swap(pending_);
     upto = inserted_;
+    begin = flushed_end_ - kPageBytes;
+    end = insert_end_;
+    ranges = RangesOf(begin, end);
   }
   AccessOutcome out = flush(ranges);
   out.start_ns = start_ns;
   {
     std::lock_guard<std::mutex> insert(insert_lock_);
     flushed_ = upto;
+    flushed_end_ = end;
     ++flushes_;
   }
   *led = true;

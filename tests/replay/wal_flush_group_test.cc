@@ -26,7 +26,11 @@ bool PollUntil(Done done) {
   return true;
 }
 
-const Volume* const kVolume = reinterpret_cast<const Volume*>(0x1000);
+constexpr int64_t kPage = 8192;
+constexpr int64_t kWalFileBytes = 16 * kPage;
+
+// A commit of the WAL file 7 that adds `pages` whole pages.
+WalCommit Adds(int pages) { return {7, kWalFileBytes, pages * kPage}; }
 
 // The flushes a group asked for, in order.
 class Flushes {
@@ -46,24 +50,40 @@ class Flushes {
   std::vector<std::vector<WalRange>> seen_;
 };
 
+TEST(WalFlushGroup, ACommitAddsTheWholePagesItWroteBeyondThePartlyFilledOne) {
+  EXPECT_EQ(WalFlushGroup::AdvanceBytes(kPage), 0);  // The same partly filled page.
+  EXPECT_EQ(WalFlushGroup::AdvanceBytes(3 * kPage), 2 * kPage);
+  EXPECT_EQ(WalFlushGroup::AdvanceBytes(0), 0);
+}
+
+// Alone, every commit flushes: the page it shares with the previous commit, and the
+// pages it added.
 TEST(WalFlushGroup, ALoneCommitFlushesItsOwnWal) {
   WalFlushGroup group;
   Flushes flushes;
+  auto flush = [&](const auto& r) { return flushes.Flush(r); };
   bool led = false;
-  const AccessOutcome o = group.Commit(
-      {{kVolume, 0, 8192}}, [&](const auto& r) { return flushes.Flush(r); }, &led);
+  const AccessOutcome o = group.Commit(Adds(0), flush, &led);
   EXPECT_TRUE(led);
   EXPECT_EQ(o.member_requests, 2);  // One write and the fsync.
-  ASSERT_EQ(flushes.seen().size(), 1u);
-  EXPECT_EQ(flushes.seen()[0][0].begin, 0);
-  EXPECT_EQ(flushes.seen()[0][0].end, 8192);
-  EXPECT_EQ(group.commits(), 1u);
-  EXPECT_EQ(group.flushes(), 1u);
+  group.Commit(Adds(2), flush, &led);
+  EXPECT_TRUE(led);
+  const auto seen = flushes.seen();
+  ASSERT_EQ(seen.size(), 2u);
+  ASSERT_EQ(seen[0].size(), 1u);
+  EXPECT_EQ(seen[0][0].file, 7u);
+  EXPECT_EQ(seen[0][0].begin, 0);
+  EXPECT_EQ(seen[0][0].end, kPage);
+  ASSERT_EQ(seen[1].size(), 1u);
+  EXPECT_EQ(seen[1][0].begin, 0);  // The partly filled page again, then two new ones.
+  EXPECT_EQ(seen[1][0].end, 3 * kPage);
+  EXPECT_EQ(group.commits(), 2u);
+  EXPECT_EQ(group.flushes(), 2u);
 }
 
 // Commits that arrive while a flush is in progress wait for it, then one of them
-// flushes for both: three commits, two flushes, the second writing the two later
-// commits' adjacent WAL as one range.
+// flushes for both: three commits, two flushes, the second writing from the first
+// flush's last page to the end of what both later commits added, in one write.
 TEST(WalFlushGroup, CommitsDuringAFlushShareTheNext) {
   WalFlushGroup group;
   Flushes flushes;
@@ -75,10 +95,10 @@ TEST(WalFlushGroup, CommitsDuringAFlushShareTheNext) {
   };
   auto flush = [&](const std::vector<WalRange>& r) { return flushes.Flush(r); };
   bool led_a = false, led_b = false, led_c = false;
-  std::thread a([&] { group.Commit({{kVolume, 0, 8192}}, first_flush, &led_a); });
+  std::thread a([&] { group.Commit(Adds(1), first_flush, &led_a); });
   ASSERT_TRUE(PollUntil([&] { return in_first.load(); }));
-  std::thread b([&] { group.Commit({{kVolume, 8192, 16384}}, flush, &led_b); });
-  std::thread c([&] { group.Commit({{kVolume, 16384, 24576}}, flush, &led_c); });
+  std::thread b([&] { group.Commit(Adds(1), flush, &led_b); });
+  std::thread c([&] { group.Commit(Adds(2), flush, &led_c); });
   // Both inserted (and waiting for the lock) before the first flush ends.
   EXPECT_TRUE(PollUntil([&] { return group.commits() == 3; }));
   release = true;
@@ -90,54 +110,28 @@ TEST(WalFlushGroup, CommitsDuringAFlushShareTheNext) {
   EXPECT_EQ(group.flushes(), 2u);
   const auto seen = flushes.seen();
   ASSERT_EQ(seen.size(), 2u);
+  ASSERT_EQ(seen[0].size(), 1u);
+  EXPECT_EQ(seen[0][0].end, 2 * kPage);
   ASSERT_EQ(seen[1].size(), 1u);
-  EXPECT_EQ(seen[1][0].begin, 8192);
-  EXPECT_EQ(seen[1][0].end, 24576);
+  EXPECT_EQ(seen[1][0].begin, kPage);
+  EXPECT_EQ(seen[1][0].end, 5 * kPage);
 }
 
-// Ranges that neither touch nor overlap (the WAL file wrapped, another volume) stay
-// separate writes; touching and overlapping ones (a partial last page written again)
-// join.
-TEST(WalFlushGroup, PendingRangesJoinOnlyWhereTheyTouch) {
+// A flush past the end of the WAL file goes on at its start: two writes.
+TEST(WalFlushGroup, AFlushWrapsRoundTheWalFile) {
   WalFlushGroup group;
   Flushes flushes;
-  std::atomic<bool> in_first{false}, release{false};
-  auto first_flush = [&](const std::vector<WalRange>& r) {
-    in_first = true;
-    EXPECT_TRUE(PollUntil([&] { return release.load(); }));
-    return flushes.Flush(r);
-  };
-  auto flush = [&](const std::vector<WalRange>& r) { return flushes.Flush(r); };
-  const Volume* other = reinterpret_cast<const Volume*>(0x2000);
+  auto flush = [&](const auto& r) { return flushes.Flush(r); };
   bool led = false;
-  std::thread a([&] { group.Commit({{kVolume, 0, 8192}}, first_flush, &led); });
-  ASSERT_TRUE(PollUntil([&] { return in_first.load(); }));
-  std::vector<std::thread> later;
-  const std::vector<std::vector<WalRange>> commits = {
-      {{kVolume, 1 << 20, (1 << 20) + 8192}},
-      {{kVolume, (1 << 20) + 4096, (1 << 20) + 16384}},  // Overlaps the one above.
-      {{kVolume, 0, 8192}, {other, 0, 8192}}};           // Wrapped; another volume.
-  for (size_t i = 0; i < commits.size(); ++i) {
-    later.emplace_back([&, i] {
-      bool l = false;
-      group.Commit(commits[i], flush, &l);
-    });
-    ASSERT_TRUE(PollUntil([&] { return group.commits() == i + 2; }));
-  }
-  release = true;
-  a.join();
-  for (std::thread& t : later) t.join();
+  group.Commit(Adds(14), flush, &led);  // Pages 0..14 of 16.
+  group.Commit(Adds(3), flush, &led);   // Pages 14..17: 14, 15, then 0 and 1.
   const auto seen = flushes.seen();
   ASSERT_EQ(seen.size(), 2u);
-  ASSERT_EQ(seen[1].size(), 3u);
-  int joined = 0;
-  for (const WalRange& r : seen[1]) {
-    if (r.volume == kVolume && r.begin == (1 << 20)) {
-      EXPECT_EQ(r.end, (1 << 20) + 16384);
-      ++joined;
-    }
-  }
-  EXPECT_EQ(joined, 1);
+  ASSERT_EQ(seen[1].size(), 2u);
+  EXPECT_EQ(seen[1][0].begin, 14 * kPage);
+  EXPECT_EQ(seen[1][0].end, kWalFileBytes);
+  EXPECT_EQ(seen[1][1].begin, 0);
+  EXPECT_EQ(seen[1][1].end, 2 * kPage);
 }
 
 }  // namespace
