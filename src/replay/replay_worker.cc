@@ -91,13 +91,12 @@ bool Worker::CommitWal(const Txn& txn, size_t first, size_t* next, AccessOutcome
   size_t i = first;
   for (; is_wal(i) && txn[i].op == IoOp::kWrite; ++i) written_bytes += txn[i].length_bytes;
   if (!is_wal(i) || txn[i].op != IoOp::kFsync) return false;  // No commit: as issued.
-  *next = i + 1;
   const uint32_t file = txn[first].file;
-  const WalCommit commit{file, setup_->placement.files[file].size_bytes,
-                         WalFlushGroup::AdvanceBytes(written_bytes)};
-  bool led = false;
-  *out = wal_->Commit(
-      commit, [this](const std::vector<WalRange>& r) { return FlushWal(r); }, &led);
+  const int64_t file_bytes = setup_->placement.files[file].size_bytes;
+  if (file_bytes <= 0) return false;
+  *next = i + 1;
+  const WalCommit commit{file, file_bytes, WalFlushGroup::AdvanceBytes(written_bytes)};
+  *out = wal_->Commit(commit, [this](const std::vector<WalRange>& r) { return FlushWal(r); });
   return true;
 }
 

@@ -40,7 +40,7 @@ AccessOutcome WalFlushGroup::Commit(const WalCommit& c, const Flush& flush, bool
   {
     std::lock_guard<std::mutex> insert(insert_lock_);
     if (flushed_ >= my_commit) {
-      *led = false;
+      if (led != nullptr) *led = false;
       return {start_ns, MonotonicNowNs(), 0, 0};
     }
     upto = inserted_;
@@ -56,7 +56,7 @@ AccessOutcome WalFlushGroup::Commit(const WalCommit& c, const Flush& flush, bool
     flushed_end_ = end;
     ++flushes_;
   }
-  *led = true;
+  if (led != nullptr) *led = true;
   return out;
 }
 

@@ -52,9 +52,9 @@ class WalFlushGroup {
   static int64_t AdvanceBytes(int64_t written_bytes);
 
   // Makes commit `c` durable. Returns the flush that did it when the caller led it
-  // (`*led` true), else an outcome without requests that ends when the caller found its
-  // commit durable. start_ns is the call's start. REQUIRES: c.file_bytes > 0.
-  AccessOutcome Commit(const WalCommit& c, const Flush& flush, bool* led);
+  // (`*led`, if given, true), else an outcome without requests that ends when the caller
+  // found its commit durable. start_ns is the call's start. REQUIRES: c.file_bytes > 0.
+  AccessOutcome Commit(const WalCommit& c, const Flush& flush, bool* led = nullptr);
 
   // Commits inserted and flushes done so far (readable at any time).
   uint64_t commits() const { return commits_.load(); }
