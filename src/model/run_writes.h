@@ -65,6 +65,7 @@ class RunWrites {
 
  private:
   double CycleSeconds(double tps) const;  // The checkpoint cycle at `tps`.
+
   const Scenario& s_;
   pgmodel::HostDemands host_;
   double duration_s_;

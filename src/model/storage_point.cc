@@ -191,7 +191,6 @@ Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double 
     // (the network visits stations in turn), the others' busy time is background load.
     // A WAL on its own device (postgres.wal_on_data_volume = off) flushes off these
     // disks: an ideal device's flush, as the simulator's (no commits in `load`).
-    const double wal_commits = load.commits_per_op;
     const double writes = load.writes_per_op + load.sync_writes_per_op;
     std::vector<double> other_commands(members);
     for (size_t m = 0; m < members; ++m) {
@@ -200,10 +199,10 @@ Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double 
           reads * w.read_commands + writes * (w.write_commands + w.pre_read_commands);
     }
     Demands data = pt.d;
-    pt.a = SolveWalOnCommitPath(net, n, wal_commits, delay_ms, other_commands, &pt.d);
+    pt.a = SolveWalOnCommitPath(net, n, load.commits_per_op, delay_ms, other_commands, &pt.d);
     if (net.checkpoint) {
       pt.a = WithCheckpointStall(net, n, pt.a, &data, [&](Demands* run) {
-        return SolveWalOnCommitPath(net, n, wal_commits, delay_ms, other_commands, run);
+        return SolveWalOnCommitPath(net, n, load.commits_per_op, delay_ms, other_commands, run);
       });
       pt.d = data;
     }

@@ -38,8 +38,12 @@ struct RunTotals {
   std::vector<double> read_busy_ms, write_busy_ms;  // Per member.
 };
 
-void Accumulate(const Point& pt, double reads, double done, double time_ms, RunTotals* t) {
+// `done` operations in `time_ms` at `pt`, `saturated` (0..1) of them with their reads
+// behind a destage stream that saturates the disks (RunTotals::saturated_ops).
+void Accumulate(const Point& pt, double reads, double done, double time_ms, double saturated,
+                RunTotals* t) {
   t->ops += done;
+  t->saturated_ops += done * saturated;
   t->time_ms += time_ms;
   t->reads += done * reads;
   t->weight += done * pt.weight;
@@ -62,6 +66,12 @@ void Accumulate(const Point& pt, double reads, double done, double time_ms, RunT
   }
 }
 
+// The share of a steady point's operations whose reads queue behind a saturating
+// destage stream: a full write-back cache's weight.
+double SteadySaturated(const Network& net, const Point& pt) {
+  return net.write_back ? pt.weight : 0;
+}
+
 // `span_ms` of the run at `reads` per operation, steady at `pt`, its first part while
 // the OS page cache fills (page_cache_fill.h) as long as `*room` (data writes the
 // cache can still take dirty) lasts and the fill is faster than `pt`. Returns the
@@ -75,20 +85,17 @@ double AccumulateSpan(const Network& net, const OpLoad& load, double reads, cons
     const double growth = FillGrowthPerMs(load, fill);
     if (growth > 0 && fill.x_per_ms > pt.x_per_ms) {
       const double fill_ms = std::min(span_ms, *room / growth);
-      Accumulate(fill, reads, fill.x_per_ms * fill_ms, fill_ms, t);
+      Accumulate(fill, reads, fill.x_per_ms * fill_ms, fill_ms, /*saturated=*/1, t);
       t->fill_ops += fill.x_per_ms * fill_ms;
-      t->saturated_ops += fill.x_per_ms * fill_ms;
       t->fill_ms += fill_ms;
       *room -= growth * fill_ms;
       span_ms -= fill_ms;
       if (!(span_ms > 0)) return fill.x_per_ms;
     }
   }
-  Accumulate(pt, reads, pt.x_per_ms * span_ms, span_ms, t);
   // After a fill the OS holds its dirty limit's backlog: the disks always have writes.
   const bool backlog = load.fill_room_writes > 0 && !(*room > 0);
-  const double saturated = backlog ? 1 : net.write_back ? pt.weight : 0;
-  t->saturated_ops += pt.x_per_ms * span_ms * saturated;
+  Accumulate(pt, reads, pt.x_per_ms * span_ms, span_ms, backlog ? 1 : SteadySaturated(net, pt), t);
   return pt.x_per_ms;
 }
 
@@ -105,8 +112,7 @@ RunTotals Integrate(const Network& net, const OpLoad& load) {
     if (room > 0 && load.duration_s > 0) {
       AccumulateSpan(net, load, reads, pt, load.duration_s * 1000, &room, &t);
     } else {
-      Accumulate(pt, reads, 1, 1 / pt.x_per_ms, &t);
-      if (net.write_back) t.saturated_ops += pt.weight;
+      Accumulate(pt, reads, 1, 1 / pt.x_per_ms, SteadySaturated(net, pt), &t);
     }
     return t;
   }

@@ -75,6 +75,15 @@ void PrintIntervalTable(const ReplayOutcome& o, int64_t interval_ns, std::ostrea
   }
 }
 
+namespace {
+
+// Commits per WAL flush (group commit); 0 without flushes.
+double CommitsPerFlush(const ReplayOutcome& o) {
+  return o.wal_flushes > 0 ? static_cast<double>(o.wal_commits) / o.wal_flushes : 0.0;
+}
+
+}  // namespace
+
 void PrintSummary(const ReplayOutcome& o, const PreparedReplay& p, std::ostream& out) {
   out << "\nlatency (ms)     count     mean      p50      p95      p99      max\n";
   PrintLatencyRow("data read", o.data_read, out);
@@ -92,8 +101,7 @@ void PrintSummary(const ReplayOutcome& o, const PreparedReplay& p, std::ostream&
       << ", failed (error or short): " << o.member_errors << "\n";
   if (o.wal_flushes > 0) {
     out << "wal: " << o.wal_commits << " commits in " << o.wal_flushes << " flushes ("
-        << Fmt("%.2f", static_cast<double>(o.wal_commits) / o.wal_flushes)
-        << " commits per flush: group commit)\n";
+        << Fmt("%.2f", CommitsPerFlush(o)) << " commits per flush: group commit)\n";
   }
   out << "\n";
   out << "device                                  role             ops      MiB    util\n";
@@ -160,11 +168,9 @@ Results MakeReplayResults(const ReplayOutcome& o, const PreparedReplay& p, int64
                           {"failed_transactions", o.failed_transactions}};
   r.sections["trace"] = {{"records", p.check.records}, {"meta", trace_meta}};
   r.sections["workers"] = o.workers;
-  r.sections["wal"] = {
-      {"commits", o.wal_commits},
-      {"flushes", o.wal_flushes},
-      {"commits_per_flush",
-       o.wal_flushes > 0 ? static_cast<double>(o.wal_commits) / o.wal_flushes : 0.0}};
+  r.sections["wal"] = {{"commits", o.wal_commits},
+                       {"flushes", o.wal_flushes},
+                       {"commits_per_flush", CommitsPerFlush(o)}};
   r.sections["writeback"] = {{"flusher_writes", o.flusher_writes},
                              {"dirty_bytes_at_end", o.dirty_bytes_at_end}};
   return r;

@@ -23,6 +23,16 @@ std::vector<WalRange> WalFlushGroup::RangesOf(int64_t begin, int64_t end) const 
   return out;
 }
 
+uint64_t WalFlushGroup::commits() const {
+  std::lock_guard<std::mutex> insert(insert_lock_);
+  return inserted_;
+}
+
+uint64_t WalFlushGroup::flushes() const {
+  std::lock_guard<std::mutex> insert(insert_lock_);
+  return flushes_;
+}
+
 AccessOutcome WalFlushGroup::Commit(const WalCommit& c, const Flush& flush, bool* led) {
   const int64_t start_ns = MonotonicNowNs();
   uint64_t my_commit = 0;
@@ -31,11 +41,10 @@ AccessOutcome WalFlushGroup::Commit(const WalCommit& c, const Flush& flush, bool
     if (inserted_ == 0) file_ = c.file, file_bytes_ = c.file_bytes;
     my_commit = ++inserted_;
     insert_end_ += c.advance_bytes / kPageBytes * kPageBytes;
-    ++commits_;
   }
   std::lock_guard<std::mutex> write(write_lock_);
   uint64_t upto = 0;
-  int64_t begin = 0, end = 0;
+  int64_t end = 0;
   std::vector<WalRange> ranges;
   {
     std::lock_guard<std::mutex> insert(insert_lock_);
@@ -44,9 +53,8 @@ AccessOutcome WalFlushGroup::Commit(const WalCommit& c, const Flush& flush, bool
       return {start_ns, MonotonicNowNs(), 0, 0};
     }
     upto = inserted_;
-    begin = flushed_end_ - kPageBytes;
     end = insert_end_;
-    ranges = RangesOf(begin, end);
+    ranges = RangesOf(flushed_end_ - kPageBytes, end);
   }
   AccessOutcome out = flush(ranges);
   out.start_ns = start_ns;

@@ -17,7 +17,6 @@
 #ifndef PGSTORSIM_REPLAY_WAL_FLUSH_GROUP_H_
 #define PGSTORSIM_REPLAY_WAL_FLUSH_GROUP_H_
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -57,23 +56,23 @@ class WalFlushGroup {
   AccessOutcome Commit(const WalCommit& c, const Flush& flush, bool* led = nullptr);
 
   // Commits inserted and flushes done so far (readable at any time).
-  uint64_t commits() const { return commits_.load(); }
-  uint64_t flushes() const { return flushes_.load(); }
+  uint64_t commits() const;
+  uint64_t flushes() const;
 
  private:
   // [begin, end) of the WAL stream as ranges of the file (split where it wraps).
   std::vector<WalRange> RangesOf(int64_t begin, int64_t end) const;
 
-  std::mutex write_lock_;   // WALWriteLock: held through a flush.
-  std::mutex insert_lock_;  // Guards the fields below.
-  uint32_t file_ = 0;       // The WAL file, from the first commit.
+  std::mutex write_lock_;           // WALWriteLock: held through a flush.
+  mutable std::mutex insert_lock_;  // Guards the fields below.
+  uint32_t file_ = 0;               // The WAL file, from the first commit.
   int64_t file_bytes_ = 0;
   uint64_t inserted_ = 0;  // Commits inserted so far.
   uint64_t flushed_ = 0;   // Commits made durable (the first flushed_ inserted).
   // Insert and flushed positions in the WAL stream (bytes, whole pages): a flush writes
   // from the page before flushed_end_ to insert_end_.
   int64_t insert_end_ = kPageBytes, flushed_end_ = kPageBytes;
-  std::atomic<uint64_t> commits_{0}, flushes_{0};
+  uint64_t flushes_ = 0;
 };
 
 }  // namespace pgstorsim
