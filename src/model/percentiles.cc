@@ -42,13 +42,14 @@ double ReadWaitScv(const StatementShape& s, double wait_ms) {
 }
 
 // A wait of mean `mean_ms` per execution that comes as stalls exactly `length_ms`
-// long: a share mean / length of the executions (at most all) waits. REQUIRES: both > 0.
+// long: an execution waits in a Poisson number of them, mean / length on average
+// (`busy` holds that mean; StallMix). REQUIRES: both > 0.
 Part Stall(double mean_ms, double length_ms) {
   Part p;
   p.n = 1;
   p.q = 1;
   p.wait_ms = mean_ms;
-  p.busy = std::min(1.0, mean_ms / length_ms);
+  p.busy = mean_ms / length_ms;
   p.stall = true;
   return p;
 }
@@ -179,22 +180,34 @@ Pmf PartPmf(const Part& p, double step) {
   return out;
 }
 
-// With probability p, a stall of exactly `ms` is added.
+// K stalls of exactly `ms` each are added, K Poisson of mean `mean`: rare independent
+// events (a commit's own stall, a row-lock wait behind a stalled holder), so a share
+// 1 - e^-mean waits in at least one, and where they are frequent (many clients) the
+// stalls still add up to the parts' mean wait.
 struct StallMix {
-  double p = 0, ms = 0;
+  double mean = 0, ms = 0;
+  // P(K = k) for k = 0..: the terms up to where the rest is below 1e-9.
+  std::vector<double> Counts() const {
+    std::vector<double> pk{std::exp(-mean)};
+    double rest = 1 - pk[0];
+    while (rest > 1e-9 && pk.size() < 4096) {
+      pk.push_back(pk.back() * mean / static_cast<double>(pk.size()));
+      rest -= pk.back();
+    }
+    return pk;
+  }
 };
 
 // The parts' stalls as one: they share one duration (a commit queued for cache room
 // behind the OS's writes, or without a write-back cache its wait in checkpoint bursts;
-// a shape has one or the other), and their probabilities add, up to 1.
+// a shape has one or the other), and their mean counts add.
 StallMix StallsOf(const std::vector<Part>& parts) {
   StallMix stall;
   for (const Part& p : parts) {
     if (!p.stall) continue;
-    stall.p += p.busy;
+    stall.mean += p.busy;
     stall.ms = p.wait_ms / p.busy;
   }
-  stall.p = std::min(1.0, stall.p);
   return stall;
 }
 
@@ -204,7 +217,12 @@ StallMix StallsOf(const std::vector<Part>& parts) {
 class Distribution {
  public:
   Distribution(const Pmf& pmf, double step, const StallMix& stall, double span, double fixed_ms)
-      : step_(step), stall_(stall), span_(span), fixed_ms_(fixed_ms), below_(kBins + 1, 0.0) {
+      : step_(step),
+        stall_ms_(stall.ms),
+        counts_(stall.mean > 0 ? stall.Counts() : std::vector<double>{1.0}),
+        span_(span + (counts_.size() - 1) * stall.ms),
+        fixed_ms_(fixed_ms),
+        below_(kBins + 1, 0.0) {
     for (int i = 0; i < kBins; ++i) below_[i + 1] = below_[i] + pmf[i];
   }
 
@@ -216,12 +234,15 @@ class Distribution {
  private:
   // P(random part <= t).
   double Cdf(double t) const {
-    const double plain = BinsUpTo(t);
-    if (!(stall_.p > 0)) return plain;
-    // A stalled value is its bin's centre (bin 0: step / 4) + the stall.
-    const double c = t - stall_.ms;
-    const double centres = c < step_ / 4 ? 0 : std::min<double>(kBins, 1 + std::floor(c / step_));
-    return (1 - stall_.p) * plain + stall_.p * below_[static_cast<int>(centres)];
+    double cdf = counts_[0] * BinsUpTo(t);
+    // A value delayed by k >= 1 stalls is its bin's centre (bin 0: step / 4) + k stalls.
+    for (size_t k = 1; k < counts_.size(); ++k) {
+      const double c = t - static_cast<double>(k) * stall_ms_;
+      if (c < step_ / 4) break;
+      cdf +=
+          counts_[k] * below_[static_cast<int>(std::min<double>(kBins, 1 + std::floor(c / step_)))];
+    }
+    return cdf;
   }
   // Mass of the bins up to t, the bin holding t in proportion.
   double BinsUpTo(double t) const {
@@ -234,7 +255,8 @@ class Distribution {
   }
 
   double step_;
-  StallMix stall_;
+  double stall_ms_;
+  std::vector<double> counts_;  // P(k stalls), k = 0..
   double span_, fixed_ms_;
   std::vector<double> below_;  // below_[i]: mass of bins 0..i-1.
 };
@@ -245,15 +267,13 @@ Distribution DistributionOf(const std::vector<Part>& parts, double fixed_ms) {
   for (const Part& p : parts) {
     if (!p.stall) reach += PartReach(p);
   }
-  if (!(reach > 0) && !(stall.p > 0)) return Distribution(Delta(), 1e-12, stall, 0, fixed_ms);
+  if (!(reach > 0) && !(stall.mean > 0)) return Distribution(Delta(), 1e-12, stall, 0, fixed_ms);
   const double step = reach > 0 ? reach / (kBins - 1) : 1e-12;  // Else one atom at 0.
   Pmf total = Delta();
   for (const Part& p : parts) {
     if (p.n > 0 && !p.stall) total = Convolve(total, PartPmf(p, step));
   }
-  double span = reach;
-  if (stall.p > 0) span += 2 * stall.ms;
-  return Distribution(total, step, stall, span, fixed_ms);
+  return Distribution(total, step, stall, reach + (stall.mean > 0 ? stall.ms : 0), fixed_ms);
 }
 
 // A mixture of distributions, each with its share of the mass (shares sum to 1); one
@@ -329,7 +349,7 @@ std::vector<double> TransactionQuantiles(const std::map<std::string, StatementSh
 }
 
 double StalledShare(const std::map<std::string, StatementShape>& shapes) {
-  return StallsOf(TransactionParts(shapes)).p;
+  return 1 - std::exp(-StallsOf(TransactionParts(shapes)).mean);
 }
 
 LatencyPercentiles MixturePercentiles(

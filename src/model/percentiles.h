@@ -32,6 +32,10 @@
 //     queued for room behind the OS's writes in flight waits
 //     (Prediction::commit_behind_os_writes_ms), else an exponential wait of the
 //     statement's mean excess;
+//   - stalls are rare independent events: an execution waits in a Poisson number of
+//     them whose mean is its stall wait over one stall's length, and a transaction in
+//     the sum of its statements' (so where stalls are frequent, at many clients, the
+//     stalls still add up to the mean);
 //   - statements independent: the transaction is their sum.
 // Where it is wrong (measured against the simulator's histograms in
 // tests/model/percentiles_test.cc): docs/model.md, "Percentiles".
@@ -67,8 +71,8 @@ std::vector<double> MixtureQuantiles(const std::vector<std::pair<double, Stateme
 // An io prediction's request mixture: each statement's shape with its share
 // (prediction.statement_shapes and statement_shares).
 std::vector<std::pair<double, StatementShape>> RequestMix(const Prediction& prediction);
-// Share (0..1) of the transactions that wait in a stall (the statements' stall
-// probabilities summed, at most 1): the mass the p99 sits in when it exceeds 0.01.
+// Share (0..1) of the transactions that wait in at least one stall (1 - e^-m, m the
+// statements' mean stall counts summed): the mass the p99 sits in when it exceeds 0.01.
 double StalledShare(const std::map<std::string, StatementShape>& shapes);
 
 // Fills prediction->statement_shapes, statement_percentiles and transaction_percentiles

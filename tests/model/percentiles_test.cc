@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,27 @@ TEST(Percentiles, RareStallsOnlyMoveTheTail) {
   EXPECT_NEAR(q.p95_ms, 0.2, 0.01);
   EXPECT_LT(q.p99_ms, 50);
   EXPECT_GT(StatementPercentiles({0.2 + 30, 0.2, 0, 0, 0, 1000}).p99_ms, 100);
+}
+
+// Frequent stalls: three statements each wait 500 ms on average in stalls of 1 s, so a
+// transaction waits in K of them, K Poisson of mean 1.5 (P(K <= 0..5) = 0.223, 0.558,
+// 0.809, 0.934, 0.981, 0.996): p50 one stall, p95 four, p99 five, and the distribution
+// keeps the mean.
+TEST(Percentiles, FrequentStallsAddUpToTheMean) {
+  StatementShape s;
+  s.fixed_ms = 0.1;
+  s.mean_ms = 0.1 + 500;
+  s.stall_ms = 1000;
+  const std::map<std::string, StatementShape> shapes = {{"a", s}, {"b", s}, {"c", s}};
+  const LatencyPercentiles q = TransactionPercentiles(shapes);
+  EXPECT_NEAR(q.p50_ms, 0.3 + 1000, 1);
+  EXPECT_NEAR(q.p95_ms, 0.3 + 4000, 1);
+  EXPECT_NEAR(q.p99_ms, 0.3 + 5000, 1);
+  EXPECT_NEAR(StalledShare(shapes), 1 - std::exp(-1.5), 1e-12);
+  const std::vector<double> v = TransactionQuantiles(shapes, 2000);
+  double mean = 0;
+  for (double x : v) mean += x / v.size();
+  EXPECT_NEAR(mean, 0.3 + 1500, 15);
 }
 
 // Checkpoint bursts: 2 ms of a 3 ms excess comes as stalls of exactly 100 ms (2 % of
@@ -148,6 +170,32 @@ TEST(Percentiles, WriteBackStallsAreCommitsBehindTheOsWrites) {
   EXPECT_LT(q->stalled_transaction_share, p->stalled_transaction_share);
 }
 
+// Many clients on a full write-back cache (scale 100, 64 to 400 clients): the stalls
+// behind the OS's writes carry most of the mean, more of them the more clients, and the
+// distribution still holds the model's mean (the simulator at 256 clients, 300 s, seed
+// 1: mean 599 ms, p95 2894, p99 5016).
+TEST(Percentiles, ManyClientsStallMoreAndKeepTheMean) {
+  const std::string path =
+      std::string(PGSTORSIM_SOURCE_DIR) + "/results/validation/m5110e-calibrated.toml";
+  std::optional<Prediction> fewer;
+  for (const char* clients : {"workload.clients=64", "workload.clients=400"}) {
+    auto s = LoadScenario(path, {clients, "workload.scale=100", "host.cpu_cores=16"});
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    auto p = Predict(*s);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    const std::vector<double> v = TransactionQuantiles(p->statement_shapes, 2000);
+    double mean = 0;
+    for (double x : v) mean += x / v.size();
+    EXPECT_NEAR(mean, p->transaction_latency_ms, 0.03 * p->transaction_latency_ms) << clients;
+    EXPECT_GT(p->transaction_percentiles.p99_ms, p->transaction_latency_ms) << clients;
+    if (fewer) {
+      EXPECT_GT(p->stalled_transaction_share, fewer->stalled_transaction_share);
+      EXPECT_GT(p->transaction_percentiles.p95_ms, 2 * fewer->transaction_percentiles.p95_ms);
+    }
+    fewer = *p;
+  }
+}
+
 // Every execution waits for cache room, a wait spanning 10 destage commands: a gamma of
 // shape 10 and mean 3 ms (p95 = 3 / 10 x chi-square(20) p95 / 2 = 0.3 x 15.705).
 TEST(Percentiles, RoomWaitIsAGammaOfItsCommands) {
@@ -217,7 +265,7 @@ std::vector<CrossCheck> ReadCrossChecks() {
 
 TEST(Percentiles, TransactionP95AndP99AgainstSimulator) {
   const std::vector<CrossCheck> points = ReadCrossChecks();
-  ASSERT_GE(points.size(), 18u);
+  ASSERT_GE(points.size(), 23u);
   int within_target = 0, p99_checked = 0;
   for (const CrossCheck& c : points) {
     auto s = LoadScenario(
@@ -239,13 +287,10 @@ TEST(Percentiles, TransactionP95AndP99AgainstSimulator) {
     EXPECT_LE(p->transaction_percentiles.p50_ms, p->transaction_percentiles.p95_ms);
     EXPECT_LE(p->transaction_percentiles.p95_ms, p->transaction_percentiles.p99_ms);
   }
-  // The points the file holds at 0.25: 14 of 18 (15 until the seed's UFS cylinder
-  // groups, which moved the 32 KiB write-through 32-client point 1.16 -> 1.37; 16 until
-  // the write-back stalls were commits behind the OS's writes, which moved the 1 MiB
-  // scale-200 ten-client point 1.22 -> 1.30; 17 until mirror sets were multi-server
-  // stations). The p99 is checked at every point.
-  EXPECT_GE(within_target, 14);
-  EXPECT_GE(p99_checked, 18);
+  // The points the file holds at 0.25: 18 of 23 (the reasons for the others are in the
+  // file); the p99 is checked at every point.
+  EXPECT_GE(within_target, 18);
+  EXPECT_GE(p99_checked, 23);
 }
 
 }  // namespace

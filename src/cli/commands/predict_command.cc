@@ -78,11 +78,13 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
   }
   if (p.stalled_transaction_share >= 0.001) {
     const bool burst = p.burst_flush_wait_ms > 0;
-    std::printf("stalls: %.1f %% of the transactions wait %.0f ms behind the OS's writes (%s)\n",
-                100 * p.stalled_transaction_share,
-                burst ? p.burst_flush_wait_ms : p.commit_behind_os_writes_ms,
-                burst ? "their commit's WAL flush in a checkpoint's burst"
-                      : "their WAL write for room in the full write-back cache");
+    std::printf(
+        "stalls: %.1f %% of the transactions wait %.0f ms behind the OS's writes, once or more "
+        "(%s)\n",
+        100 * p.stalled_transaction_share,
+        burst ? p.burst_flush_wait_ms : p.commit_behind_os_writes_ms,
+        burst ? "their commit's WAL flush in a checkpoint's burst"
+              : "their WAL write for room in the full write-back cache");
   }
   if (p.fill_s > 0) {
     std::printf("page cache: the first %.0f s at %.1f tps while the OS takes the dirty pages",
