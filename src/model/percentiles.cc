@@ -212,15 +212,16 @@ StallMix StallsOf(const std::vector<Part>& parts) {
 }
 
 // A grid mass (bin i spread evenly over [(i - 1/2) step, (i + 1/2) step], bin 0 over
-// [0, step / 2]) mixed with the stall (each bin's value delayed by it), shifted by
-// `fixed_ms`; its CDF is a prefix-sum lookup.
+// [0, step / 2]) mixed with the stalls (each bin's value delayed by k of them, with
+// P(K = k)), shifted by `fixed_ms`; its CDF is a prefix-sum lookup. `span` is the
+// grid's reach; the value lies within it plus one stall per count term.
 class Distribution {
  public:
   Distribution(const Pmf& pmf, double step, const StallMix& stall, double span, double fixed_ms)
       : step_(step),
         stall_ms_(stall.ms),
         counts_(stall.mean > 0 ? stall.Counts() : std::vector<double>{1.0}),
-        span_(span + (counts_.size() - 1) * stall.ms),
+        span_(span + static_cast<double>(counts_.size()) * stall.ms),
         fixed_ms_(fixed_ms),
         below_(kBins + 1, 0.0) {
     for (int i = 0; i < kBins; ++i) below_[i + 1] = below_[i] + pmf[i];
@@ -273,7 +274,7 @@ Distribution DistributionOf(const std::vector<Part>& parts, double fixed_ms) {
   for (const Part& p : parts) {
     if (p.n > 0 && !p.stall) total = Convolve(total, PartPmf(p, step));
   }
-  return Distribution(total, step, stall, reach + (stall.mean > 0 ? stall.ms : 0), fixed_ms);
+  return Distribution(total, step, stall, reach, fixed_ms);
 }
 
 // A mixture of distributions, each with its share of the mass (shares sum to 1); one
