@@ -52,8 +52,7 @@ Eval Evaluate(const Net& net, double x) {
     if (k.path_locked) h += fork * Residence(k.path_ms, shared);
     return h;
   };
-  const double read_fork = net.fork;
-  const double hold_read = net.read.visits_lock ? hold(net.read, read_fork) : 0;
+  const double hold_read = net.read.visits_lock ? hold(net.read, net.read_fork) : 0;
   const double hold_write = net.write.visits_lock ? hold(net.write, 1) : 0;
   const double lock_ms = net.read.share * hold_read + net.write.share * hold_write;
   // Stations: members (paths outside the lock, slowed by the background), the lock.
@@ -70,8 +69,8 @@ Eval Evaluate(const Net& net, double x) {
     if (!k->ack_locked) delay_ms += k->share * k->ack_ms;
   }
   // Mirror copies are one multi-server station per set (mirror_sets.h). Every path is
-  // shared out over the copies: a read's, and a synchronous write's waited share (its
-  // other copies' time is background load, parallel_ms).
+  // shared out over the copies: a read's and a synchronous write's waited share (their
+  // other pieces' and copies' time is background load, parallel_ms).
   const MemberDemands parts{demands, demands};
   MergedStations stations = MergeMirrorSets(net.mirrors, parts);
   const size_t lock_station = stations.demand_ms.size();
@@ -86,8 +85,8 @@ Eval Evaluate(const Net& net, double x) {
   const MvaResult mva = SolveMva(net.n, stations.demand_ms, delay_ms + stations.delay_ms);
   e.x_mva = mva.throughput_per_ms;
   const std::vector<double> member_res = MemberResidences(net.mirrors, mva, parts);
-  // Latency per request of each kind: its own path's residence at the members (the
-  // read's with its fork-join charge), the lock's wait per visit plus its hold, acks.
+  // Latency per request of each kind: its own path's residence at the members (a
+  // read's with its window charge), the lock's wait per visit plus its hold, acks.
   double read_res = 0, write_res = 0;
   for (size_t m = 0; m < m_count; ++m) {
     if (demands[m] <= 0) continue;
@@ -106,7 +105,7 @@ Eval Evaluate(const Net& net, double x) {
     return ms;
   };
   e.read_queue_ms = read_res;
-  e.read_ms = latency(net.read, read_res, hold_read, read_fork);
+  e.read_ms = latency(net.read, read_res, hold_read, net.read_fork);
   e.write_ms = latency(net.write, write_res, hold_write, 1);
   e.lock_util = e.x_mva * lock_ms;
   return e;
@@ -136,7 +135,7 @@ Solution Solve(const Net& net) {
     const double destage =
         net.write.share * net.write.open_ms[m] + net.read.share * net.read.open_ms[m];
     const double path = net.write.share * (net.write.path_ms[m] + net.write.parallel_ms[m]) +
-                        net.read.share * net.read.path_ms[m];
+                        net.read.share * (net.read.path_ms[m] + net.read.parallel_ms[m]);
     rho = std::max(rho, xa * destage / std::max(1e-6, 1 - xa * path));
     busiest = std::max(busiest, destage + path);
   }
@@ -157,7 +156,7 @@ Solution Solve(const Net& net) {
   s.read_busy.assign(net.members, 0);
   s.write_busy.assign(net.members, 0);
   for (size_t m = 0; m < net.members; ++m) {
-    s.read_busy[m] = s.x_per_ms * net.read.share * net.read.path_ms[m];
+    s.read_busy[m] = s.x_per_ms * net.read.share * (net.read.path_ms[m] + net.read.parallel_ms[m]);
     s.write_busy[m] = s.x_per_ms * (net.write.share * (net.write.open_ms[m] + net.write.path_ms[m] +
                                                        net.write.parallel_ms[m]) +
                                     net.read.share * net.read.open_ms[m]);

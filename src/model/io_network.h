@@ -25,8 +25,9 @@ struct Kind {
   std::vector<double> after_ms;  // Disk path after the lock is released (an fsync's
                                  // write-through on a filesystem that syncs unlocked).
   std::vector<double> open_ms;   // Background disk busy ms it causes (destage, write-back).
-  // Disk busy ms of its own commands that run beside its path (a synchronous write's
-  // other pieces and copies): load for the other requests in flight, not for itself.
+  // Disk busy ms of its own commands that run beside its path (a split read's or a
+  // synchronous write's other pieces and copies): load for the other requests in
+  // flight, not for itself.
   std::vector<double> parallel_ms;
   bool visits_lock = false;  // Waits for the lock (and holds it for its locked parts).
   double device_reads = 0;   // Device read commands it waits for (percentiles).
@@ -36,7 +37,10 @@ struct Kind {
 struct Net {
   int n = 1;
   Kind read, write;
-  double fork = 1;  // Fork-join charge on a split read's residence.
+  // A sequential read-ahead window's charge on its pieces' summed residence (they are
+  // charged in series, plus the fork-join share); 1 for random reads, whose pieces run
+  // in parallel (the path holds their waited share, parallel_ms the rest).
+  double read_fork = 1;
   double read_service_ms = 0, destage_service_ms = 0;
   double sync_write_ms = 0;  // A synchronous write's wait for its own commands, unqueued.
   double destage_threshold = 0.75;

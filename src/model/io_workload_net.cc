@@ -101,7 +101,17 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     return reads_per_request * w.read_commands * c.read_position_ms + w.read_bytes / c.bytes_per_ms;
   };
   const double read_miss = spec.direct ? 1 : miss;
-  for (size_t m = 0; m < members; ++m) net.read.path_ms[m] = read_miss * read_ms(m);
+  // A whole-block read is one command (whole_block_reads); a random read's pieces run in
+  // parallel; a sequential window is charged as Net::read_fork says.
+  const double read_waited =
+      whole || spec.sequential ? 1 : SplitReadWaitedShare(g.read_forks, p.fork_join_weight);
+  auto add_read = [&](double times, io_network::Kind* k) {
+    for (size_t m = 0; m < members; ++m) {
+      k->path_ms[m] += times * read_waited * read_ms(m);
+      k->parallel_ms[m] += times * (1 - read_waited) * read_ms(m);
+    }
+  };
+  add_read(read_miss, &net.read);
   net.read.device_reads = read_miss * reads_per_request;
   // A write: the block's read first (buffered, partial block, not cached), then the
   // block write: synchronous (direct, or fsync) or the OS's background write-back.
@@ -112,8 +122,8 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   const bool sync_unlocked = spec.lock.writes && !spec.direct && !spec.lock.fsync;
   std::vector<double>& sync_path = sync_unlocked ? net.write.after_ms : net.write.path_ms;
   const double waited = SyncWriteWaitedShare(g, c, p.fork_join_weight);
+  if (rmw) add_read(miss, &net.write);
   for (size_t m = 0; m < members; ++m) {
-    if (rmw) net.write.path_ms[m] += miss * read_ms(m);
     const double write_ms = g.WriteMs(m, c);
     if (sync && !net.write_back) {
       sync_path[m] += write_ms * waited;
@@ -123,8 +133,8 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     }
   }
   net.write.device_reads = rmw ? miss : 0;
+  if (spec.sequential) net.read_fork = 1 + p.fork_join_weight * (ForkJoinFactor(g.read_forks) - 1);
   if (sync && net.write_back) net.write.ack_ms = p.commit_ms;
-  net.fork = whole ? 1 : 1 + p.fork_join_weight * (ForkJoinFactor(g.read_forks) - 1);
   // The file lock (FileLockRulesFor): what runs under it.
   const FileLockRules& lock = spec.lock;
   net.write.visits_lock = lock.writes && net.write.share > 0;

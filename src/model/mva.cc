@@ -175,4 +175,9 @@ double ForkJoinFactor(double k) {
   return h + (k - whole) / (whole + 1);
 }
 
+double SplitReadWaitedShare(double k, double fork_join_weight) {
+  if (!(k > 1)) return 1;
+  return std::min(1.0, (1 + fork_join_weight * (ForkJoinFactor(k) - 1)) / k);
+}
+
 }  // namespace pgstorsim

@@ -58,6 +58,12 @@ MvaResult SolvePacedMva(int clients, const std::vector<double>& demands_ms, doub
 // that waits for k equally loaded devices). Fractional k interpolates linearly.
 double ForkJoinFactor(double k);
 
+// The share of a split read's summed piece time that it waits for: its k pieces run in
+// parallel on k members and it ends with the slowest, F = 1 + fork_join_weight (H_k - 1)
+// times the mean piece, so F / k of their sum (1 for k <= 1). The rest of the pieces'
+// busy time runs beside the read's path.
+double SplitReadWaitedShare(double k, double fork_join_weight);
+
 }  // namespace pgstorsim
 
 #endif  // PGSTORSIM_MODEL_MVA_H_

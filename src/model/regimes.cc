@@ -10,54 +10,55 @@
 namespace pgstorsim {
 namespace {
 
-// MVA with the fork-join synchronisation of split reads: a read split over members
-// waits for its slowest piece, which lengthens the transaction by (fork - 1) x the
-// reads' residence but keeps no disk busy, so it is a delay, not a demand. `read_ms`
-// is the read part of each station's demand; the returned residences exclude the wait.
-struct ForkJoinMva {
+// The closed chain over the members' stations and the CPU. `read_ms` is the read part
+// of each station's demand (what a transaction's path waits for: a split read's waited
+// share, Demands::read_waited); the residences split accordingly.
+struct ChainMva {
   MvaResult mva;
   double read_residence_ms = 0;  // Queueing + service of the read parts.
   double write_residence_ms = 0;
   double cpu_residence_ms = 0;  // At the CPU queue (the station after the members).
-  double sync_ms = 0;           // Fork-join wait added to the reads.
 };
 
 // The members' stations `demand_ms` (reads `read_ms` of it; `balanced_ms` of it shared
 // out over the copies of a mirror set) and the CPU after them (a queue even where the
-// members are pacers). Queues of mirror copies are
-// solved as one multi-server station each (mirror_sets.h); pacers stay one station per
-// member.
-ForkJoinMva SolveForkJoinMva(int clients, const std::vector<double>& demand_ms,
-                             const std::vector<double>& read_ms,
-                             const std::vector<double>& balanced_ms, const Demands& d,
-                             double delay_ms, double sync_guess_ms = 0) {
-  ForkJoinMva r;
-  r.sync_ms = d.fork > 1 ? sync_guess_ms : 0;
+// members are pacers). Queues of mirror copies are solved as one multi-server station
+// each (mirror_sets.h); pacers stay one station per member.
+ChainMva SolveChainMva(int clients, const std::vector<double>& demand_ms,
+                       const std::vector<double>& read_ms, const std::vector<double>& balanced_ms,
+                       const Demands& d, double delay_ms) {
+  ChainMva r;
   const size_t members = demand_ms.size();
   static const MirrorSets kEachAlone;
   const MirrorSets& sets = d.paced ? kEachAlone : d.mirrors;
   const MemberDemands parts{demand_ms, balanced_ms};
   const MergedStations merged = MergeMirrorSets(sets, parts);
   const size_t stations = merged.demand_ms.size();
-  for (int it = 0; it < 60; ++it) {
-    const double z_ms = delay_ms + merged.delay_ms + r.sync_ms;
-    r.mva = d.paced ? SolvePacedMva(clients, merged.demand_ms, z_ms, d.cpu)
-                    : SolveMva(clients, merged.demand_ms, z_ms, d.cpu);
-    const std::vector<double> residence_ms = MemberResidences(sets, r.mva, parts);
-    r.read_residence_ms = r.write_residence_ms = 0;
-    for (size_t m = 0; m < members; ++m) {
-      if (demand_ms[m] <= 0) continue;
-      const double read_share = read_ms[m] / demand_ms[m];
-      r.read_residence_ms += residence_ms[m] * read_share;
-      r.write_residence_ms += residence_ms[m] * (1 - read_share);
-    }
-    r.cpu_residence_ms = r.mva.residence_ms.size() > stations ? r.mva.residence_ms[stations] : 0;
-    // A longer wait leaves fewer clients queueing, so the map is a weak contraction.
-    const double next = (d.fork - 1) * r.read_residence_ms;
-    if (std::fabs(next - r.sync_ms) <= 1e-7 * next) break;
-    r.sync_ms = next;
+  const double z_ms = delay_ms + merged.delay_ms;
+  r.mva = d.paced ? SolvePacedMva(clients, merged.demand_ms, z_ms, d.cpu)
+                  : SolveMva(clients, merged.demand_ms, z_ms, d.cpu);
+  const std::vector<double> residence_ms = MemberResidences(sets, r.mva, parts);
+  for (size_t m = 0; m < members; ++m) {
+    if (demand_ms[m] <= 0) continue;
+    const double read_share = read_ms[m] / demand_ms[m];
+    r.read_residence_ms += residence_ms[m] * read_share;
+    r.write_residence_ms += residence_ms[m] * (1 - read_share);
   }
+  r.cpu_residence_ms = r.mva.residence_ms.size() > stations ? r.mva.residence_ms[stations] : 0;
   return r;
+}
+
+// A transaction's reads on its path at member m (their waited share) and the busy time
+// of the other clients' parallel pieces there, per transaction (n - 1 of n clients).
+double PathReadMs(const Demands& d, size_t m) { return d.read_waited * d.read_ms[m]; }
+double BesideReadMs(int clients, const Demands& d, size_t m) {
+  return (clients - 1.0) / clients * (1 - d.read_waited) * d.read_ms[m];
+}
+
+// The reads present at the members' queues per transaction: the path's residence and
+// the parallel pieces', which queue as long.
+double ReadQueueMs(const Demands& d, double path_residence_ms) {
+  return path_residence_ms / std::max(1e-9, d.read_waited);
 }
 
 // On rate caps (paced stations) an I/O arriving below the rate is not delayed, so the
@@ -77,26 +78,26 @@ void AddPacingWait(int clients, const Demands& d, double delay_ms, RegimeSolutio
 
 }  // namespace
 
-// Reads bound: destage is an open background class that slows the closed demands (reads,
-// and the WAL write without a write-back cache) by 1/(1 - U_w). The throughput x solves
+// Reads bound: destage and the other clients' parallel read pieces are an open
+// background class that slows the closed demands (reads, and the WAL write without a
+// write-back cache) by 1/(1 - U_w). The throughput x solves
 // x = X_mva(demands inflated at x); X_mva falls as x rises, so the root is bracketed by
 // [0, X_mva(0)] and found by regula falsi (Illinois variant).
 RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
   RegimeSolution r;
   const bool wal = !d.wal_ms.empty();
-  double sync_ms = 0;            // Fork-join wait of the last evaluation (a warm start).
   auto excess = [&](double x) {  // X_mva(x) - x; records the residences.
     std::vector<double> reads(d.read_ms.size()), closed(d.read_ms.size());
     for (size_t m = 0; m < reads.size(); ++m) {
-      const double slow = 1 / (1 - std::min(0.99, x * d.write_ms[m]));
-      reads[m] = d.read_ms[m] * slow;
+      const double open_ms = d.write_ms[m] + BesideReadMs(clients, d, m);
+      const double slow = 1 / (1 - std::min(0.99, x * open_ms));
+      reads[m] = PathReadMs(d, m) * slow;
       closed[m] = reads[m] + (wal ? d.wal_ms[m] * slow : 0);
     }
     // The WAL write's path is shared out over the copies like the reads.
-    const ForkJoinMva f = SolveForkJoinMva(clients, closed, reads, closed, d, delay_ms, sync_ms);
-    sync_ms = f.sync_ms;
-    r.update_ms = f.read_residence_ms + f.sync_ms;
-    r.read_queue_ms = f.read_residence_ms;
+    const ChainMva f = SolveChainMva(clients, closed, reads, closed, d, delay_ms);
+    r.update_ms = f.read_residence_ms;
+    r.read_queue_ms = ReadQueueMs(d, f.read_residence_ms);
     r.end_ms = f.write_residence_ms;
     r.cpu_ms = f.cpu_residence_ms;
     return f.mva.throughput_per_ms - x;
@@ -148,20 +149,34 @@ RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
 // Destage bound: the write-back cache is full, so each commit waits for the destage of
 // the transaction's writes; all demands are on the transaction's path.
 RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms) {
-  std::vector<double> total(d.read_ms.size());
-  for (size_t m = 0; m < total.size(); ++m) total[m] = d.read_ms[m] + d.write_ms[m];
-  const ForkJoinMva f = SolveForkJoinMva(clients, total, d.read_ms, d.read_ms, d, delay_ms);
+  const size_t members = d.read_ms.size();
+  std::vector<double> total(members), reads(members);
+  // The other clients' parallel read pieces slow the path at the throughput they run
+  // at: a fixed point in x, damped.
+  double x = 0;
+  ChainMva f;
+  for (int it = 0; it < 40; ++it) {
+    for (size_t m = 0; m < members; ++m) {
+      const double slow = 1 / (1 - std::min(0.99, x * BesideReadMs(clients, d, m)));
+      reads[m] = PathReadMs(d, m) * slow;
+      total[m] = reads[m] + d.write_ms[m] * slow;
+    }
+    f = SolveChainMva(clients, total, reads, reads, d, delay_ms);
+    const double next = f.mva.throughput_per_ms;
+    if (d.read_waited >= 1 || std::fabs(next - x) <= 1e-9 * next) break;
+    x = (x + next) / 2;
+  }
   RegimeSolution r;
   r.x_per_ms = f.mva.throughput_per_ms;
   r.cpu_ms = f.cpu_residence_ms;
-  r.update_ms = f.read_residence_ms + f.sync_ms;
-  r.read_queue_ms = f.read_residence_ms;
+  r.update_ms = f.read_residence_ms;
+  r.read_queue_ms = ReadQueueMs(d, f.read_residence_ms);
   r.end_ms = f.write_residence_ms;
   if (d.update_residence_share > 0) {
     // Reads and commits wait on the same saturated queues: the residence is split.
     const double share = std::min(1.0, d.update_residence_share);
     const double disks_ms = f.read_residence_ms + f.write_residence_ms;
-    r.update_ms = f.sync_ms + share * disks_ms;
+    r.update_ms = share * disks_ms;
     r.end_ms = (1 - share) * disks_ms;
   }
   AddPacingWait(clients, d, delay_ms, &r);

@@ -1,7 +1,8 @@
 // The two operating regimes of the analytic model's queueing network (internal to
 // src/model; docs/model.md, "Two regimes"). Per member disk and per transaction, reads
-// and destage writes have service demands (busy ms); split reads also wait for their
-// slowest piece, a fork-join wait charged as a delay (`fork`), not as busy time.
+// and destage writes have service demands (busy ms); a read split over members runs
+// its pieces in parallel: its path holds their waited share (`read_waited`), the rest
+// is load beside it for the other clients.
 //   - Read-bound: the write-back cache absorbs commits; destage is an open background
 //     class that slows reads by 1 / (1 - U_destage).
 //   - Cache full (write-back, `SolveCacheFull`): the destage stream saturates the
@@ -31,7 +32,7 @@ struct Demands {
   std::vector<double> write_ms;       // Per member, per transaction (destage).
   std::vector<double> wal_ms;         // Per member: WAL write on the commit path (no
                                       // write-back cache); empty = none.
-  double fork = 1;                    // Read residence multiplier: 1 + fork-join wait share.
+  double read_waited = 1;             // Share of read_ms on the path (SplitReadWaitedShare).
   double update_residence_share = 0;  // Destage-bound: > 0: UPDATE's share of the disk
                                       // residence (reads + destage); 0: UPDATE = reads.
   bool paced = false;                 // Stations are rate caps (SolvePacedMva), not queues.
@@ -43,9 +44,10 @@ struct Demands {
 
 struct RegimeSolution {
   double x_per_ms = 0;
-  double update_ms = 0;      // Disk residence of the reads, fork-join wait included.
-  double read_queue_ms = 0;  // Of it, at the members' queues (no fork-join wait); 0 in
-                             // the cache-full regime, which has no queues of its own.
+  double update_ms = 0;      // Disk residence of the reads (the path's).
+  double read_queue_ms = 0;  // The reads' pieces' residence at the members' queues, the
+                             // parallel ones included; 0 in the cache-full regime, which
+                             // has no queues of its own.
   double end_ms = 0;         // Disk residence attributed to the commit (WAL, wait for room).
   double rho = 0;            // Destage load / capacity left by reads (read-bound only).
   double cpu_ms = 0;         // Residence at the CPU (queueing for a core + service).

@@ -127,7 +127,7 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
   net.geometry = *geometry;
   net.costs = CostsFor(s, p, load.footprint_bytes, *geometry);
   net.write_back = s.controller.EffectiveWriteBack();
-  net.fork = 1 + p.fork_join_weight * (ForkJoinFactor(geometry->read_forks) - 1);
+  net.read_waited = SplitReadWaitedShare(geometry->read_forks, p.fork_join_weight);
   net.throttled = s.disks.type == DiskType::kThrottled;
   if (net.throttled) {
     net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
@@ -136,7 +136,7 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
     double read_bytes = 0;                 // The block, and what the controller reads ahead.
     for (const MemberWork& w : geometry->members) read_bytes += w.read_bytes;
     net.whole_block_read_ms = net.costs.read_position_ms + read_bytes / net.costs.bytes_per_ms;
-    net.fork = 1;
+    net.read_waited = 1;
   }
   if (s.disks.type == DiskType::kSsd) SetSsdDelays(s, &net);
   net.reorder = ReadReorderGainFor(s, p, load.footprint_bytes, s.workload.clients);

@@ -105,7 +105,7 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
 // (storage_model.cc): the io workload's path on throttled devices (io_workload.cc).
 StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load);
 
-// Constant pieces of a solve: geometry, costs, commit and fork-join charge.
+// Constant pieces of a solve: geometry, costs, commit and a split read's waited share.
 struct Network {
   const Scenario* s = nullptr;
   const ModelParams* p = nullptr;
@@ -113,7 +113,7 @@ struct Network {
   DiskCosts costs;
   bool write_back = true;
   double commit_ms = 0;
-  double fork = 1;
+  double read_waited = 1;          // Demands::read_waited.
   double whole_block_read_ms = 0;  // > 0: whole_block_reads (busy ms per block read).
   bool throttled = false;          // disks.type = throttled: ThrottledDemands.
   double latency_per_read_ms = 0;  // Throttled: device latency, a delay per block I/O.

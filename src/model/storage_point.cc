@@ -152,7 +152,7 @@ Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double 
       pt.d.write_ms.push_back(writes * net.geometry.WriteMs(m, net.costs));
     }
   }
-  pt.d.fork = net.fork;
+  pt.d.read_waited = net.read_waited;
   pt.d.paced = net.throttled;
   pt.d.mirrors = net.geometry.mirrors;
   pt.d.update_residence_share = net.p->update_residence_share;

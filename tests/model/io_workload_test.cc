@@ -173,6 +173,27 @@ TEST(IoModel, OneSequentialStreamRunsAtTheTransferRate) {
   EXPECT_NEAR(p.bytes_per_s, 160.0 * 1048576, 0.02 * 160.0 * 1048576);
 }
 
+TEST(IoModel, ASplitReadWaitsForItsSlowerPieceAndKeepsBothBusy) {
+  // O_DIRECT 8 KiB reads, one job, on a RAID 0 pair: at a 4 KiB stripe every read is
+  // two 4 KiB pieces on the two disks, in parallel; at 1 MiB it is one command.
+  std::vector<std::string> pair = OneDisk();
+  pair.insert(pair.end(), {"array.level=raid0", "array.disks=2", "workload.io_size=8KiB"});
+  std::vector<std::string> split = pair, whole = pair;
+  split.push_back("array.stripe=4KiB");
+  whole.push_back("array.stripe=1MiB");
+  const Prediction one = PredictOk(Io(whole));
+  const Prediction two = PredictOk(Io(split));
+  const double transfer_4k_ms = 4096.0 / (160.0 * 1048.576);
+  const double piece_ms = one.statement_latency_ms.at("read") - transfer_4k_ms;
+  // The slower of two parallel pieces: 1 + w (H_2 - 1) = 1.25 of one (w = 0.5), not
+  // the two in series (2.5 with the fork-join share, before 2026-12-07).
+  EXPECT_NEAR(two.statement_latency_ms.at("read"), 1.25 * piece_ms, 0.02 * piece_ms);
+  // Both pieces keep their disk busy: two commands a request between the disks.
+  double busy = 0;
+  for (const auto& d : two.devices) busy += d.utilization;
+  EXPECT_NEAR(busy, two.tps * 2 * piece_ms / 1000, 0.02 * busy);
+}
+
 TEST(IoModel, MirroredSyncWriteWaitsForItsSlowerCopyAlone) {
   // O_DIRECT 4 KiB writes, one job, no controller cache: a single disk takes one write
   // command (datasheet write seek + half a revolution + transfer); a RAID 1 pair waits

@@ -7,7 +7,7 @@
 namespace pgstorsim {
 namespace {
 
-TEST(Regimes, ReadBoundWithoutDestageOrForkIsPlainMva) {
+TEST(Regimes, ReadBoundWithoutDestageOrSplitReadsIsPlainMva) {
   Demands d;
   d.read_ms = {4.0, 2.0, 1.0};
   d.write_ms = {0, 0, 0};
@@ -32,22 +32,33 @@ TEST(Regimes, ReadBoundThroughputIsTheFixedPointOfDestageSlowdown) {
   EXPECT_NEAR(r.rho, x * 2.0 / (1 - x * 3.0), 1e-9);
 }
 
-TEST(Regimes, ForkJoinWaitIsADelayOnTheReads) {
+TEST(Regimes, ASplitReadWaitsForItsWaitedShareAndLoadsTheOthersWithTheRest) {
+  // A read split over two members: 2 ms on each, pieces in parallel.
   Demands d;
   d.read_ms = {2.0, 2.0};
-  d.write_ms = {3.0, 1.0};
-  const RegimeSolution plain = SolveDestageBound(10, d, 0.5);
-  d.fork = 1.5;
-  const RegimeSolution forked = SolveDestageBound(10, d, 0.5);
-  EXPECT_LT(forked.x_per_ms, plain.x_per_ms);
-  // Cycle = delay + reads' residence (with the wait) + writes' residence = N / X.
-  EXPECT_NEAR(0.5 + forked.update_ms + forked.end_ms, 10 / forked.x_per_ms,
-              1e-6 * 10 / forked.x_per_ms);
-  // The wait is (fork - 1) x the reads' queueing residence R: update = fork x R, and the
-  // network with that wait as a plain delay has the same throughput.
-  const double wait = forked.update_ms * (1 - 1 / d.fork);
-  const MvaResult mva = SolveMva(10, {5.0, 3.0}, 0.5 + wait);
-  EXPECT_NEAR(mva.throughput_per_ms, forked.x_per_ms, 1e-5 * forked.x_per_ms);
+  d.write_ms = {0.0, 0.0};
+  const double whole = SolveReadBound(1, d, 0.5).x_per_ms;
+  d.read_waited = SplitReadWaitedShare(2, 0.5);
+  EXPECT_NEAR(d.read_waited, 0.625, 1e-12);  // F(2) = 1.25 pieces of 2.
+  // One client: nothing queues, the read lasts 1.25 x a piece (2.5 ms, not 4).
+  const RegimeSolution one = SolveReadBound(1, d, 0.5);
+  EXPECT_NEAR(one.update_ms, 2.5, 1e-9);
+  EXPECT_NEAR(one.x_per_ms, 1 / 3.0, 1e-9);
+  EXPECT_NEAR(whole, 1 / 4.5, 1e-9);
+  // The pieces' busy time is all there: many clients are bound by a member's 2 ms.
+  const RegimeSolution many = SolveReadBound(64, d, 0.5);
+  EXPECT_LE(many.x_per_ms, 0.5 * (1 + 1e-6));
+  EXPECT_GT(many.x_per_ms, 0.45);
+  // The reads present at the members count the parallel pieces too.
+  EXPECT_NEAR(many.read_queue_ms, many.update_ms / d.read_waited, 1e-9);
+  // Destage-bound (all on the path): the cycle is the residences, and the throughput
+  // is bounded by the members' busy time, reads' parallel pieces included.
+  d.write_ms = {1.0, 1.0};
+  const RegimeSolution bound = SolveDestageBound(32, d, 0.5);
+  EXPECT_NEAR(0.5 + bound.update_ms + bound.end_ms, 32 / bound.x_per_ms,
+              1e-6 * 32 / bound.x_per_ms);
+  EXPECT_LE(bound.x_per_ms, 1 / 3.0 * (1 + 1e-3));
+  EXPECT_GT(bound.x_per_ms, SolveDestageBound(1, d, 0.5).x_per_ms);
 }
 
 TEST(Regimes, FullCacheRunsAtTheBottleneckCapacityNotTheSumOfTheDisks) {
