@@ -47,13 +47,13 @@ Eval Evaluate(const Net& net, double x) {
   }
   // A path under the lock is the only locked one in progress: it queues behind the
   // background and the unlocked paths.
-  auto hold = [&](const Kind& k, double fork) {
+  auto hold = [&](const Kind& k) {
     double h = k.ack_locked ? k.ack_ms : 0;
-    if (k.path_locked) h += fork * Residence(k.path_ms, shared);
+    if (k.path_locked) h += Residence(k.path_ms, shared);
     return h;
   };
-  const double hold_read = net.read.visits_lock ? hold(net.read, net.read_fork) : 0;
-  const double hold_write = net.write.visits_lock ? hold(net.write, 1) : 0;
+  const double hold_read = net.read.visits_lock ? hold(net.read) : 0;
+  const double hold_write = net.write.visits_lock ? hold(net.write) : 0;
   const double lock_ms = net.read.share * hold_read + net.write.share * hold_write;
   // Stations: members (paths outside the lock, slowed by the background), the lock.
   std::vector<double> demands(m_count, 0);
@@ -85,8 +85,8 @@ Eval Evaluate(const Net& net, double x) {
   const MvaResult mva = SolveMva(net.n, stations.demand_ms, delay_ms + stations.delay_ms);
   e.x_mva = mva.throughput_per_ms;
   const std::vector<double> member_res = MemberResidences(net.mirrors, mva, parts);
-  // Latency per request of each kind: its own path's residence at the members (a
-  // read's with its window charge), the lock's wait per visit plus its hold, acks.
+  // Latency per request of each kind: its own path's residence at the members, the
+  // lock's wait per visit plus its hold, acks.
   double read_res = 0, write_res = 0;
   for (size_t m = 0; m < m_count; ++m) {
     if (demands[m] <= 0) continue;
@@ -98,15 +98,15 @@ Eval Evaluate(const Net& net, double x) {
       (net.read.visits_lock ? net.read.share : 0) + (net.write.visits_lock ? net.write.share : 0);
   const double lock_wait =
       visits > 0 ? std::max(0.0, mva.residence_ms[lock_station] - lock_ms) / visits : 0;
-  auto latency = [&](const Kind& k, double path_res, double hold_ms, double fork) {
+  auto latency = [&](const Kind& k, double path_res, double hold_ms) {
     if (!(k.share > 0)) return 0.0;
-    double ms = fork * path_res / k.share + (k.ack_locked ? 0 : k.ack_ms);
+    double ms = path_res / k.share + (k.ack_locked ? 0 : k.ack_ms);
     if (k.visits_lock) ms += lock_wait + hold_ms;
     return ms;
   };
-  e.read_queue_ms = read_res;
-  e.read_ms = latency(net.read, read_res, hold_read, net.read_fork);
-  e.write_ms = latency(net.write, write_res, hold_write, 1);
+  e.read_queue_ms = read_res / std::max(1e-9, net.read_waited);
+  e.read_ms = latency(net.read, read_res, hold_read);
+  e.write_ms = latency(net.write, write_res, hold_write);
   e.lock_util = e.x_mva * lock_ms;
   return e;
 }

@@ -37,10 +37,9 @@ struct Kind {
 struct Net {
   int n = 1;
   Kind read, write;
-  // A sequential read-ahead window's charge on its pieces' summed residence (they are
-  // charged in series, plus the fork-join share); 1 for random reads, whose pieces run
-  // in parallel (the path holds their waited share, parallel_ms the rest).
-  double read_fork = 1;
+  // The share of a read's pieces' busy time on its path (SplitReadWaitedShare; the
+  // rest is in read.parallel_ms).
+  double read_waited = 1;
   double read_service_ms = 0, destage_service_ms = 0;
   double sync_write_ms = 0;  // A synchronous write's wait for its own commands, unqueued.
   double destage_threshold = 0.75;

@@ -117,6 +117,10 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   const IoSpec spec = IoSpecFor(s, p);
   auto geometry = ComputeAccessGeometry(s, spec.io_bytes, spec.direct);
   if (!geometry.ok()) return geometry.status();
+  auto read_geometry = spec.ReadUnitBytes() == spec.io_bytes
+                           ? geometry
+                           : ComputeAccessGeometry(s, spec.ReadUnitBytes(), spec.direct);
+  if (!read_geometry.ok()) return read_geometry.status();
   const DiskCosts costs =
       storage_network::CostsFor(s, p, static_cast<double>(spec.file_bytes), *geometry);
   // The OS cache's share of the file: warm, an LRU holding what fits (a sequential
@@ -145,7 +149,7 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
         [&](double scale) {
           DiskCosts scaled = costs;
           scaled.read_position_ms *= scale;
-          Net built = BuildNet(s, p, spec, *geometry, scaled, miss);
+          Net built = BuildNet(s, p, spec, *geometry, *read_geometry, scaled, miss);
           const Solution sol = Solve(built);
           return std::make_pair(std::move(built), sol);
         },

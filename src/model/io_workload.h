@@ -17,6 +17,7 @@
 #ifndef PGSTORSIM_MODEL_IO_WORKLOAD_H_
 #define PGSTORSIM_MODEL_IO_WORKLOAD_H_
 
+#include <algorithm>
 #include <cstdint>
 
 #include "common/status.h"
@@ -64,6 +65,11 @@ struct IoSpec {
   int64_t readahead_bytes = 0;  // Sequential reads: OS read-ahead window (>= io_bytes).
   FileLockRules lock;
   int in_flight() const { return clients * depth; }
+  // What one device read of a missing request reads: a sequential buffered stream's
+  // read-ahead window (at least a filesystem block), else the request (its blocks).
+  int64_t ReadUnitBytes() const {
+    return sequential && !direct ? std::max(readahead_bytes, fs_block_bytes) : io_bytes;
+  }
   // A buffered write into part of its blocks reads them first when they are not
   // cached; a rewrite finds them cached (its job has just read them).
   bool WritesReadUncachedBlocks() const { return !direct && partial_block_writes && !rewrite; }

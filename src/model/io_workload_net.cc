@@ -59,7 +59,7 @@ double SyncWriteWaitedShare(const AccessGeometry& g, const DiskCosts& c, double 
 // The network's pieces once `miss` of the read requests (and of the partial writes'
 // blocks) miss the OS cache.
 Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const AccessGeometry& g,
-             const DiskCosts& random_costs, double miss) {
+             const AccessGeometry& read_g, const DiskCosts& random_costs, double miss) {
   Net net;
   net.n = spec.in_flight();
   net.members = g.members.size();
@@ -68,15 +68,13 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   net.destage_threshold = p.destage_threshold;
   const size_t members = net.members;
   DiskCosts c = random_costs;
-  double reads_per_request = 1;  // Device reads per missing read request.
-  if (spec.sequential) {
-    // One stream streams (no positioning); several interleave at the disks. Reads
-    // come in read-ahead windows: one command per window.
-    // An SSD's latency is no positioning: it stays.
-    if (spec.in_flight() == 1 && s.disks.type == DiskType::kHdd) {
-      c.read_position_ms = c.destage_position_ms = 0;
-    }
-    reads_per_request = static_cast<double>(spec.io_bytes) / spec.readahead_bytes;
+  // Device reads per missing read request: one, or a read-ahead window's share.
+  const double reads_per_request =
+      static_cast<double>(spec.io_bytes) / static_cast<double>(spec.ReadUnitBytes());
+  if (spec.sequential && spec.in_flight() == 1 && s.disks.type == DiskType::kHdd) {
+    // One stream streams (no positioning); several interleave at the disks. An SSD's
+    // latency is no positioning: it stays.
+    c.read_position_ms = c.destage_position_ms = 0;
   }
   net.read.share = spec.read_fraction;
   net.write.share = 1 - spec.read_fraction;
@@ -92,19 +90,20 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   double whole_read_ms = 0;
   if (whole) {
     double bytes = 0;
-    for (const MemberWork& w : g.members) bytes += w.read_bytes;
+    for (const MemberWork& w : read_g.members) bytes += w.read_bytes;
     whole_read_ms = c.read_position_ms + bytes / c.bytes_per_ms;
   }
   auto read_ms = [&](size_t m) {
     if (whole) return whole_read_ms / members;
-    const MemberWork& w = g.members[m];
-    return reads_per_request * w.read_commands * c.read_position_ms + w.read_bytes / c.bytes_per_ms;
+    const MemberWork& w = read_g.members[m];
+    return reads_per_request *
+           (w.read_commands * c.read_position_ms + w.read_bytes / c.bytes_per_ms);
   };
   const double read_miss = spec.direct ? 1 : miss;
-  // A whole-block read is one command (whole_block_reads); a random read's pieces run in
-  // parallel; a sequential window is charged as Net::read_fork says.
-  const double read_waited =
-      whole || spec.sequential ? 1 : SplitReadWaitedShare(g.read_forks, p.fork_join_weight);
+  // A whole-block read is one command (whole_block_reads); else the pieces of a device
+  // read (a block's, or a read-ahead window's) run in parallel.
+  net.read_waited = whole ? 1 : SplitReadWaitedShare(read_g.read_forks, p.fork_join_weight);
+  const double read_waited = net.read_waited;
   auto add_read = [&](double times, io_network::Kind* k) {
     for (size_t m = 0; m < members; ++m) {
       k->path_ms[m] += times * read_waited * read_ms(m);
@@ -133,7 +132,6 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     }
   }
   net.write.device_reads = rmw ? miss : 0;
-  if (spec.sequential) net.read_fork = 1 + p.fork_join_weight * (ForkJoinFactor(g.read_forks) - 1);
   if (sync && net.write_back) net.write.ack_ms = p.commit_ms;
   // The file lock (FileLockRulesFor): what runs under it.
   const FileLockRules& lock = spec.lock;
@@ -150,7 +148,9 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     read_total += read_ms(m);
     write_total += g.WriteMs(m, c);
   }
-  net.read_service_ms = whole ? whole_read_ms : read_total / std::max(1e-12, g.read_commands);
+  net.read_service_ms =
+      whole ? whole_read_ms
+            : read_total / std::max(1e-12, reads_per_request * read_g.read_commands);
   AddSsdDelays(s, g, c, read_total, read_miss, rmw ? miss : 0, sync && !net.write_back, copies,
                &net);
   net.destage_service_ms = write_total / std::max(1e-12, g.write_commands);

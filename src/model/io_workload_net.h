@@ -2,8 +2,9 @@
 // form, built from the scenario (io_workload_net.cc) for PredictIo (io_workload.cc).
 // Not for use outside src/model.
 // Contract: BuildNet returns the network of spec.in_flight() requests over g's members
-// once `miss` (in [0, 1]) of the read requests, and of the partial-block writes'
-// blocks, miss the OS cache; `random_costs` are the members' costs at random access
+// (g: one request's blocks; read_g: one device read's, spec.ReadUnitBytes()) once
+// `miss` (in [0, 1]) of the read requests, and of the partial-block writes' blocks,
+// miss the OS cache; `random_costs` are the members' costs at random access
 // (storage_network::CostsFor). Units: ms. Thread safety: pure function.
 #ifndef PGSTORSIM_MODEL_IO_WORKLOAD_NET_H_
 #define PGSTORSIM_MODEL_IO_WORKLOAD_NET_H_
@@ -17,7 +18,8 @@
 namespace pgstorsim::io_workload_net {
 
 io_network::Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec,
-                         const AccessGeometry& g, const DiskCosts& random_costs, double miss);
+                         const AccessGeometry& g, const AccessGeometry& read_g,
+                         const DiskCosts& random_costs, double miss);
 
 }  // namespace pgstorsim::io_workload_net
 

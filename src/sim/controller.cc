@@ -32,7 +32,8 @@ RaidController::RaidController(const SimControllerConfig& c, std::unique_ptr<Rai
       write_cache_(c.write_cache_bytes, line_bytes_, c.destage_order),
       read_cache_(c.has_cache ? c.read_cache_bytes : 0),
       mirror_turn_(disks_.size(), 0),
-      positionings_(disks_.size(), 0) {}
+      positionings_(disks_.size(), 0),
+      read_end_bytes_(disks_.size(), -1) {}
 
 void RaidController::Submit(const VolumeOp& op, IoListener* listener, uint64_t token) {
   switch (op.op) {

@@ -39,16 +39,25 @@ void RaidController::Read(const VolumeOp& op, IoListener* listener, uint64_t tok
     ++stats_.read_hits;
     return Ack(slot, config_.read_hit_ns);
   }
-  const int64_t length = ReadLength(op, sequential);
-  if (config_.has_cache) read_cache_.Insert(op.offset_bytes, length);
+  // The last disk read (with its read-ahead) holds the read's start: only the rest
+  // comes from the disks, from where that read ended.
+  const bool overlaps = config_.has_cache && op.offset_bytes >= disk_read_.offset_bytes &&
+                        op.offset_bytes < disk_read_.offset_bytes + disk_read_.length_bytes;
+  const int64_t cached =
+      overlaps ? disk_read_.offset_bytes + disk_read_.length_bytes - op.offset_bytes : 0;
+  const VolumeOp rest{op.op, op.offset_bytes + cached, op.length_bytes - cached};
+  const int64_t length = ReadLength(rest, sequential);
+  disk_read_ = {IoOp::kRead, rest.offset_bytes, length};
+  if (config_.has_cache) read_cache_.Insert(rest.offset_bytes, length);
   std::vector<ReadPiece>& pieces = read_pieces_;  // Scratch: no allocation per read.
-  layout_->MapReadInto(op.offset_bytes, length, &pieces);
+  layout_->MapReadInto(rest.offset_bytes, length, &pieces);
   std::vector<MemberExtent>& extents = read_extents_;
   extents.clear();
   for (const ReadPiece& piece : pieces) {
     if (!MergeContiguous(piece, &extents)) extents.push_back(PickCopy(piece));
   }
   if (extents.size() > 1) ++stats_.split_requests;
+  for (const MemberExtent& e : extents) read_end_bytes_[e.member] = e.offset_bytes + e.length_bytes;
   if (!config_.whole_block_reads || extents.size() == 1) {
     return SubmitExtents(slot, IoOp::kRead, extents);
   }
@@ -88,12 +97,18 @@ bool RaidController::MergeContiguous(const ReadPiece& piece, std::vector<MemberE
   return false;
 }
 
-// Mirror read balancing: the copy with fewer outstanding requests; ties alternate
-// within each mirror set (a turn per set: one shared turn, taken by every piece of a
-// split read, sent each piece's reads to the same copy when the read had an even
-// number of pieces, e.g. a misaligned 64 KiB block on a 32 KiB-stripe RAID 10 put
-// 97 % of its reads on one disk of each pair).
+// Mirror read balancing: a piece that starts where a copy's last read ended goes to
+// that copy (a sequential stream stays on the disk whose head and look-ahead are
+// there, as Linux md's raid1 read_balance keeps sequential reads on one disk);
+// otherwise the copy with fewer outstanding requests; ties alternate within each
+// mirror set (a turn per set: one shared turn, taken by every piece of a split read,
+// sent each piece's reads to the same copy when the read had an even number of pieces,
+// e.g. a misaligned 64 KiB block on a 32 KiB-stripe RAID 10 put 97 % of its reads on
+// one disk of each pair).
 MemberExtent RaidController::PickCopy(const ReadPiece& piece) {
+  for (const MemberExtent& copy : piece.copies) {
+    if (piece.copies.size() > 1 && read_end_bytes_[copy.member] == copy.offset_bytes) return copy;
+  }
   size_t best = 0;
   if (piece.copies.size() > 1) {
     best = mirror_turn_[piece.copies.front().member]++ % piece.copies.size();

@@ -99,8 +99,10 @@ class RaidController : public Controller {
   std::deque<Blocked> blocked_;
   int destages_in_flight_ = 0;
   int64_t last_read_end_bytes_ = -1;
-  std::vector<uint64_t> mirror_turn_;   // Per mirror set, by its first copy's member.
-  std::vector<uint64_t> positionings_;  // whole_block_reads: positioned reads per member.
+  VolumeOp disk_read_{IoOp::kRead, -1, 0};  // The last range read from the disks.
+  std::vector<uint64_t> mirror_turn_;       // Per mirror set, by its first copy's member.
+  std::vector<uint64_t> positionings_;      // whole_block_reads: positioned reads per member.
+  std::vector<int64_t> read_end_bytes_;     // Per member: where its last read command ended.
   // Read()'s pieces and member commands and StartPlannedWrite()'s plan, reused (disks
   // never call back inside Submit, so neither is re-entered while it uses them).
   std::vector<MemberExtent> read_extents_;

@@ -173,6 +173,30 @@ TEST(IoModel, OneSequentialStreamRunsAtTheTransferRate) {
   EXPECT_NEAR(p.bytes_per_s, 160.0 * 1048576, 0.02 * 160.0 * 1048576);
 }
 
+TEST(IoModel, SequentialStreamsReadEachByteOnceAndPositionOncePerWindow) {
+  // Buffered 8 KiB sequential reads in 64 KiB UFS2 blocks on one disk: the OS reads a
+  // read-ahead window at a time, so a request costs its own 8 KiB of transfer (not its
+  // whole block) and, with several streams interleaving, 8 KiB / window of a
+  // positioning: larger windows, fewer positionings.
+  std::vector<std::string> base = OneDisk();
+  base.insert(base.end(), {"workload.io_direct=off", "workload.io_access=sequential",
+                           "workload.io_size=8KiB", "filesystem.type=ufs2",
+                           "filesystem.block_size=64KiB", "filesystem.fragment_size=8KiB"});
+  auto run = [&](const char* window, const char* clients) {
+    std::vector<std::string> sets = base;
+    sets.push_back(std::string("filesystem.os_readahead=") + window);
+    sets.push_back(std::string("workload.clients=") + clients);
+    return PredictOk(Io(sets));
+  };
+  const double transfer_ms = 8192.0 / (160.0 * 1048.576);
+  for (const char* window : {"64KiB", "1MiB"}) {
+    EXPECT_NEAR(run(window, "1").tps, 1000 / transfer_ms, 0.03 * 1000 / transfer_ms) << window;
+  }
+  const Prediction small = run("128KiB", "4"), large = run("1MiB", "4");
+  EXPECT_GT(large.tps, 2 * small.tps);
+  EXPECT_LT(large.tps, 1000 / transfer_ms);
+}
+
 TEST(IoModel, ASplitReadWaitsForItsSlowerPieceAndKeepsBothBusy) {
   // O_DIRECT 8 KiB reads, one job, on a RAID 0 pair: at a 4 KiB stripe every read is
   // two 4 KiB pieces on the two disks, in parallel; at 1 MiB it is one command.

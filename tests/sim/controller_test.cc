@@ -269,5 +269,33 @@ TEST(ControllerTest, SplitMirrorReadsSpreadOverEveryDisk) {
   }
 }
 
+// One sequential stream of misaligned 64 KiB reads on a 32 KiB-stripe RAID 10: each
+// member read continues where that copy's last read ended, so the stream stays on one
+// disk of each pair and streams (the drives' look-ahead, no positioning); alternating
+// the copies made every read position. With controller read-ahead the next read starts
+// inside the range read ahead: only the rest comes from the disks, and it too streams.
+TEST(ControllerTest, ASequentialStreamStaysOnTheCopyWhoseHeadIsThere) {
+  const ArrayGeometry g = Geometry(RaidLevel::kRaid10, 4, 32 << 10);
+  auto stream = [next = int64_t{32256}](Random&) mutable {
+    const VolumeOp request{IoOp::kRead, next, 65536};
+    next += 65536;
+    return request;
+  };
+  SimDiskConfig disk;
+  disk.sustained_bytes_per_s = 160.0 * 1048576;
+  const double transfer_ms = 65536 / disk.sustained_bytes_per_s * 1e3;
+  for (const ReadAhead read_ahead : {ReadAhead::kNone, ReadAhead::kAdaptive}) {
+    SimControllerConfig cc;
+    cc.read_ahead = read_ahead;
+    DriveRun run = Drive(cc, g, 1, 4000, stream, disk);
+    // Two pieces of half a read each in parallel: about half the read's transfer, far
+    // below a positioning (a seek and half a turn, several ms).
+    EXPECT_LT(run.mean_ms, 0.5 * transfer_ms + 0.2) << static_cast<int>(read_ahead);
+    int serving = 0;
+    for (int m = 0; m < 4; ++m) serving += run.controller->member(m).stats().reads > 100 ? 1 : 0;
+    EXPECT_EQ(serving, 2) << static_cast<int>(read_ahead);
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim::sim
