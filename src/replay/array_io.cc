@@ -72,7 +72,9 @@ void ArrayIo::FillWriteData(int64_t length_bytes) {
 
 const MemberExtent& ArrayIo::PickCopy(const ReadPiece& piece, const std::vector<int>& targets) {
   const size_t n = piece.copies.size();
-  const size_t rotate = static_cast<size_t>(read_counter_++ % n);
+  // Ties alternate within each mirror set (one shared turn falls in step with a
+  // pattern of sets: pairs read in turn always got the same copy).
+  const size_t rotate = static_cast<size_t>(mirror_turn_[targets[piece.copies[0].member]]++ % n);
   size_t best = rotate;
   int best_in_flight = stats_->InFlight(targets[piece.copies[best].member]);
   for (size_t k = 1; k < n; ++k) {
@@ -87,7 +89,9 @@ const MemberExtent& ArrayIo::PickCopy(const ReadPiece& piece, const std::vector<
 }
 
 // A copy of `piece` that starts where a read already planned for this access ends on
-// the same member: reading it there lets the two merge into one I/O.
+// the same member (the two merge into one I/O), or where this worker's last read of
+// that member ended (a sequential stream stays on the disk whose head and look-ahead
+// are there, as Linux md's raid1 read_balance does; the simulator's controller too).
 const MemberExtent* ArrayIo::ContinuingCopy(const ReadPiece& piece,
                                             const std::vector<int>& targets) const {
   if (piece.copies.size() < 2) return nullptr;
@@ -98,6 +102,10 @@ const MemberExtent* ArrayIo::ContinuingCopy(const ReadPiece& piece,
         return &copy;
       }
     }
+  }
+  for (const MemberExtent& copy : piece.copies) {
+    const auto last = read_end_bytes_.find(targets[copy.member]);
+    if (last != read_end_bytes_.end() && last->second == copy.offset_bytes) return &copy;
   }
   return nullptr;
 }
@@ -131,6 +139,7 @@ AccessOutcome ArrayIo::Read(const Volume& volume, int64_t volume_offset, int64_t
                          piece.length_bytes,
                          data_.data() + (piece.logical_offset_bytes - dev.offset_bytes)});
   }
+  for (const IoRequest& r : requests_) read_end_bytes_[r.target] = r.offset_bytes + r.length_bytes;
   return Run(&requests_);
 }
 

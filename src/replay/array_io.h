@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "common/random.h"
@@ -82,10 +83,11 @@ class ArrayIo {
   StripeLocks* locks_;
   Random rng_;
   uint64_t write_counter_ = 0;
-  uint64_t read_counter_ = 0;
-  AlignedBuffer data_;     // Write data / read target.
-  AlignedBuffer scratch_;  // Pre-reads and parity.
+  std::unordered_map<int, uint64_t> mirror_turn_;  // Per mirror set, by its first copy.
+  AlignedBuffer data_;                             // Write data / read target.
+  AlignedBuffer scratch_;                          // Pre-reads and parity.
   std::vector<IoRequest> requests_;
+  std::unordered_map<int, int64_t> read_end_bytes_;  // Per target: where its last read ended.
   std::vector<IoRequest*> batch_;
   MemberMerger merger_;
 };

@@ -234,6 +234,27 @@ TEST(ArrayIoTest, Raid1ReadsOneCopyInOneIoAndWritesEveryCopy) {
   }
 }
 
+// A sequential stream on a RAID 10 reads on from where its last read of each pair
+// ended, on the same copy (the drive's head and look-ahead are there), as the
+// simulator's controller does; random reads still spread over both copies.
+TEST(ArrayIoTest, Raid10SequentialReadsStayOnTheCopyTheyContinue) {
+  Rig rig("psync", ArrayGeometry{RaidLevel::kRaid10, 4, 4096}, FsGeometry{});
+  ASSERT_EQ(rig.error(), "");
+  // The targets the reads at `offsets` (of `bytes` each) go to.
+  auto targets_of = [&](const std::vector<int64_t>& offsets, int64_t bytes) {
+    std::set<int> targets;
+    for (const int64_t offset : offsets) {
+      EXPECT_EQ(rig.Read(offset, bytes).errors, 0);
+      for (const Recorded& r : rig.rec().log) targets.insert(r.target);
+    }
+    return targets.size();
+  };
+  std::vector<int64_t> stream;
+  for (int64_t offset = 0; offset < 16 * 8192; offset += 8192) stream.push_back(offset);
+  EXPECT_EQ(targets_of(stream, 8192), 2u);  // One disk of each pair.
+  EXPECT_EQ(targets_of({40960, 12288, 65536, 45056, 106496, 4096, 57344, 86016}, 4096), 4u);
+}
+
 TEST(ArrayIoTest, AccessPastTheArrayFailsWithoutMemberIo) {
   Rig rig("psync", ArrayGeometry{RaidLevel::kRaid0, 3, 4096}, FsGeometry{});
   ASSERT_EQ(rig.error(), "");
