@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "model/falling_root.h"
 #include "model/mirror_sets.h"
@@ -61,6 +62,21 @@ double ReadQueueMs(const Demands& d, double path_residence_ms) {
   return path_residence_ms / std::max(1e-9, d.read_waited);
 }
 
+// The throughput x = X_mva(x) of a closed chain slowed by an open background that grows
+// with x: `excess(x)` = X_mva(x) - x falls as x rises and records what it evaluates. The
+// root is bracketed by [0, X_mva(0)] and found by regula falsi (Illinois variant); the
+// last evaluation is at the returned x.
+double SolveThroughputFixedPoint(const std::function<double(double)>& excess) {
+  const double hi = excess(0), f_hi = excess(hi);
+  if (!(f_hi < 0)) return hi;
+  RootStop stop;
+  stop.max_steps = 100;
+  stop.f_rel = 1e-8;
+  stop.width_rel = 1e-12;
+  return *FallingRoot([&](double at) -> StatusOr<double> { return excess(at); }, 0, hi, hi, f_hi,
+                      stop);
+}
+
 // On rate caps (paced stations) an I/O arriving below the rate is not delayed, so the
 // residences can add up to less than the cycle N / X when a cap binds: the client then
 // waits for the cap's next slot. That wait goes to the statement whose I/O the binding
@@ -102,17 +118,7 @@ RegimeSolution SolveReadBound(int clients, const Demands& d, double delay_ms) {
     r.cpu_ms = f.cpu_residence_ms;
     return f.mva.throughput_per_ms - x;
   };
-  const double hi = excess(0), f_hi = excess(hi);
-  double x = hi;
-  if (f_hi < 0) {
-    RootStop stop;
-    stop.max_steps = 100;
-    stop.f_rel = 1e-8;
-    stop.width_rel = 1e-12;
-    x = *FallingRoot([&](double at) -> StatusOr<double> { return excess(at); }, 0, hi, hi, f_hi,
-                     stop);
-  }
-  excess(x);  // Leave the residences at the root.
+  const double x = SolveThroughputFixedPoint(excess);  // The residences are at x.
   r.x_per_ms = x;
   for (size_t m = 0; m < d.read_ms.size(); ++m) {
     const double closed = d.read_ms[m] + (wal ? d.wal_ms[m] : 0);
@@ -151,21 +157,17 @@ RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
 RegimeSolution SolveDestageBound(int clients, const Demands& d, double delay_ms) {
   const size_t members = d.read_ms.size();
   std::vector<double> total(members), reads(members);
-  // The other clients' parallel read pieces slow the path at the throughput they run
-  // at: a fixed point in x, damped.
-  double x = 0;
+  // The other clients' parallel read pieces slow the path at the throughput they run at.
   ChainMva f;
-  for (int it = 0; it < 40; ++it) {
+  SolveThroughputFixedPoint([&](double x) {
     for (size_t m = 0; m < members; ++m) {
       const double slow = 1 / (1 - std::min(0.99, x * BesideReadMs(clients, d, m)));
       reads[m] = PathReadMs(d, m) * slow;
       total[m] = reads[m] + d.write_ms[m] * slow;
     }
     f = SolveChainMva(clients, total, reads, reads, d, delay_ms);
-    const double next = f.mva.throughput_per_ms;
-    if (d.read_waited >= 1 || std::fabs(next - x) <= 1e-9 * next) break;
-    x = (x + next) / 2;
-  }
+    return f.mva.throughput_per_ms - x;
+  });
   RegimeSolution r;
   r.x_per_ms = f.mva.throughput_per_ms;
   r.cpu_ms = f.cpu_residence_ms;
