@@ -11,6 +11,7 @@
 #include "common/units.h"
 #include "layout/fs_mapping.h"
 #include "layout/raid_layout.h"
+#include "model/mva.h"
 #include "scenario/storage_geometry.h"
 
 namespace pgstorsim {
@@ -51,6 +52,7 @@ std::vector<int64_t> SampledBlocks(const RaidLayout& layout, int64_t granule_byt
 // copies' lowest.
 void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g, std::vector<int>* leader) {
   std::set<int> forks;
+  std::map<int, std::pair<double, double>> paths;  // Member: bytes, commands.
   for (size_t i = 0; i < pieces.size(); ++i) {
     const ReadPiece& p = pieces[i];
     bool merged = false;
@@ -68,8 +70,15 @@ void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g, std::vecto
     }
     if (!merged) g->read_commands += 1;
     forks.insert(p.copies.front().member);
+    std::pair<double, double>& path = paths[p.copies.front().member];
+    path.first += p.copies.front().length_bytes;
+    if (!merged) path.second += 1;
   }
   g->read_forks += forks.size();
+  std::pair<double, double> slowest{0, 0};
+  for (const auto& [member, path] : paths) slowest = std::max(slowest, path);
+  g->read_slowest_bytes += slowest.first;
+  g->read_slowest_commands += slowest.second;
 }
 
 // True when an extent before `i` ends on the same member where extent i begins.
@@ -115,6 +124,7 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   AccessGeometry g;
   g.members.assign(array.members, MemberWork());
   g.read_forks = 0;
+  g.read_slowest_commands = 0;
   std::vector<int> leader(array.members);
   std::iota(leader.begin(), leader.end(), 0);
   // Requests at multiples of their size in a file that starts on a granule: the
@@ -140,6 +150,8 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   }
   g.mirrors = MirrorSetsOf(leader);
   g.read_forks /= n;
+  g.read_slowest_commands /= n;
+  g.read_slowest_bytes /= n;
   g.read_commands /= n;
   g.write_commands /= n;
   return g;
@@ -150,6 +162,16 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
 double AccessGeometry::ReadMs(size_t m, const DiskCosts& c) const {
   const MemberWork& w = members[m];
   return w.read_commands * c.read_position_ms + w.read_bytes / c.bytes_per_ms;
+}
+
+double AccessGeometry::ReadWaitedShare(const DiskCosts& c, double fork_join_weight) const {
+  double total_ms = 0;
+  for (size_t m = 0; m < members.size(); ++m) total_ms += ReadMs(m, c);
+  if (!(read_forks > 1) || !(total_ms > 0)) return 1;
+  const double slowest_ms =
+      read_slowest_commands * c.read_position_ms + read_slowest_bytes / c.bytes_per_ms;
+  const double extra_ms = fork_join_weight * (ForkJoinFactor(read_forks) - 1) * c.read_position_ms;
+  return std::min(1.0, (slowest_ms + extra_ms) / total_ms);
 }
 
 double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {

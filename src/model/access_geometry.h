@@ -40,7 +40,10 @@ struct MemberWork {
 
 struct AccessGeometry {
   std::vector<MemberWork> members;
-  double read_forks = 1;      // Mean distinct members a read waits for.
+  double read_forks = 1;  // Mean distinct members a read waits for.
+  // Mean over positions of a read's longest member path (the member with the most of
+  // its bytes): its commands and bytes.
+  double read_slowest_commands = 1, read_slowest_bytes = 0;
   double read_commands = 0;   // Mean member commands per read.
   double write_commands = 0;  // Mean member commands per write (all copies + pre-reads).
   MirrorSets mirrors;         // Members holding copies of the same data.
@@ -49,6 +52,11 @@ struct AccessGeometry {
   // and the write after it: DiskCosts::rewrite_turn_ms).
   double ReadMs(size_t m, const DiskCosts& costs) const;
   double WriteMs(size_t m, const DiskCosts& costs) const;
+  // The share of a read's pieces' summed busy time the read waits for, its pieces in
+  // parallel: its longest member path (transfer is deterministic) plus the wait for
+  // the slowest of its read_forks positionings beyond one, (F(k) - 1) positionings,
+  // F(k) = 1 + fork_join_weight (H_k - 1). Equal positioning-only pieces: F(k) / k.
+  double ReadWaitedShare(const DiskCosts& costs, double fork_join_weight) const;
 };
 
 // From the scenario's ArrayGeometryFor, FsGeometryFor and ControllerReadAheadFor

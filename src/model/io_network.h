@@ -37,7 +37,7 @@ struct Kind {
 struct Net {
   int n = 1;
   Kind read, write;
-  // The share of a read's pieces' busy time on its path (SplitReadWaitedShare; the
+  // The share of a read's pieces' busy time on its path (ReadWaitedShare; the
   // rest is in read.parallel_ms).
   double read_waited = 1;
   double read_service_ms = 0, destage_service_ms = 0;

@@ -108,6 +108,12 @@ IoSpec IoSpecFor(const Scenario& s, const ModelParams& p) {
   spec.partial_block_writes = spec.io_bytes % spec.fs_block_bytes != 0;
   spec.readahead_bytes = std::max(spec.io_bytes, s.filesystem.os_readahead_bytes);
   if (spec.direct) spec.readahead_bytes = spec.io_bytes;
+  // "adaptive" reads ahead after a read that continues the one before: one stream.
+  const ReadAheadPolicy ahead = ControllerReadAheadFor(s);
+  if (spec.sequential && (ahead == ReadAheadPolicy::kAlways ||
+                          (ahead == ReadAheadPolicy::kAdaptive && spec.in_flight() == 1))) {
+    spec.controller_readahead_bytes = ArrayGeometryFor(s).stripe_unit_bytes;
+  }
   spec.lock = FileLockRulesFor(s);
   return spec;
 }

@@ -63,13 +63,19 @@ struct IoSpec {
   bool partial_block_writes = false;
   bool rewrite = false;         // A write rewrites its job's last read (workload.io_rewrite).
   int64_t readahead_bytes = 0;  // Sequential reads: OS read-ahead window (>= io_bytes).
+  // Sequential reads behind a controller that reads ahead: its stripe unit (a read runs
+  // on to the unit's end, and the unit's later reads hit its cache); else 0.
+  int64_t controller_readahead_bytes = 0;
   FileLockRules lock;
   int in_flight() const { return clients * depth; }
-  // What one device read of a missing request reads: a sequential buffered stream's
-  // read-ahead window (at least a filesystem block), else the request (its blocks).
-  int64_t ReadUnitBytes() const {
+  // What the host reads for a missing request: a sequential buffered stream's read-ahead
+  // window (at least a filesystem block), else the request (its blocks).
+  int64_t HostReadBytes() const {
     return sequential && !direct ? std::max(readahead_bytes, fs_block_bytes) : io_bytes;
   }
+  // What one device read reads: the host's read, or the controller's read-ahead unit
+  // when larger (the host's other reads in that unit then hit the controller's cache).
+  int64_t ReadUnitBytes() const { return std::max(HostReadBytes(), controller_readahead_bytes); }
   // A buffered write into part of its blocks reads them first when they are not
   // cached; a rewrite finds them cached (its job has just read them).
   bool WritesReadUncachedBlocks() const { return !direct && partial_block_writes && !rewrite; }

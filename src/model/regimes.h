@@ -32,7 +32,7 @@ struct Demands {
   std::vector<double> write_ms;       // Per member, per transaction (destage).
   std::vector<double> wal_ms;         // Per member: WAL write on the commit path (no
                                       // write-back cache); empty = none.
-  double read_waited = 1;             // Share of read_ms on the path (SplitReadWaitedShare).
+  double read_waited = 1;             // Share of read_ms on the path (ReadWaitedShare).
   double update_residence_share = 0;  // Destage-bound: > 0: UPDATE's share of the disk
                                       // residence (reads + destage); 0: UPDATE = reads.
   bool paced = false;                 // Stations are rate caps (SolvePacedMva), not queues.

@@ -127,8 +127,10 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
   net.geometry = *geometry;
   net.costs = CostsFor(s, p, load.footprint_bytes, *geometry);
   net.write_back = s.controller.EffectiveWriteBack();
-  net.read_waited = SplitReadWaitedShare(geometry->read_forks, p.fork_join_weight);
   net.throttled = s.disks.type == DiskType::kThrottled;
+  // A throttled device's pieces are equal slots of its I/O budget (SplitReadWaitedShare).
+  net.read_waited = net.throttled ? SplitReadWaitedShare(geometry->read_forks, p.fork_join_weight)
+                                  : geometry->ReadWaitedShare(net.costs, p.fork_join_weight);
   if (net.throttled) {
     net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
     net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;

@@ -40,8 +40,9 @@ struct ModelParams {
   double destage_threshold = 0.75;     // "destage_threshold": destage load at which the
                                        // write-back cache fills (regime switch).
   double fork_join_weight = 0.5;       // "fork_join_weight": a read split over k
-                                       // members waits for 1 + w (H_k - 1) mean pieces
-                                       // of its parallel ones (SplitReadWaitedShare).
+                                       // members waits for the slowest of k
+                                       // positionings, 1 + w (H_k - 1) of one
+                                       // (AccessGeometry::ReadWaitedShare).
   double update_residence_share = 0;   // "update_residence_share": > 0: share of the
                                        // destage-bound disk residence (reads and
                                        // destage alike) spent in UPDATE accounts, the

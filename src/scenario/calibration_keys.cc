@@ -30,7 +30,7 @@ const std::vector<CalibrationKey>& CalibrationKeys() {
       {"destage_threshold", true, false, 0.2, 2,
        "destage load at which the write-back cache fills (the model's regime switch)"},
       {"fork_join_weight", true, false, 0, 2,
-       "share of the fork-join wait (H_k - 1) x read residence charged to split reads"},
+       "share of the fork-join wait (H_k - 1) x a positioning charged to split reads"},
       {"update_residence_share", true, false, 0, 1,
        "> 0: share of the destage-bound disk residence spent in UPDATE accounts, the rest "
        "in END; 0: UPDATE = reads, END = destage"},
@@ -54,7 +54,10 @@ const std::vector<CalibrationKey>& CalibrationKeys() {
        true},
       {"os_writes_outstanding", false, true, 0, 0, "OS writes in flight to the device", true},
       {"controller_write_ack_ms", false, true, 0, 0, "controller write acknowledgement"},
-      {"controller_read_hit_ms", false, true, 0, 0, "controller read-cache hit"},
+      {"controller_read_hit_ms", false, true, 0, 0,
+       "controller read-cache hit (predict: a sequential stream's reads of what the "
+       "controller read ahead)",
+       true},
       {"controller_destage_start", false, true, 0, 0,
        "fraction of the write cache dirty before destaging starts"},
       {"controller_destage_outstanding", false, true, 0, 0,

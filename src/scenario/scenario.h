@@ -121,6 +121,12 @@ struct ControllerConfig {
   // half of it, reads the rest (all of it under write-through); the controller starts
   // destaging once dirty lines fill kDestageStartFraction of its write share.
   static constexpr double kDestageStartFraction = 0.5;
+  // A controller's time per host request that reaches the disks, from the disks'
+  // completion to its acknowledgement (both models).
+  static constexpr int64_t kCommandOverheadNs = 30'000;
+  // A read served from the controller's cache (calibration.controller_read_hit_ms
+  // overrides it: ControllerReadHitMs).
+  static constexpr int64_t kReadHitNs = 100'000;
   int64_t WriteCacheBytes() const { return cache_size_bytes / 2; }
   int64_t ReadCacheBytes() const {
     return EffectiveWriteBack() ? cache_size_bytes - WriteCacheBytes() : cache_size_bytes;
@@ -148,6 +154,8 @@ struct DiskConfig {
   double rpm = 15000;
   // An HDD's mean rotational wait for a random sector, half a revolution, in ms.
   double HalfRevolutionMs() const { return 30000.0 / rpm; }
+  // An HDD's firmware time per command, beside positioning and transfer (both models).
+  static constexpr int64_t kHddCommandOverheadNs = 50'000;
   int64_t avg_read_seek_ns = 3400000;
   int64_t avg_write_seek_ns = 3900000;
   int64_t track_to_track_ns = 200000;

@@ -29,6 +29,12 @@ ReadAheadPolicy ControllerReadAheadFor(const Scenario& s) {
   return s.controller.HasCache() ? s.controller.read_ahead : ReadAheadPolicy::kNone;
 }
 
+double ControllerReadHitMs(const Scenario& s) {
+  auto given = s.calibration.values.find("controller_read_hit_ms");
+  if (given != s.calibration.values.end()) return given->second;
+  return static_cast<double>(ControllerConfig::kReadHitNs) / 1e6;
+}
+
 const char* ScenarioKeyFor(GeometryField field) {
   switch (field) {
     case GeometryField::kLevel:

@@ -26,6 +26,9 @@ FsGeometry FsGeometryFor(const Scenario& scenario);
 // The controller's read-ahead in effect: controller.read_ahead behind a RAID
 // controller with a cache, none otherwise (an HBA or no cache reads nothing ahead).
 ReadAheadPolicy ControllerReadAheadFor(const Scenario& scenario);
+// A read served from the controller's cache, ms: calibration.controller_read_hit_ms,
+// else ControllerConfig::kReadHitNs (both models).
+double ControllerReadHitMs(const Scenario& scenario);
 // The scenario key that sets a geometry field ("array.disks", "array.spans", ...).
 const char* ScenarioKeyFor(GeometryField field);
 

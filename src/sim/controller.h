@@ -28,6 +28,7 @@
 
 #include "common/status.h"
 #include "layout/raid_layout.h"
+#include "scenario/scenario.h"
 #include "sim/disk.h"
 #include "sim/simulator.h"
 
@@ -38,7 +39,7 @@ enum class ReadAhead { kNone, kAdaptive, kAlways };
 enum class DestageOrder { kElevator, kFifo };
 
 struct SimControllerConfig {
-  bool has_cache = true;   // false: HBA, every request goes to the disks.
+  bool has_cache = true;  // false: HBA, every request goes to the disks.
   // A throttled device counts the I/O the host issues: without a cache, a write's pieces
   // contiguous on a member go as one I/O (MergeContiguousOnMembers), as the replayer
   // and the model's throttled path count them.
@@ -48,8 +49,9 @@ struct SimControllerConfig {
   int64_t read_cache_bytes = 256LL << 20;
   int64_t line_bytes = 64 << 10;  // Cache line; capped at the stripe unit.
   int64_t write_ack_ns = 200'000;
-  int64_t read_hit_ns = 100'000;
-  int64_t command_overhead_ns = 30'000;  // Added to every request that reaches disks.
+  int64_t read_hit_ns = ControllerConfig::kReadHitNs;
+  // Added to every request that reaches disks.
+  int64_t command_overhead_ns = ControllerConfig::kCommandOverheadNs;
   ReadAhead read_ahead = ReadAhead::kAdaptive;
   DestageOrder destage_order = DestageOrder::kElevator;
   int destage_outstanding = 4;  // Line destages in flight = this x member count.
@@ -83,7 +85,7 @@ struct ControllerStats {
   uint64_t flushes = 0;
   uint64_t destages = 0;
   uint64_t full_stripe_destages = 0;  // RAID 5/6 stripes destaged whole (no pre-reads).
-  uint64_t split_requests = 0;  // Requests that spanned more than one member op.
+  uint64_t split_requests = 0;        // Requests that spanned more than one member op.
   int64_t read_ahead_bytes = 0;
   int64_t max_dirty_bytes = 0;
 };

@@ -24,6 +24,7 @@
 
 #include "common/histogram.h"
 #include "common/status.h"
+#include "scenario/scenario.h"
 #include "sim/simulator.h"
 #include "trace/trace_record.h"
 
@@ -45,7 +46,7 @@ struct SimDiskConfig {
   // the effective seek the model fitted, short-stroking and reordering included).
   double seek_scale = 1.0;
   double sustained_bytes_per_s = 150e6;
-  int64_t command_overhead_ns = 50'000;
+  int64_t command_overhead_ns = DiskConfig::kHddCommandOverheadNs;
   DiskScheduler scheduler = DiskScheduler::kFifo;
   int queue_depth = 1;       // Requests the drive reorders among (NCQ/TCQ).
   bool write_cache = false;  // Drive write cache (WCE).

@@ -66,6 +66,7 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   k.read_cache_bytes = s.controller.ReadCacheBytes();
   k.destage_start_fraction = ControllerConfig::kDestageStartFraction;
   k.read_ahead = ToReadAhead(ControllerReadAheadFor(s));
+  k.read_hit_ns = MsToNs(ControllerReadHitMs(s));
 }
 
 // What a simulator key of the [calibration] table (scenario/calibration_keys.h) sets.
@@ -162,8 +163,8 @@ Apply ApplyFor(const std::string& key) {
       {"os_writes_outstanding", [](double, SimConfig*) {}},
       {"controller_write_ack_ms",
        [](double v, SimConfig* c) { c->controller.write_ack_ns = MsToNs(v); }},
-      {"controller_read_hit_ms",
-       [](double v, SimConfig* c) { c->controller.read_hit_ns = MsToNs(v); }},
+      // controller_read_hit_ms is read through ControllerReadHitMs.
+      {"controller_read_hit_ms", [](double, SimConfig*) {}},
       {"controller_destage_start",
        [](double v, SimConfig* c) { c->controller.destage_start_fraction = v; }},
       {"controller_destage_outstanding",

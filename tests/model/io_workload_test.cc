@@ -176,8 +176,9 @@ TEST(IoModel, OneSequentialStreamRunsAtTheTransferRate) {
 TEST(IoModel, SequentialStreamsReadEachByteOnceAndPositionOncePerWindow) {
   // Buffered 8 KiB sequential reads in 64 KiB UFS2 blocks on one disk: the OS reads a
   // read-ahead window at a time, so a request costs its own 8 KiB of transfer (not its
-  // whole block) and, with several streams interleaving, 8 KiB / window of a
-  // positioning: larger windows, fewer positionings.
+  // whole block) and 8 KiB / window of a window's command (one stream: the drive's and
+  // the HBA's time per command, no positioning; several streams interleaving: a
+  // positioning): larger windows, fewer positionings.
   std::vector<std::string> base = OneDisk();
   base.insert(base.end(), {"workload.io_direct=off", "workload.io_access=sequential",
                            "workload.io_size=8KiB", "filesystem.type=ufs2",
@@ -189,12 +190,39 @@ TEST(IoModel, SequentialStreamsReadEachByteOnceAndPositionOncePerWindow) {
     return PredictOk(Io(sets));
   };
   const double transfer_ms = 8192.0 / (160.0 * 1048.576);
-  for (const char* window : {"64KiB", "1MiB"}) {
-    EXPECT_NEAR(run(window, "1").tps, 1000 / transfer_ms, 0.03 * 1000 / transfer_ms) << window;
+  const double command_ms =
+      (DiskConfig::kHddCommandOverheadNs + ControllerConfig::kCommandOverheadNs) / 1e6;
+  for (const auto& [window, window_bytes] : {std::pair("64KiB", 65536.0), {"1MiB", 1048576.0}}) {
+    const double request_ms = transfer_ms + 8192.0 / window_bytes * command_ms;
+    EXPECT_NEAR(run(window, "1").tps, 1000 / request_ms, 0.03 * 1000 / request_ms) << window;
   }
   const Prediction small = run("128KiB", "4"), large = run("1MiB", "4");
   EXPECT_GT(large.tps, 2 * small.tps);
   EXPECT_LT(large.tps, 1000 / transfer_ms);
+}
+
+TEST(IoModel, AStreamReadsTheRestOfEachStripeUnitTheControllerReadsAhead) {
+  // One buffered 8 KiB stream, 64 KiB windows, one disk behind a RAID controller with a
+  // cache and 1 MiB units: reading ahead, the controller reads each unit once (the
+  // drive's and its own time per command, the unit's transfer) and serves the unit's
+  // other 15 windows from its cache; without read-ahead, 16 commands a unit.
+  std::vector<std::string> sets = OneDisk();
+  sets.insert(sets.end(),
+              {"controller.kind=raid", "controller.cache_size=512MiB", "array.stripe=1MiB",
+               "workload.io_direct=off", "workload.io_access=sequential", "workload.io_size=8KiB",
+               "filesystem.os_readahead=64KiB", "workload.clients=1"});
+  std::vector<std::string> none = sets;
+  none.push_back("controller.read_ahead=none");
+  sets.push_back("controller.read_ahead=adaptive");
+  const double command_ms =
+      (DiskConfig::kHddCommandOverheadNs + ControllerConfig::kCommandOverheadNs) / 1e6;
+  const double unit_transfer_ms = 1048576.0 / (160.0 * 1048.576);
+  const double hit_ms = ControllerConfig::kReadHitNs / 1e6;
+  const double requests = 128;  // 8 KiB requests a unit.
+  const double ahead_ms = (command_ms + unit_transfer_ms + 15 * hit_ms) / requests;
+  const double windows_ms = (16 * command_ms + unit_transfer_ms) / requests;
+  EXPECT_NEAR(PredictOk(Io(sets)).tps, 1000 / ahead_ms, 0.02 * 1000 / ahead_ms);
+  EXPECT_NEAR(PredictOk(Io(none)).tps, 1000 / windows_ms, 0.02 * 1000 / windows_ms);
 }
 
 TEST(IoModel, ASplitReadWaitsForItsSlowerPieceAndKeepsBothBusy) {

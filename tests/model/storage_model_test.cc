@@ -56,6 +56,28 @@ TEST(AccessGeometry, MisalignedUfsBlocksSplitOverStripeUnits) {
   }
 }
 
+TEST(AccessGeometry, ASplitReadWaitsForItsLongestPieceAndTheSlowestPositioning) {
+  // M5110e's RAID 10 at a 63-sector (31.5 KiB) offset, 1 MiB reads: on 1 MiB units a
+  // 31.5 KiB piece and the rest on the other pair; on 32 KiB units two 512 KiB pieces
+  // (a pair's units are contiguous on its members). Streaming (no positioning) the read
+  // waits for its longest piece: 1 - 31.5 KiB / 1 MiB, and 1 / 2, of the pieces' sum.
+  const DiskCosts streaming{0.0, 0.0, 150000.0};
+  auto g1m = ComputeAccessGeometry(Base({"array.stripe=1MiB"}), 1 << 20, true);
+  auto g32 = ComputeAccessGeometry(Base({"array.stripe=32k"}), 1 << 20, true);
+  ASSERT_TRUE(g1m.ok() && g32.ok());
+  EXPECT_NEAR(g1m->ReadWaitedShare(streaming, 0.5), 1 - 32256.0 / (1 << 20), 1e-9);
+  EXPECT_NEAR(g32->ReadWaitedShare(streaming, 0.5), 0.5, 1e-9);
+  // Positioning-only pieces (8 KiB reads at a 4 KiB offset on 8 KiB units: two equal
+  // pieces on the two pairs): F(2) / 2 = (1 + w (H_2 - 1)) / 2 of their sum.
+  const DiskCosts positioning{5.0, 1.0, 1e12};
+  auto equal = ComputeAccessGeometry(Base({"array.stripe=8k", "filesystem.partition_offset=4KiB"}),
+                                     8192, true);
+  ASSERT_TRUE(equal.ok());
+  EXPECT_NEAR(equal->read_forks, 2.0, 1e-9);
+  EXPECT_NEAR(equal->ReadWaitedShare(positioning, 0.5), 1.25 / 2, 1e-9);
+  EXPECT_NEAR(equal->ReadWaitedShare(positioning, 1.0), 1.5 / 2, 1e-9);
+}
+
 TEST(AccessGeometry, Raid5WritesReadModifyWrite) {
   auto g = ComputeAccessGeometry(Base({"array.level=raid5", "array.disks=4", "array.stripe=1MiB",
                                        "filesystem.partition_offset=1MiB"}));
