@@ -89,11 +89,24 @@ bool ContinuesEarlierExtent(const std::vector<MemberExtent>& extents, size_t i) 
   return false;
 }
 
+// A write's path on one member: its commands (pre-reads, writes) and bytes.
+struct WritePath {
+  double commands = 0, pre_reads = 0, bytes = 0;
+  bool operator<(const WritePath& o) const {
+    return std::tie(commands, bytes, pre_reads) < std::tie(o.commands, o.bytes, o.pre_reads);
+  }
+};
+
 void AddWrite(const WritePlan& plan, AccessGeometry* g) {
+  std::map<int, WritePath> paths;
   for (const MemberExtent& e : plan.pre_reads) {
     g->members[e.member].pre_read_commands += 1;
     g->members[e.member].pre_read_bytes += e.length_bytes;
     g->write_commands += 1;
+    WritePath& path = paths[e.member];
+    path.commands += 1;
+    path.pre_reads += 1;
+    path.bytes += e.length_bytes;
   }
   for (size_t i = 0; i < plan.writes.size(); ++i) {
     const MemberExtent& e = plan.writes[i];
@@ -102,7 +115,16 @@ void AddWrite(const WritePlan& plan, AccessGeometry* g) {
     w.write_bytes += e.length_bytes;
     if (!ContinuesEarlierExtent(plan.writes, i)) w.host_write_commands += 1;
     g->write_commands += 1;
+    WritePath& path = paths[e.member];
+    path.commands += 1;
+    path.bytes += e.length_bytes;
   }
+  WritePath slowest;
+  for (const auto& [member, path] : paths) slowest = std::max(slowest, path);
+  g->write_members += paths.size();
+  g->write_slowest_commands += slowest.commands - slowest.pre_reads;
+  g->write_slowest_pre_reads += slowest.pre_reads;
+  g->write_slowest_bytes += slowest.bytes;
 }
 
 // A random block read as the controller issues it: with read-ahead "always" a miss
@@ -125,6 +147,7 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   g.members.assign(array.members, MemberWork());
   g.read_forks = 0;
   g.read_slowest_commands = 0;
+  g.write_members = g.write_slowest_commands = 0;
   std::vector<int> leader(array.members);
   std::iota(leader.begin(), leader.end(), 0);
   // Requests at multiples of their size in a file that starts on a granule: the
@@ -152,9 +175,25 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   g.read_forks /= n;
   g.read_slowest_commands /= n;
   g.read_slowest_bytes /= n;
+  for (double* v : {&g.write_members, &g.write_slowest_commands, &g.write_slowest_pre_reads,
+                    &g.write_slowest_bytes}) {
+    *v /= n;
+  }
   g.read_commands /= n;
   g.write_commands /= n;
   return g;
+}
+
+// The share of total_ms (a request's commands' summed busy time) that the request waits
+// for, its commands at once on `forks` members: the longer of its longest member path
+// (slowest_ms) and the slowest of `forks` commands, 1 + w (H_forks - 1) positionings
+// and a mean command's transfer (transfers do not vary).
+double WaitedShare(double total_ms, double slowest_ms, double forks, double position_ms,
+                   double mean_transfer_ms, double fork_join_weight) {
+  if (!(forks > 1) || !(total_ms > 0)) return 1;
+  const double slowest_command_ms =
+      (1 + fork_join_weight * (ForkJoinFactor(forks) - 1)) * position_ms + mean_transfer_ms;
+  return std::min(1.0, std::max(slowest_ms, slowest_command_ms) / total_ms);
 }
 
 }  // namespace
@@ -165,13 +204,30 @@ double AccessGeometry::ReadMs(size_t m, const DiskCosts& c) const {
 }
 
 double AccessGeometry::ReadWaitedShare(const DiskCosts& c, double fork_join_weight) const {
-  double total_ms = 0;
-  for (size_t m = 0; m < members.size(); ++m) total_ms += ReadMs(m, c);
-  if (!(read_forks > 1) || !(total_ms > 0)) return 1;
+  double total_ms = 0, bytes = 0;
+  for (size_t m = 0; m < members.size(); ++m) {
+    total_ms += ReadMs(m, c);
+    bytes += members[m].read_bytes;
+  }
   const double slowest_ms =
       read_slowest_commands * c.read_position_ms + read_slowest_bytes / c.bytes_per_ms;
-  const double extra_ms = fork_join_weight * (ForkJoinFactor(read_forks) - 1) * c.read_position_ms;
-  return std::min(1.0, (slowest_ms + extra_ms) / total_ms);
+  const double mean_transfer_ms = bytes / std::max(1e-12, read_commands) / c.bytes_per_ms;
+  return WaitedShare(total_ms, slowest_ms, read_forks, c.read_position_ms, mean_transfer_ms,
+                     fork_join_weight);
+}
+
+double AccessGeometry::WriteWaitedShare(const DiskCosts& c, double fork_join_weight) const {
+  double total_ms = 0, bytes = 0;
+  for (size_t m = 0; m < members.size(); ++m) {
+    total_ms += WriteMs(m, c);
+    bytes += members[m].write_bytes + members[m].pre_read_bytes;
+  }
+  const double slowest_ms = write_slowest_commands * c.destage_position_ms +
+                            write_slowest_pre_reads * c.read_position_ms +
+                            write_slowest_bytes / c.bytes_per_ms;
+  const double mean_transfer_ms = bytes / std::max(1e-12, write_commands) / c.bytes_per_ms;
+  return WaitedShare(total_ms, slowest_ms, write_members, c.destage_position_ms, mean_transfer_ms,
+                     fork_join_weight);
 }
 
 double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {

@@ -44,6 +44,11 @@ struct AccessGeometry {
   // Mean over positions of a read's longest member path (the member with the most of
   // its bytes): its commands and bytes.
   double read_slowest_commands = 1, read_slowest_bytes = 0;
+  // The same for a write issued whole (write-through: every piece and copy at once):
+  // distinct members written, and the longest member path's write commands, pre-read
+  // commands and bytes.
+  double write_members = 1;
+  double write_slowest_commands = 1, write_slowest_pre_reads = 0, write_slowest_bytes = 0;
   double read_commands = 0;   // Mean member commands per read.
   double write_commands = 0;  // Mean member commands per write (all copies + pre-reads).
   MirrorSets mirrors;         // Members holding copies of the same data.
@@ -53,10 +58,13 @@ struct AccessGeometry {
   double ReadMs(size_t m, const DiskCosts& costs) const;
   double WriteMs(size_t m, const DiskCosts& costs) const;
   // The share of a read's pieces' summed busy time the read waits for, its pieces in
-  // parallel: its longest member path (transfer is deterministic) plus the wait for
-  // the slowest of its read_forks positionings beyond one, (F(k) - 1) positionings,
-  // F(k) = 1 + fork_join_weight (H_k - 1). Equal positioning-only pieces: F(k) / k.
+  // parallel on read_forks = k members: the longer of its longest member path and the
+  // slowest of k commands, F(k) = 1 + fork_join_weight (H_k - 1) positionings plus a
+  // mean command's transfer (transfers do not vary). Equal pieces: F(k) / k.
   double ReadWaitedShare(const DiskCosts& costs, double fork_join_weight) const;
+  // The same for a write whose pieces, copies and pre-reads all go at once, on
+  // write_members members.
+  double WriteWaitedShare(const DiskCosts& costs, double fork_join_weight) const;
 };
 
 // From the scenario's ArrayGeometryFor, FsGeometryFor and ControllerReadAheadFor

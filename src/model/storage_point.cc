@@ -63,9 +63,11 @@ double WalPositionMs(const Network& net, size_t m, double other_commands, double
 }
 
 // No write-back cache: the WAL write (one filesystem block per commit) is on the commit
-// path; data writes go to the disks in the background (OS write-back). The mirror
-// copies of the WAL write run in parallel: one copy's time is on the path (the network
-// visits stations in turn), the others' busy time is background load. Group commit: a
+// path; data writes go to the disks in the background (OS write-back). The WAL write's
+// pieces and mirror copies run in parallel: the flush waits for their longest member
+// path and the slowest positioning (AccessGeometry::WriteWaitedShare), that share of
+// their busy time is on the path (the network visits stations in turn), the rest is
+// background load. Group commit: a
 // commit that arrives while a flush (of F ms) is in progress waits for it to end, then
 // goes in the next (PostgreSQL's XLogFlush; the simulator's wal.cc). The commits that
 // arrive during one flush go in the next, so with Z the time a client spends outside
@@ -79,7 +81,6 @@ double WalPositionMs(const Network& net, size_t m, double other_commands, double
 RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double commits,
                                     double delay_ms, const std::vector<double>& other_commands,
                                     Demands* d) {
-  const double copies = DataCopies(ArrayGeometryFor(*net.s));
   const size_t members = d->read_ms.size();
   std::vector<double> path_ms(members), other_ms(members);
   const std::vector<double> data_ms = d->write_ms;
@@ -91,11 +92,22 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
   for (int it = 0; it < 60; ++it) {
     double flush_ms = 0;
     const double ops_per_flush = commits > 0 ? group / commits : 0;
+    // Each member's positioning; the flush's commands run at once (WriteWaitedShare)
+    // at their mean positioning.
+    std::vector<DiskCosts> costs(members, net.costs);
+    double commands = 0, position_ms = 0;
     for (size_t m = 0; m < members; ++m) {
-      DiskCosts costs = net.costs;
-      costs.destage_position_ms = WalPositionMs(net, m, other_commands[m] * ops_per_flush, idle_ms);
-      const double wal_ms = commits > 0 ? net.geometry.WriteMs(m, costs) : 0;
-      path_ms[m] = wal_ms / copies;
+      costs[m].destage_position_ms =
+          WalPositionMs(net, m, other_commands[m] * ops_per_flush, idle_ms);
+      commands += net.geometry.members[m].write_commands;
+      position_ms += net.geometry.members[m].write_commands * costs[m].destage_position_ms;
+    }
+    DiskCosts mean = net.costs;
+    mean.destage_position_ms = commands > 0 ? position_ms / commands : 0;
+    const double waited = net.geometry.WriteWaitedShare(mean, net.p->fork_join_weight);
+    for (size_t m = 0; m < members; ++m) {
+      const double wal_ms = commits > 0 ? net.geometry.WriteMs(m, costs[m]) : 0;
+      path_ms[m] = wal_ms * waited;
       other_ms[m] = wal_ms - path_ms[m];
       flush_ms += path_ms[m];
     }
@@ -186,11 +198,9 @@ Point SolvePointAt(const Network& net, const OpLoad& load, double reads, double 
     pt.weight = 1;
   } else {
     // No write-back cache: the WAL write (one filesystem block per commit) is on the
-    // commit path; data writes go to the disks in the background (OS write-back). The
-    // mirror copies of the WAL write run in parallel: one copy's time is on the path
-    // (the network visits stations in turn), the others' busy time is background load.
-    // A WAL on its own device (postgres.wal_on_data_volume = off) flushes off these
-    // disks: an ideal device's flush, as the simulator's (no commits in `load`).
+    // commit path; data writes go to the disks in the background (OS write-back)
+    // (SolveWalOnCommitPath). A WAL on its own device (postgres.wal_on_data_volume = off) flushes
+    // off these disks: an ideal device's flush, as the simulator's (no commits in `load`).
     const double writes = load.writes_per_op + load.sync_writes_per_op;
     std::vector<double> other_commands(members);
     for (size_t m = 0; m < members; ++m) {

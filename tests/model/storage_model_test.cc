@@ -78,6 +78,27 @@ TEST(AccessGeometry, ASplitReadWaitsForItsLongestPieceAndTheSlowestPositioning) 
   EXPECT_NEAR(equal->ReadWaitedShare(positioning, 1.0), 1.5 / 2, 1e-9);
 }
 
+TEST(AccessGeometry, AWriteIssuedWholeWaitsForItsLongestMemberPath) {
+  // A 64 KiB UFS2 block at the 63-sector offset on 32 KiB units: pieces on units k,
+  // k + 1, k + 2, each on both copies of its pair; units k and k + 2 are on the same
+  // members, so two members do two commands in series. Positioning-only commands: the
+  // write waits for two of its six, 1 / 3 (the slowest of four, 1 + 0.5 (H_4 - 1) =
+  // 1.54 positionings, is shorter).
+  const DiskCosts positioning{5.0, 5.0, 1e12};
+  auto g32 = ComputeAccessGeometry(Base({"array.stripe=32k"}));
+  ASSERT_TRUE(g32.ok());
+  EXPECT_NEAR(g32->write_members, 4.0, 1e-9);
+  EXPECT_NEAR(g32->write_slowest_commands, 2.0, 1e-9);
+  EXPECT_NEAR(g32->WriteWaitedShare(positioning, 0.5), 1.0 / 3, 1e-9);
+  // Aligned on 1 MiB units: one piece on both copies of a pair, the slower of two
+  // positionings: (1 + 0.5 (H_2 - 1)) / 2.
+  auto aligned =
+      ComputeAccessGeometry(Base({"array.stripe=1MiB", "filesystem.partition_offset=1MiB"}));
+  ASSERT_TRUE(aligned.ok());
+  EXPECT_NEAR(aligned->write_members, 2.0, 1e-9);
+  EXPECT_NEAR(aligned->WriteWaitedShare(positioning, 0.5), 1.25 / 2, 1e-6);
+}
+
 TEST(AccessGeometry, Raid5WritesReadModifyWrite) {
   auto g = ComputeAccessGeometry(Base({"array.level=raid5", "array.disks=4", "array.stripe=1MiB",
                                        "filesystem.partition_offset=1MiB"}));
