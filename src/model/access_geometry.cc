@@ -89,42 +89,43 @@ bool ContinuesEarlierExtent(const std::vector<MemberExtent>& extents, size_t i) 
   return false;
 }
 
-// A write's path on one member: its commands (pre-reads, writes) and bytes.
-struct WritePath {
-  double commands = 0, pre_reads = 0, bytes = 0;
-  bool operator<(const WritePath& o) const {
-    return std::tie(commands, bytes, pre_reads) < std::tie(o.commands, o.bytes, o.pre_reads);
-  }
-};
+// Orders a write's member paths: more commands, then more bytes.
+bool LongerPath(const MemberWork& a, const MemberWork& b) {
+  return std::make_pair(a.write_commands + a.pre_read_commands, a.write_bytes + a.pre_read_bytes) <
+         std::make_pair(b.write_commands + b.pre_read_commands, b.write_bytes + b.pre_read_bytes);
+}
 
 void AddWrite(const WritePlan& plan, AccessGeometry* g) {
-  std::map<int, WritePath> paths;
+  std::map<int, MemberWork> paths;  // This write's work per member.
   for (const MemberExtent& e : plan.pre_reads) {
-    g->members[e.member].pre_read_commands += 1;
-    g->members[e.member].pre_read_bytes += e.length_bytes;
+    for (MemberWork* w : {&g->members[e.member], &paths[e.member]}) {
+      w->pre_read_commands += 1;
+      w->pre_read_bytes += e.length_bytes;
+    }
     g->write_commands += 1;
-    WritePath& path = paths[e.member];
-    path.commands += 1;
-    path.pre_reads += 1;
-    path.bytes += e.length_bytes;
   }
   for (size_t i = 0; i < plan.writes.size(); ++i) {
     const MemberExtent& e = plan.writes[i];
+    const bool continues = ContinuesEarlierExtent(plan.writes, i);
     MemberWork& w = g->members[e.member];
     w.write_commands += 1;
     w.write_bytes += e.length_bytes;
-    if (!ContinuesEarlierExtent(plan.writes, i)) w.host_write_commands += 1;
+    if (!continues) w.host_write_commands += 1;
     g->write_commands += 1;
-    WritePath& path = paths[e.member];
-    path.commands += 1;
-    path.bytes += e.length_bytes;
+    MemberWork& path = paths[e.member];
+    if (!continues) path.write_commands += 1;
+    path.write_bytes += e.length_bytes;
   }
-  WritePath slowest;
-  for (const auto& [member, path] : paths) slowest = std::max(slowest, path);
+  MemberWork slowest;
+  for (const auto& [member, path] : paths) {
+    if (LongerPath(slowest, path)) slowest = path;
+  }
   g->write_members += paths.size();
-  g->write_slowest_commands += slowest.commands - slowest.pre_reads;
-  g->write_slowest_pre_reads += slowest.pre_reads;
-  g->write_slowest_bytes += slowest.bytes;
+  MemberWork& sum = g->write_slowest;
+  sum.write_commands += slowest.write_commands;
+  sum.write_bytes += slowest.write_bytes;
+  sum.pre_read_commands += slowest.pre_read_commands;
+  sum.pre_read_bytes += slowest.pre_read_bytes;
 }
 
 // A random block read as the controller issues it: with read-ahead "always" a miss
@@ -147,7 +148,7 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   g.members.assign(array.members, MemberWork());
   g.read_forks = 0;
   g.read_slowest_commands = 0;
-  g.write_members = g.write_slowest_commands = 0;
+  g.write_members = 0;
   std::vector<int> leader(array.members);
   std::iota(leader.begin(), leader.end(), 0);
   // Requests at multiples of their size in a file that starts on a granule: the
@@ -175,13 +176,28 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   g.read_forks /= n;
   g.read_slowest_commands /= n;
   g.read_slowest_bytes /= n;
-  for (double* v : {&g.write_members, &g.write_slowest_commands, &g.write_slowest_pre_reads,
-                    &g.write_slowest_bytes}) {
+  MemberWork& slowest = g.write_slowest;
+  for (double* v : {&g.write_members, &slowest.write_commands, &slowest.write_bytes,
+                    &slowest.pre_read_commands, &slowest.pre_read_bytes}) {
     *v /= n;
   }
   g.read_commands /= n;
   g.write_commands /= n;
   return g;
+}
+
+// A member's busy ms for its write work: pre-reads, then writes (a write right after its
+// own pre-read of the same extent: DiskCosts::rewrite_turn_ms).
+double WorkWriteMs(const MemberWork& w, const DiskCosts& c) {
+  double rewrites = 0, rewrite_ms = 0;
+  if (c.rewrite_turn_ms > 0 && w.pre_read_commands > 0) {
+    rewrites = std::min(w.write_commands, w.pre_read_commands);
+    const double read_transfer_ms = w.pre_read_bytes / w.pre_read_commands / c.bytes_per_ms;
+    rewrite_ms = std::max(0.0, c.rewrite_turn_ms - read_transfer_ms);
+  }
+  return (w.write_commands - rewrites) * c.destage_position_ms + rewrites * rewrite_ms +
+         w.pre_read_commands * c.read_position_ms +
+         (w.write_bytes + w.pre_read_bytes) / c.bytes_per_ms;
 }
 
 // The share of total_ms (a request's commands' summed busy time) that the request waits
@@ -217,30 +233,32 @@ double AccessGeometry::ReadWaitedShare(const DiskCosts& c, double fork_join_weig
 }
 
 double AccessGeometry::WriteWaitedShare(const DiskCosts& c, double fork_join_weight) const {
-  double total_ms = 0, bytes = 0;
+  double total_ms = 0, bytes = 0, commands = 0;
   for (size_t m = 0; m < members.size(); ++m) {
-    total_ms += WriteMs(m, c);
-    bytes += members[m].write_bytes + members[m].pre_read_bytes;
+    const MemberWork& w = members[m];
+    total_ms += SyncWriteMs(m, c);
+    bytes += w.write_bytes + w.pre_read_bytes;
+    commands += w.host_write_commands + w.pre_read_commands;
   }
-  const double slowest_ms = write_slowest_commands * c.destage_position_ms +
-                            write_slowest_pre_reads * c.read_position_ms +
-                            write_slowest_bytes / c.bytes_per_ms;
-  const double mean_transfer_ms = bytes / std::max(1e-12, write_commands) / c.bytes_per_ms;
+  // RAID 5/6: the writes start when the slowest pre-read has ended.
+  const double pre_read_wait_ms =
+      write_slowest.pre_read_commands > 0
+          ? fork_join_weight * (ForkJoinFactor(write_members) - 1) * c.read_position_ms
+          : 0;
+  const double slowest_ms = WorkWriteMs(write_slowest, c) + pre_read_wait_ms;
+  const double mean_transfer_ms = bytes / std::max(1e-12, commands) / c.bytes_per_ms;
   return WaitedShare(total_ms, slowest_ms, write_members, c.destage_position_ms, mean_transfer_ms,
                      fork_join_weight);
 }
 
 double AccessGeometry::WriteMs(size_t m, const DiskCosts& c) const {
-  const MemberWork& w = members[m];
-  double rewrites = 0, rewrite_ms = 0;
-  if (c.rewrite_turn_ms > 0 && w.pre_read_commands > 0) {
-    rewrites = std::min(w.write_commands, w.pre_read_commands);
-    const double read_transfer_ms = w.pre_read_bytes / w.pre_read_commands / c.bytes_per_ms;
-    rewrite_ms = std::max(0.0, c.rewrite_turn_ms - read_transfer_ms);
-  }
-  return (w.write_commands - rewrites) * c.destage_position_ms + rewrites * rewrite_ms +
-         w.pre_read_commands * c.read_position_ms +
-         (w.write_bytes + w.pre_read_bytes) / c.bytes_per_ms;
+  return WorkWriteMs(members[m], c);
+}
+
+double AccessGeometry::SyncWriteMs(size_t m, const DiskCosts& c) const {
+  MemberWork w = members[m];
+  w.write_commands = w.host_write_commands;
+  return WorkWriteMs(w, c);
 }
 
 StatusOr<AccessGeometry> ComputeAccessGeometry(const Scenario& s) {

@@ -45,10 +45,10 @@ struct AccessGeometry {
   // its bytes): its commands and bytes.
   double read_slowest_commands = 1, read_slowest_bytes = 0;
   // The same for a write issued whole (write-through: every piece and copy at once):
-  // distinct members written, and the longest member path's write commands, pre-read
-  // commands and bytes.
+  // distinct members written, and the longest member path's work (its pre-reads and
+  // writes; write_commands counts the pieces that do not continue an earlier one).
   double write_members = 1;
-  double write_slowest_commands = 1, write_slowest_pre_reads = 0, write_slowest_bytes = 0;
+  MemberWork write_slowest;
   double read_commands = 0;   // Mean member commands per read.
   double write_commands = 0;  // Mean member commands per write (all copies + pre-reads).
   MirrorSets mirrors;         // Members holding copies of the same data.
@@ -57,13 +57,18 @@ struct AccessGeometry {
   // and the write after it: DiskCosts::rewrite_turn_ms).
   double ReadMs(size_t m, const DiskCosts& costs) const;
   double WriteMs(size_t m, const DiskCosts& costs) const;
+  // Busy ms per block write the host waits for, its pieces issued at once: a piece that
+  // continues an earlier one on its member follows it without a positioning
+  // (host_write_commands).
+  double SyncWriteMs(size_t m, const DiskCosts& costs) const;
   // The share of a read's pieces' summed busy time the read waits for, its pieces in
   // parallel on read_forks = k members: the longer of its longest member path and the
   // slowest of k commands, F(k) = 1 + fork_join_weight (H_k - 1) positionings plus a
   // mean command's transfer (transfers do not vary). Equal pieces: F(k) / k.
   double ReadWaitedShare(const DiskCosts& costs, double fork_join_weight) const;
-  // The same for a write whose pieces, copies and pre-reads all go at once, on
-  // write_members members.
+  // The same for a write whose pieces and copies go at once (SyncWriteMs), on
+  // write_members members, after its RAID 5/6 pre-reads (the longest path then waits
+  // for the slowest pre-read).
   double WriteWaitedShare(const DiskCosts& costs, double fork_join_weight) const;
 };
 

@@ -34,26 +34,6 @@ void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c
   net->write.ack_ms += (lanes - 1) * slowest_ms / copies;
 }
 
-// A synchronous write's member commands (its pieces, their copies, RAID 5/6 pre-reads)
-// run in parallel: in one phase, or two when pre-reads come first, each phase lasting
-// its slowest command, F(k) = 1 + w (H_k - 1) times its mean command (the fork-join
-// charge of a split read). A write phase of rewrites (DiskCosts::rewrite_turn_ms: each
-// write waits for its sector to come round after its own pre-read) ends one revolution
-// after the pre-read phase whichever member is slowest: F = 1. The share of the
-// commands' summed busy time the write waits for; the rest loads the members in the
-// background.
-double SyncWriteWaitedShare(const AccessGeometry& g, const DiskCosts& c, double fork_join_weight) {
-  double pre_reads = 0;
-  for (const MemberWork& w : g.members) pre_reads += w.pre_read_commands;
-  const double commands = g.write_commands;
-  if (!(commands > 1)) return 1;
-  const double phases = pre_reads > 0 ? 2 : 1;
-  const double per_phase = commands / phases;
-  const double slowest = 1 + fork_join_weight * (ForkJoinFactor(per_phase) - 1);
-  const double write_phase = pre_reads > 0 && c.rewrite_turn_ms > 0 ? 1 : slowest;
-  return std::min(1.0, ((phases - 1) * slowest + write_phase) / commands);
-}
-
 }  // namespace
 
 // The network's pieces once `miss` of the read requests (and of the partial writes'
@@ -130,15 +110,18 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   // An fsync the filesystem runs without the file lock waits after releasing it.
   const bool sync_unlocked = spec.lock.writes && !spec.direct && !spec.lock.fsync;
   std::vector<double>& sync_path = sync_unlocked ? net.write.after_ms : net.write.path_ms;
-  const double waited = SyncWriteWaitedShare(g, c, p.fork_join_weight);
+  // A synchronous write's member commands (pieces, copies, RAID 5/6 pre-reads) go at
+  // once: it waits for their longest member path (AccessGeometry::WriteWaitedShare).
+  const double waited = g.WriteWaitedShare(c, p.fork_join_weight);
   if (rmw) add_read(miss, &net.write);
+  const bool waits = sync && !net.write_back;
   for (size_t m = 0; m < members; ++m) {
-    const double write_ms = g.WriteMs(m, c);
-    if (sync && !net.write_back) {
+    if (waits) {
+      const double write_ms = g.SyncWriteMs(m, c);
       sync_path[m] += write_ms * waited;
       net.write.parallel_ms[m] += write_ms * (1 - waited);
     } else {
-      net.write.open_ms[m] += write_ms;  // Destage or OS write-back.
+      net.write.open_ms[m] += g.WriteMs(m, c);  // Destage or OS write-back.
     }
   }
   net.write.device_reads = rmw ? miss : 0;
@@ -153,10 +136,11 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   const bool writers_hold_io = rmw || spec.direct || (sync && lock.fsync);
   net.read.visits_lock = lock.reads_wait && net.write.visits_lock && writers_hold_io;
   net.read.path_locked = net.read.visits_lock;
-  double read_total = 0, write_total = 0;
+  double read_total = 0, write_total = 0, sync_total = 0;
   for (size_t m = 0; m < members; ++m) {
     read_total += read_ms(m);
     write_total += g.WriteMs(m, c);
+    sync_total += g.SyncWriteMs(m, c);
   }
   net.read_service_ms =
       whole ? whole_read_ms
@@ -164,7 +148,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   AddSsdDelays(s, g, c, read_total, read_miss, rmw ? miss : 0, sync && !net.write_back, copies,
                &net);
   net.destage_service_ms = write_total / std::max(1e-12, g.write_commands);
-  if (sync && !net.write_back) net.sync_write_ms = waited * write_total;
+  if (waits) net.sync_write_ms = waited * sync_total;
   return net;
 }
 

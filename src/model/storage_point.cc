@@ -99,14 +99,14 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
     for (size_t m = 0; m < members; ++m) {
       costs[m].destage_position_ms =
           WalPositionMs(net, m, other_commands[m] * ops_per_flush, idle_ms);
-      commands += net.geometry.members[m].write_commands;
-      position_ms += net.geometry.members[m].write_commands * costs[m].destage_position_ms;
+      commands += net.geometry.members[m].host_write_commands;
+      position_ms += net.geometry.members[m].host_write_commands * costs[m].destage_position_ms;
     }
     DiskCosts mean = net.costs;
     mean.destage_position_ms = commands > 0 ? position_ms / commands : 0;
     const double waited = net.geometry.WriteWaitedShare(mean, net.p->fork_join_weight);
     for (size_t m = 0; m < members; ++m) {
-      const double wal_ms = commits > 0 ? net.geometry.WriteMs(m, costs[m]) : 0;
+      const double wal_ms = commits > 0 ? net.geometry.SyncWriteMs(m, costs[m]) : 0;
       path_ms[m] = wal_ms * waited;
       other_ms[m] = wal_ms - path_ms[m];
       flush_ms += path_ms[m];

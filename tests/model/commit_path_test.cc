@@ -69,9 +69,10 @@ TEST(CommitPath, DataWritesBetweenFlushesCostThemARandomPositioning) {
 
 TEST(CommitPath, AFlushWaitsForItsLongestMemberPathNotEveryPiece) {
   // The M5110e's RAID 10 without its battery: at 32 KiB units a WAL block (64 KiB at
-  // the 63-sector offset) is three pieces on both copies of both pairs, two of them on
-  // the same members; the flush waits for those two commands, not for one copy of
-  // every piece in series (three). Aligned 1 MiB units: one piece, the slower copy.
+  // the 63-sector offset) is three pieces on both copies of both pairs, two of them
+  // following each other on the same members; the flush waits for the slowest of four
+  // positionings, not for one copy of every piece in series (three). Aligned 1 MiB
+  // units: one piece, the slower of two copies.
   auto flush_ms = [](const std::vector<std::string>& sets) {
     std::vector<std::string> all = {"controller.write_policy=write-through", "workload.clients=1",
                                     "workload.duration=300s"};

@@ -314,9 +314,9 @@ TEST(Percentiles, TransactionP95AndP99AgainstSimulator) {
     EXPECT_LE(p->transaction_percentiles.p50_ms, p->transaction_percentiles.p95_ms);
     EXPECT_LE(p->transaction_percentiles.p95_ms, p->transaction_percentiles.p99_ms);
   }
-  // The points the file holds at 0.25: 17 of 23 (the reasons for the others are in the
+  // The points the file holds at 0.25: 19 of 23 (the reasons for the others are in the
   // file); the p99 is checked at every point.
-  EXPECT_GE(within_target, 17);
+  EXPECT_GE(within_target, 19);
   EXPECT_GE(p99_checked, 23);
 }
 

@@ -80,16 +80,19 @@ TEST(AccessGeometry, ASplitReadWaitsForItsLongestPieceAndTheSlowestPositioning) 
 
 TEST(AccessGeometry, AWriteIssuedWholeWaitsForItsLongestMemberPath) {
   // A 64 KiB UFS2 block at the 63-sector offset on 32 KiB units: pieces on units k,
-  // k + 1, k + 2, each on both copies of its pair; units k and k + 2 are on the same
-  // members, so two members do two commands in series. Positioning-only commands: the
-  // write waits for two of its six, 1 / 3 (the slowest of four, 1 + 0.5 (H_4 - 1) =
-  // 1.54 positionings, is shorter).
+  // k + 1, k + 2, each on both copies of its pair; units k and k + 2 follow each other
+  // on the same members, so the second needs no positioning: four positionings on four
+  // members, six commands. Positioning-only commands: the write waits for the slowest
+  // of four, 1 + 0.5 (H_4 - 1) = 1.54 positionings, of the four.
   const DiskCosts positioning{5.0, 5.0, 1e12};
   auto g32 = ComputeAccessGeometry(Base({"array.stripe=32k"}));
   ASSERT_TRUE(g32.ok());
   EXPECT_NEAR(g32->write_members, 4.0, 1e-9);
-  EXPECT_NEAR(g32->write_slowest_commands, 2.0, 1e-9);
-  EXPECT_NEAR(g32->WriteWaitedShare(positioning, 0.5), 1.0 / 3, 1e-9);
+  EXPECT_NEAR(g32->write_slowest.write_commands, 1.0, 1e-9);
+  EXPECT_NEAR(g32->WriteWaitedShare(positioning, 0.5), (1 + 0.5 * (25.0 / 12 - 1)) / 4, 1e-6);
+  double busy = 0;
+  for (size_t m = 0; m < 4; ++m) busy += g32->SyncWriteMs(m, positioning);
+  EXPECT_NEAR(busy, 4 * 5.0, 1e-6);
   // Aligned on 1 MiB units: one piece on both copies of a pair, the slower of two
   // positionings: (1 + 0.5 (H_2 - 1)) / 2.
   auto aligned =
