@@ -5,7 +5,6 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
-#include <set>
 #include <tuple>
 
 #include "common/units.h"
@@ -46,13 +45,40 @@ std::vector<int64_t> SampledBlocks(const RaidLayout& layout, int64_t granule_byt
   return blocks;
 }
 
+// A request's work per member (a read's front copies, a write's pieces and pre-reads):
+// a few members, so a list searched in order, cleared and reused for every request.
+class MemberPaths {
+ public:
+  void Clear() { paths_.clear(); }
+  MemberWork& At(int member) {
+    for (auto& [m, work] : paths_) {
+      if (m == member) return work;
+    }
+    paths_.emplace_back(member, MemberWork());
+    return paths_.back().second;
+  }
+  size_t size() const { return paths_.size(); }
+  // The path that `shorter` orders last.
+  template <typename Shorter>
+  MemberWork Longest(Shorter shorter) const {
+    MemberWork longest;
+    for (const auto& [m, work] : paths_) {
+      if (shorter(longest, work)) longest = work;
+    }
+    return longest;
+  }
+
+ private:
+  std::vector<std::pair<int, MemberWork>> paths_;
+};
+
 // One read: pieces contiguous on a member with an earlier piece merge into its command;
 // each piece's work is shared over its mirror copies (balanced reads).
 // `leader` (per member: the lowest member holding the same data) is lowered to the
-// copies' lowest.
-void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g, std::vector<int>* leader) {
-  std::set<int> forks;
-  std::map<int, std::pair<double, double>> paths;  // Member: bytes, commands.
+// copies' lowest. `paths`: scratch.
+void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g, std::vector<int>* leader,
+             MemberPaths* paths) {
+  paths->Clear();
   for (size_t i = 0; i < pieces.size(); ++i) {
     const ReadPiece& p = pieces[i];
     bool merged = false;
@@ -69,16 +95,17 @@ void AddRead(const std::vector<ReadPiece>& pieces, AccessGeometry* g, std::vecto
       if (!merged) w.read_commands += share;
     }
     if (!merged) g->read_commands += 1;
-    forks.insert(p.copies.front().member);
-    std::pair<double, double>& path = paths[p.copies.front().member];
-    path.first += p.copies.front().length_bytes;
-    if (!merged) path.second += 1;
+    MemberWork& path = paths->At(p.copies.front().member);
+    path.read_bytes += p.copies.front().length_bytes;
+    if (!merged) path.read_commands += 1;
   }
-  g->read_forks += forks.size();
-  std::pair<double, double> slowest{0, 0};
-  for (const auto& [member, path] : paths) slowest = std::max(slowest, path);
-  g->read_slowest_bytes += slowest.first;
-  g->read_slowest_commands += slowest.second;
+  g->read_forks += paths->size();
+  const MemberWork slowest = paths->Longest([](const MemberWork& a, const MemberWork& b) {
+    return std::make_pair(a.read_bytes, a.read_commands) <
+           std::make_pair(b.read_bytes, b.read_commands);
+  });
+  g->read_slowest_bytes += slowest.read_bytes;
+  g->read_slowest_commands += slowest.read_commands;
 }
 
 // True when an extent before `i` ends on the same member where extent i begins.
@@ -95,10 +122,11 @@ bool LongerPath(const MemberWork& a, const MemberWork& b) {
          std::make_pair(b.write_commands + b.pre_read_commands, b.write_bytes + b.pre_read_bytes);
 }
 
-void AddWrite(const WritePlan& plan, AccessGeometry* g) {
-  std::map<int, MemberWork> paths;  // This write's work per member.
+// One write: its member commands (all copies and RAID 5/6 pre-reads); `paths`: scratch.
+void AddWrite(const WritePlan& plan, AccessGeometry* g, MemberPaths* paths) {
+  paths->Clear();
   for (const MemberExtent& e : plan.pre_reads) {
-    for (MemberWork* w : {&g->members[e.member], &paths[e.member]}) {
+    for (MemberWork* w : {&g->members[e.member], &paths->At(e.member)}) {
       w->pre_read_commands += 1;
       w->pre_read_bytes += e.length_bytes;
     }
@@ -112,15 +140,12 @@ void AddWrite(const WritePlan& plan, AccessGeometry* g) {
     w.write_bytes += e.length_bytes;
     if (!continues) w.host_write_commands += 1;
     g->write_commands += 1;
-    MemberWork& path = paths[e.member];
+    MemberWork& path = paths->At(e.member);
     if (!continues) path.write_commands += 1;
     path.write_bytes += e.length_bytes;
   }
-  MemberWork slowest;
-  for (const auto& [member, path] : paths) {
-    if (LongerPath(slowest, path)) slowest = path;
-  }
-  g->write_members += paths.size();
+  const MemberWork slowest = paths->Longest(LongerPath);
+  g->write_members += paths->size();
   MemberWork& sum = g->write_slowest;
   sum.write_commands += slowest.write_commands;
   sum.write_bytes += slowest.write_bytes;
@@ -155,6 +180,7 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
   // positions repeat with the larger of the two.
   const int64_t block = std::max(FileGranuleBytes(fs_geometry), request_bytes);
   const std::vector<int64_t> blocks = SampledBlocks(**layout, block);
+  MemberPaths paths;
   for (int64_t k : blocks) {
     // A page of a large file: the filesystem reads its whole block and writes the
     // dirty block's buffer back whole (FsMapping's rules for relation segments).
@@ -162,8 +188,8 @@ StatusOr<AccessGeometry> Compute(const ArrayGeometry& array, const FsGeometry& f
     const DeviceRequest read = ControllerRead(fs->MapRead(offset, request_bytes),
                                               array.stripe_unit_bytes, read_ahead_always);
     const DeviceRequest write = fs->MapWrite(offset, request_bytes);
-    AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g, &leader);
-    AddWrite((*layout)->MapWrite(write.offset_bytes, write.length_bytes), &g);
+    AddRead((*layout)->MapRead(read.offset_bytes, read.length_bytes), &g, &leader, &paths);
+    AddWrite((*layout)->MapWrite(write.offset_bytes, write.length_bytes), &g, &paths);
   }
   const double n = static_cast<double>(blocks.size());
   for (MemberWork& w : g.members) {
