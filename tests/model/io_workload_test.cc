@@ -223,6 +223,10 @@ TEST(IoModel, AStreamReadsTheRestOfEachStripeUnitTheControllerReadsAhead) {
   const double windows_ms = (16 * command_ms + unit_transfer_ms) / requests;
   EXPECT_NEAR(PredictOk(Io(sets)).tps, 1000 / ahead_ms, 0.02 * 1000 / ahead_ms);
   EXPECT_NEAR(PredictOk(Io(none)).tps, 1000 / windows_ms, 0.02 * 1000 / windows_ms);
+  // A slower cache hit (calibration.controller_read_hit_ms, the simulator's key too).
+  sets.push_back("calibration.controller_read_hit_ms=0.3");
+  const double slow_hits_ms = (command_ms + unit_transfer_ms + 15 * 0.3) / requests;
+  EXPECT_NEAR(PredictOk(Io(sets)).tps, 1000 / slow_hits_ms, 0.02 * 1000 / slow_hits_ms);
 }
 
 TEST(IoModel, ASplitReadWaitsForItsSlowerPieceAndKeepsBothBusy) {

@@ -14,6 +14,7 @@
 #include "pgmodel/host_scenario.h"
 #include "scenario/calibration_keys.h"
 #include "scenario/scenario.h"
+#include "scenario/storage_geometry.h"
 #include "sim/disk.h"
 #include "sim/sim_config.h"
 #include "sim/simulator.h"
@@ -202,6 +203,21 @@ TEST(CalibrationMappingTest, OsDirtyLimitsAreTheHostModels) {
   }
   EXPECT_EQ(ConfigFor({"calibration.os_dirty_expire_s=5"}).os_dirty.expire_ns, 5000000000LL);
   EXPECT_EQ(ConfigFor({"io.data_writes=direct"}).os_dirty.expire_ns, 0);
+}
+
+// The controller's read-cache hit and the per-command times are the scenario's
+// constants, which predict charges too (ControllerReadHitMs; the calibration key
+// overrides the hit in both models).
+TEST(CalibrationMappingTest, ControllerAndDriveTimesAreTheSharedConstants) {
+  const SimConfig c = ConfigFor({});
+  EXPECT_EQ(c.controller.read_hit_ns, ControllerConfig::kReadHitNs);
+  EXPECT_EQ(c.controller.command_overhead_ns, ControllerConfig::kCommandOverheadNs);
+  EXPECT_EQ(c.disk.command_overhead_ns, DiskConfig::kHddCommandOverheadNs);
+  const std::vector<std::string> sets = {"calibration.controller_read_hit_ms=0.35"};
+  EXPECT_EQ(ConfigFor(sets).controller.read_hit_ns, 350'000);
+  auto scenario = LoadScenario(kBase, sets);
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  EXPECT_DOUBLE_EQ(ControllerReadHitMs(*scenario), 0.35);
 }
 
 // The simulator reads exactly the rows of the shared [calibration] table marked
