@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/units.h"
 #include "layout/raid_layout.h"
-#include "model/mva.h"
 #include "model/storage_network.h"
 #include "scenario/storage_geometry.h"
 
@@ -56,7 +56,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     // One stream streams: no positioning, only the drive's time per command; several
     // interleave at the disks. An SSD's latency is no positioning: it stays. (A random
     // command's positioning leaves this overhead out: 1.5 % of a 15K drive's read.)
-    c.read_position_ms = c.destage_position_ms = DiskConfig::kHddCommandOverheadNs / 1e6;
+    c.read_position_ms = c.destage_position_ms = NsToMs(DiskConfig::kHddCommandOverheadNs);
   }
   net.read.share = spec.read_fraction;
   net.write.share = 1 - spec.read_fraction;
@@ -99,8 +99,9 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
     // the host's other reads in a unit it read ahead hit its cache.
     const double host_reads =
         static_cast<double>(spec.io_bytes) / static_cast<double>(spec.HostReadBytes());
-    net.read.ack_ms += read_miss * (reads_per_request * ControllerConfig::kCommandOverheadNs / 1e6 +
-                                    (host_reads - reads_per_request) * ControllerReadHitMs(s));
+    net.read.ack_ms +=
+        read_miss * (reads_per_request * NsToMs(ControllerConfig::kCommandOverheadNs) +
+                     (host_reads - reads_per_request) * ControllerReadHitMs(s));
   }
   // A write: the block's read first (buffered, partial block, not cached), then the
   // block write: synchronous (direct, or fsync) or the OS's background write-back.

@@ -83,6 +83,7 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
                                     Demands* d) {
   const size_t members = d->read_ms.size();
   std::vector<double> path_ms(members), other_ms(members);
+  std::vector<DiskCosts> costs(members, net.costs);  // Each member's, at its positioning.
   const std::vector<double> data_ms = d->write_ms;
   // A commit finds a flush of the other clients' commits in progress (arrival theorem:
   // the other N - 1 clients' share of the flushes) and waits for half of it.
@@ -94,7 +95,6 @@ RegimeSolution SolveWalOnCommitPath(const Network& net, int clients, double comm
     const double ops_per_flush = commits > 0 ? group / commits : 0;
     // Each member's positioning; the flush's commands run at once (WriteWaitedShare)
     // at their mean positioning.
-    std::vector<DiskCosts> costs(members, net.costs);
     double commands = 0, position_ms = 0;
     for (size_t m = 0; m < members; ++m) {
       costs[m].destage_position_ms =

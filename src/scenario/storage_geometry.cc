@@ -1,5 +1,7 @@
 #include "scenario/storage_geometry.h"
 
+#include "common/units.h"
+
 namespace pgstorsim {
 
 ArrayGeometry ArrayGeometryFor(const Scenario& s) {
@@ -32,7 +34,7 @@ ReadAheadPolicy ControllerReadAheadFor(const Scenario& s) {
 double ControllerReadHitMs(const Scenario& s) {
   auto given = s.calibration.values.find("controller_read_hit_ms");
   if (given != s.calibration.values.end()) return given->second;
-  return static_cast<double>(ControllerConfig::kReadHitNs) / 1e6;
+  return NsToMs(ControllerConfig::kReadHitNs);
 }
 
 const char* ScenarioKeyFor(GeometryField field) {
