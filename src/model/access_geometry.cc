@@ -258,6 +258,19 @@ double AccessGeometry::ReadWaitedShare(const DiskCosts& c, double fork_join_weig
                      fork_join_weight);
 }
 
+double AccessGeometry::WholeReadMs(const DiskCosts& c) const {
+  double bytes = 0;
+  for (const MemberWork& w : members) bytes += w.read_bytes;
+  return c.read_position_ms + bytes / c.bytes_per_ms;
+}
+
+double AccessGeometry::WholeReadWaitedShare(const DiskCosts& c) const {
+  const double total_ms = WholeReadMs(c);
+  if (!(read_commands > 1) || !(total_ms > 0)) return 1;
+  const double transfer_ms = total_ms - c.read_position_ms;
+  return std::min(1.0, (c.read_position_ms + transfer_ms / read_commands) / total_ms);
+}
+
 double AccessGeometry::WriteWaitedShare(const DiskCosts& c, double fork_join_weight) const {
   double total_ms = 0, bytes = 0, commands = 0;
   for (size_t m = 0; m < members.size(); ++m) {

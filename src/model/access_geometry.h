@@ -66,6 +66,12 @@ struct AccessGeometry {
   // slowest of k commands, F(k) = 1 + fork_join_weight (H_k - 1) positionings plus a
   // mean command's transfer (transfers do not vary). Equal pieces: F(k) / k.
   double ReadWaitedShare(const DiskCosts& costs, double fork_join_weight) const;
+  // whole_block_reads: a read's busy ms in all (one positioning and every member's
+  // bytes), and the share of it the read waits for: its positioned command's transfer
+  // (a mean command's) after the positioning, the other members' transfer-only
+  // commands running alongside (the simulator's RaidController::SubmitRead).
+  double WholeReadMs(const DiskCosts& costs) const;
+  double WholeReadWaitedShare(const DiskCosts& costs) const;
   // The same for a write whose pieces and copies go at once (SyncWriteMs), on
   // write_members members, after its RAID 5/6 pre-reads (the longest path then waits
   // for the slowest pre-read).

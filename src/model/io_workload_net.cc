@@ -18,9 +18,10 @@ using io_network::Net;
 
 // An SSD's channels as in the pgbench network (storage_network.h, SsdLanes): each
 // request's queue demand is S / c, and the rest of its time, S (c - 1) / c, is a delay
-// on its path: a read's (`read_ms`, its block or pieces), a partial-block write's block
-// read (`write_read_miss` of the writes read it), a synchronous write's (the slowest
-// member's piece, the copies in parallel).
+// on its path: a read's (`read_ms`, the share of its block or pieces it waits for), a
+// partial-block write's block read (`write_read_miss` of the writes read it), a
+// synchronous write's (the slowest member's commands as the host issues them,
+// SyncWriteMs; the copies in parallel).
 void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c, double read_ms,
                   double read_miss, double write_read_miss, bool sync_write, double copies,
                   Net* net) {
@@ -30,7 +31,9 @@ void AddSsdDelays(const Scenario& s, const AccessGeometry& g, const DiskCosts& c
   net->write.ack_ms += write_read_miss * (lanes - 1) * read_ms;
   if (!sync_write) return;
   double slowest_ms = 0;
-  for (size_t m = 0; m < g.members.size(); ++m) slowest_ms = std::max(slowest_ms, g.WriteMs(m, c));
+  for (size_t m = 0; m < g.members.size(); ++m) {
+    slowest_ms = std::max(slowest_ms, g.SyncWriteMs(m, c));
+  }
   net->write.ack_ms += (lanes - 1) * slowest_ms / copies;
 }
 
@@ -69,12 +72,7 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   net.read.parallel_ms.assign(members, 0);
   net.write.parallel_ms.assign(members, 0);
   const bool whole = p.whole_block_reads > 0.5 && !spec.sequential;
-  double whole_read_ms = 0;
-  if (whole) {
-    double bytes = 0;
-    for (const MemberWork& w : read_g.members) bytes += w.read_bytes;
-    whole_read_ms = c.read_position_ms + bytes / c.bytes_per_ms;
-  }
+  const double whole_read_ms = whole ? read_g.WholeReadMs(c) : 0;
   auto read_ms = [&](size_t m) {
     if (whole) return whole_read_ms / members;
     const MemberWork& w = read_g.members[m];
@@ -82,9 +80,10 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
            (w.read_commands * c.read_position_ms + w.read_bytes / c.bytes_per_ms);
   };
   const double read_miss = spec.direct ? 1 : miss;
-  // A whole-block read is one command (whole_block_reads); else the pieces of a device
+  // A whole-block read positions once (whole_block_reads); else the pieces of a device
   // read (a block's, or a read-ahead window's) run in parallel.
-  net.read_waited = whole ? 1 : read_g.ReadWaitedShare(c, p.fork_join_weight);
+  net.read_waited =
+      whole ? read_g.WholeReadWaitedShare(c) : read_g.ReadWaitedShare(c, p.fork_join_weight);
   const double read_waited = net.read_waited;
   auto add_read = [&](double times, io_network::Kind* k) {
     for (size_t m = 0; m < members; ++m) {
@@ -146,8 +145,8 @@ Net BuildNet(const Scenario& s, const ModelParams& p, const IoSpec& spec, const 
   net.read_service_ms =
       whole ? whole_read_ms
             : read_total / std::max(1e-12, reads_per_request * read_g.read_commands);
-  AddSsdDelays(s, g, c, read_total, read_miss, rmw ? miss : 0, sync && !net.write_back, copies,
-               &net);
+  AddSsdDelays(s, g, c, read_waited * read_total, read_miss, rmw ? miss : 0,
+               sync && !net.write_back, copies, &net);
   net.destage_service_ms = write_total / std::max(1e-12, g.write_commands);
   if (waits) net.sync_write_ms = waited * sync_total;
   return net;

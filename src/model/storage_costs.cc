@@ -22,7 +22,8 @@ double CapMs(double commands, double bytes, double iops, int64_t bytes_per_s) {
 }
 
 // An SSD's channels' delays (Seidmann, CostsFor): a block write's time on the commit
-// path (its slowest piece) and a block read's delay beyond its queueing demand.
+// path (its slowest piece) and a block read's delay beyond its queueing demand (the
+// waited share of it, read_waited).
 void SetSsdDelays(const Scenario& s, Network* net) {
   const double lanes = SsdLanes(s);
   const AccessGeometry& g = net->geometry;
@@ -36,7 +37,7 @@ void SetSsdDelays(const Scenario& s, Network* net) {
   if (read_ms <= 0) {
     for (size_t m = 0; m < g.members.size(); ++m) read_ms += g.ReadMs(m, net->costs);
   }
-  net->latency_per_read_ms = (lanes - 1) * read_ms;
+  net->latency_per_read_ms = (lanes - 1) * net->read_waited * read_ms;
 }
 
 }  // namespace
@@ -64,12 +65,15 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_byt
     const double read_ms = d.read_latency_ns / 1e6 * p.ssd_read_latency_scale;
     c.read_position_ms = read_ms / lanes;
     c.destage_position_ms = d.write_latency_ns / 1e6 * p.ssd_write_latency_scale / lanes;
-    // Pieces of a block that does not start on a flash page read the page first.
+    c.bytes_per_ms *= lanes;
+    // Pieces of a block that does not start on a flash page read the page first, and
+    // a read moves whole flash pages: about one page more than its bytes.
     const int64_t page = std::max<int64_t>(1, d.page_size_bytes);
     if (s.filesystem.partition_offset_bytes % page != 0 ||
-        s.filesystem.block_size_bytes % page != 0)
+        s.filesystem.block_size_bytes % page != 0) {
       c.destage_position_ms += read_ms / lanes;
-    c.bytes_per_ms *= lanes;
+      c.read_position_ms += static_cast<double>(page) / c.bytes_per_ms;
+    }
     return c;
   }
   const double rotation_ms = d.HalfRevolutionMs();
@@ -135,9 +139,10 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
     net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
     net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;
   } else if (p.whole_block_reads > 0.5) {  // One positioning + the read's transfer.
-    double read_bytes = 0;                 // The block, and what the controller reads ahead.
-    for (const MemberWork& w : geometry->members) read_bytes += w.read_bytes;
-    net.whole_block_read_ms = net.costs.read_position_ms + read_bytes / net.costs.bytes_per_ms;
+    // The path holds all of it: with a waited share below 1 the other clients' parallel
+    // pieces (regimes.cc, n - 1 of n) let a member's busy time pass 1 / X near
+    // saturation (io_workload_net.cc waits for one piece's transfer).
+    net.whole_block_read_ms = geometry->WholeReadMs(net.costs);
     net.read_waited = 1;
   }
   if (s.disks.type == DiskType::kSsd) SetSsdDelays(s, &net);

@@ -460,5 +460,37 @@ TEST(IoModel, SsdRequestTakesItsLatencyAloneAndItsChannelsServeDepth) {
   EXPECT_NEAR(writes.statement_latency_ms.at("write"), 1.170 + transfer_ms, 0.02 * 1.170);
 }
 
+TEST(IoModel, AWholeBlockReadOnSsdsWaitsForOnePiecesTransfer) {
+  // 64 KiB O_DIRECT reads on two SSDs striped at 32 KiB: each read's pieces go to both
+  // drives at once, one of them charged the read latency (whole_block_reads), and the
+  // read waits for one piece's transfer, not for the block's bytes in series.
+  const std::vector<std::string> ssds = {"controller.kind=hba",
+                                         "controller.cache_size=0",
+                                         "array.level=raid0",
+                                         "array.disks=2",
+                                         "array.stripe=32KiB",
+                                         "disks.type=ssd",
+                                         "disks.capacity=400GB",
+                                         "disks.read_latency=90us",
+                                         "disks.transfer_rate=100MiB",
+                                         "workload.io_size=64KiB",
+                                         "workload.file_size=200GB",
+                                         "workload.io_direct=on",
+                                         "calibration.whole_block_reads=1",
+                                         "disks.page_size=4KiB"};
+  const double piece_ms = 32768.0 / (100.0 * 1048.576);
+  auto aligned = ssds;
+  aligned.push_back("filesystem.partition_offset=1MiB");
+  const Prediction a = PredictOk(Io(aligned));
+  EXPECT_NEAR(a.statement_latency_ms.at("read"), 0.090 + piece_ms, 0.02 * (0.090 + piece_ms));
+  // At 63 sectors every piece moves the flash pages it touches: one 4 KiB page more.
+  auto misaligned = ssds;
+  misaligned.push_back("filesystem.partition_offset=32256");
+  const Prediction m = PredictOk(Io(misaligned));
+  const double page_ms = 4096.0 / (100.0 * 1048.576);
+  EXPECT_GT(m.statement_latency_ms.at("read"), a.statement_latency_ms.at("read") + 0.5 * page_ms);
+  EXPECT_LT(m.statement_latency_ms.at("read"), a.statement_latency_ms.at("read") + 1.5 * page_ms);
+}
+
 }  // namespace
 }  // namespace pgstorsim
