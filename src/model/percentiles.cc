@@ -281,28 +281,55 @@ Distribution DistributionOf(const std::vector<Part>& parts, double fixed_ms) {
 // with share 1 is that distribution.
 using Mixture = std::vector<std::pair<double, Distribution>>;
 
-// The value below which `fraction` of the mixture's mass lies, by bisection.
-double Quantile(const Mixture& mix, double fraction) {
+constexpr int kBisections = 60;
+
+double CdfAt(const Mixture& mix, double v) {
+  double cdf = 0;
+  for (const auto& [share, d] : mix) cdf += share * d.CdfAt(v);
+  return cdf;
+}
+
+// The values below which `fractions[first, last)` (ascending) of the mixture's mass lie,
+// into out[first, last): each by bisection of [lo, hi] from iteration `it` on down to
+// `tolerance`. The fractions that take the same halves share the CDF evaluations, so each
+// value is the one its own bisection gives, at one evaluation per distinct interval.
+void Bisect(const Mixture& mix, const std::vector<double>& fractions, size_t first, size_t last,
+            double lo, double hi, int it, double tolerance, std::vector<double>* out) {
+  if (first == last) return;
+  if (it >= kBisections || !(hi - lo > tolerance)) {
+    for (size_t i = first; i < last; ++i) (*out)[i] = (lo + hi) / 2;
+    return;
+  }
+  const double mid = (lo + hi) / 2;
+  const double cdf = CdfAt(mix, mid);
+  // A fraction above the CDF at mid lies in the upper half; the others in the lower.
+  const auto begin = fractions.begin();
+  const size_t split =
+      static_cast<size_t>(std::upper_bound(begin + static_cast<std::ptrdiff_t>(first),
+                                           begin + static_cast<std::ptrdiff_t>(last), cdf) -
+                          begin);
+  Bisect(mix, fractions, first, split, lo, mid, it + 1, tolerance, out);
+  Bisect(mix, fractions, split, last, mid, hi, it + 1, tolerance, out);
+}
+
+// The values below which `fractions` (ascending) of the mixture's mass lie.
+std::vector<double> QuantilesAt(const Mixture& mix, const std::vector<double>& fractions) {
   double lo = mix.front().second.lowest(), hi = mix.front().second.highest();
   for (const auto& [share, d] : mix) lo = std::min(lo, d.lowest()), hi = std::max(hi, d.highest());
-  const double tolerance = 1e-6 * (hi - lo);
-  for (int it = 0; it < 60 && hi - lo > tolerance; ++it) {
-    const double mid = (lo + hi) / 2;
-    double cdf = 0;
-    for (const auto& [share, d] : mix) cdf += share * d.CdfAt(mid);
-    (cdf < fraction ? lo : hi) = mid;
-  }
-  return (lo + hi) / 2;
+  std::vector<double> out(fractions.size());
+  Bisect(mix, fractions, 0, fractions.size(), lo, hi, 0, 1e-6 * (hi - lo), &out);
+  return out;
 }
 
 LatencyPercentiles Percentiles(const Mixture& mix) {
-  return {Quantile(mix, 0.50), Quantile(mix, 0.95), Quantile(mix, 0.99)};
+  const std::vector<double> q = QuantilesAt(mix, {0.50, 0.95, 0.99});
+  return {q[0], q[1], q[2]};
 }
 
 std::vector<double> Quantiles(const Mixture& mix, int n) {
-  std::vector<double> out(n);
-  for (int k = 1; k <= n; ++k) out[k - 1] = Quantile(mix, (k - 0.5) / n);
-  return out;
+  std::vector<double> fractions(n);
+  for (int k = 1; k <= n; ++k) fractions[k - 1] = (k - 0.5) / n;
+  return QuantilesAt(mix, fractions);
 }
 
 Mixture One(Distribution d) { return {{1.0, std::move(d)}}; }
