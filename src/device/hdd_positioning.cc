@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/units.h"
+
 namespace pgstorsim {
 namespace {
 
@@ -54,8 +56,8 @@ constexpr int kHeadPlaces = 16;
 double SeekFitsWithin(const HddSeekCurve& c, double span, double head, double sigma_ms) {
   if (sigma_ms < 0) return 0;
   const double track = static_cast<double>(c.track_bytes());
-  const double t2t_ms = c.track_to_track_ns() / 1e6;
-  const double ms_per_root = c.ns_per_root_byte() / 1e6;
+  const double t2t_ms = NsToMs(c.track_to_track_ns());
+  const double ms_per_root = c.ns_per_root_byte() / kNsPerMs;
   double reach = track;  // Seek 0 within the track.
   if (sigma_ms >= c.SeekMs(track * 1.0000001)) {
     reach = ms_per_root > 0 ? std::pow((sigma_ms - t2t_ms) / ms_per_root, 2) : span;

@@ -31,8 +31,8 @@ StatusOr<CheckpointCycle> MakeCheckpointCycle(const Scenario& s, double writes_p
   c.wal_trigger_bytes = static_cast<double>(
       pgmodel::CheckpointWalBytes(pgmodel::CheckpointSegments(s.postgres),
                                   pgmodel::MaxWalSizeBytes(s.postgres), c.completion_target));
-  c.timeout_ms = static_cast<double>(s.postgres.checkpoint_timeout_ns) / 1e6;
-  c.os_expire_ms = static_cast<double>(pgmodel::OsDirtyLimitsOf(s).expire_ns) / 1e6;
+  c.timeout_ms = NsToMs(s.postgres.checkpoint_timeout_ns);
+  c.os_expire_ms = NsToMs(pgmodel::OsDirtyLimitsOf(s).expire_ns);
   c.data_bytes_per_txn = writes_per_txn * static_cast<double>(s.filesystem.block_size_bytes);
   if (s.controller.EffectiveWriteBack()) {
     c.room_bytes = DestagePendingBytes(s);

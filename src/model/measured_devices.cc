@@ -183,7 +183,7 @@ StatusOr<FioSide> ParseFioSide(const nlohmann::json& job, const char* dir,
   StatusOr<double> bw = FioNumber(d, "bw_bytes", at);
   if (!bw.ok()) return bw.status();
   out.iops = *iops;
-  out.lat_ms = *lat_ns / 1e6;
+  out.lat_ms = *lat_ns / kNsPerMs;
   out.bw_bytes_per_s = *bw;
   return out;
 }

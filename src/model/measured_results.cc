@@ -132,7 +132,7 @@ StatusOr<Measured> ParseResultsJson(const std::string& text, const std::string& 
                                                     "END"};
   for (const StatementResult& s : results->statements) {
     if (s.latency.count() > 0 && kStatements.count(s.name)) {
-      m.statement_latency_ms[s.name] = s.latency.mean_ns() / 1e6;
+      m.statement_latency_ms[s.name] = s.latency.mean_ns() / kNsPerMs;
     }
   }
   Status st = ResultsConditions(*results, &m.conditions);

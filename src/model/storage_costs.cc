@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/units.h"
 #include "device/throttle_slice.h"
 #include "layout/raid_layout.h"
 #include "model/destage_cost.h"
@@ -62,9 +63,9 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_byt
   }
   if (d.type == DiskType::kSsd) {
     const double lanes = SsdLanes(s);
-    const double read_ms = d.read_latency_ns / 1e6 * p.ssd_read_latency_scale;
+    const double read_ms = NsToMs(d.read_latency_ns) * p.ssd_read_latency_scale;
     c.read_position_ms = read_ms / lanes;
-    c.destage_position_ms = d.write_latency_ns / 1e6 * p.ssd_write_latency_scale / lanes;
+    c.destage_position_ms = NsToMs(d.write_latency_ns) * p.ssd_write_latency_scale / lanes;
     c.bytes_per_ms *= lanes;
     // Pieces of a block that does not start on a flash page read the page first, and
     // a read moves whole flash pages: about one page more than its bytes.
@@ -77,15 +78,16 @@ DiskCosts CostsFor(const Scenario& s, const ModelParams& p, double footprint_byt
     return c;
   }
   const double rotation_ms = d.HalfRevolutionMs();
-  const double t2t_ms = d.track_to_track_ns / 1e6;
+  const double t2t_ms = NsToMs(d.track_to_track_ns);
   const double band = std::sqrt(std::clamp(footprint_fraction, 0.0, 1.0));
-  const double read_seek = t2t_ms + (d.avg_read_seek_ns / 1e6 - t2t_ms) * band * p.read_seek_scale;
+  const double read_seek =
+      t2t_ms + (NsToMs(d.avg_read_seek_ns) - t2t_ms) * band * p.read_seek_scale;
   c.read_position_ms = rotation_ms + read_seek;
   if (s.controller.EffectiveWriteBack()) {
     c.destage_position_ms = DestagePositionMs(s, p, footprint_bytes, g);
   } else {
     c.destage_position_ms =
-        rotation_ms + t2t_ms + (d.avg_write_seek_ns / 1e6 - t2t_ms) * band * p.read_seek_scale;
+        rotation_ms + t2t_ms + (NsToMs(d.avg_write_seek_ns) - t2t_ms) * band * p.read_seek_scale;
     c.rewrite_turn_ms = 2 * rotation_ms;
   }
   return c;
@@ -136,8 +138,8 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
   net.read_waited = net.throttled ? SplitReadWaitedShare(geometry->read_forks, p.fork_join_weight)
                                   : geometry->ReadWaitedShare(net.costs, p.fork_join_weight);
   if (net.throttled) {
-    net.latency_per_read_ms = s.disks.read_latency_ns / 1e6;
-    net.latency_per_write_ms = s.disks.write_latency_ns / 1e6;
+    net.latency_per_read_ms = NsToMs(s.disks.read_latency_ns);
+    net.latency_per_write_ms = NsToMs(s.disks.write_latency_ns);
   } else if (p.whole_block_reads > 0.5) {  // One positioning + the read's transfer.
     // The path holds all of it: with a waited share below 1 the other clients' parallel
     // pieces (regimes.cc, n - 1 of n) let a member's busy time pass 1 / X near

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/units.h"
 #include "io/io_engine.h"
 
 namespace pgstorsim {
@@ -67,7 +68,7 @@ bool IntervalBoard::Drain(int64_t wait_ns) {
   for (const auto& [index, row] : ready) {
     const int64_t begin_ns = start_ns_ + static_cast<int64_t>(index) * interval_ns_;
     const int64_t length_ns = std::clamp<int64_t>(now_ns - begin_ns, 1, interval_ns_);
-    if (callback_) callback_(index, row, static_cast<double>(length_ns) / 1e9);
+    if (callback_) callback_(index, row, NsToSec(length_ns));
   }
   return all_done;
 }
