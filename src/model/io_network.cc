@@ -137,21 +137,28 @@ Solution Solve(const Net& net) {
     const double path = net.write.share * (net.write.path_ms[m] + net.write.parallel_ms[m]) +
                         net.read.share * (net.read.path_ms[m] + net.read.parallel_ms[m]);
     rho = std::max(rho, xa * destage / std::max(1e-6, 1 - xa * path));
-    busiest = std::max(busiest, destage + path);
+    busiest = std::max(busiest, destage + path);  // Busy ms per request.
   }
-  double w = 0, xb = xa;
-  if (net.write_back && net.write.share > 0) {
-    w = 1 / (1 + std::exp(-(rho - net.destage_threshold) / kRegimeWidth));
-    if (busiest > 0) xb = std::min(xa, 1 / busiest);
-  }
-  s.x_per_ms = 1 / ((1 - w) / xa + w / xb);
+  // No member is busy more than all the time: the absorbed regime's MVA counts n - 1
+  // of n requests' parallel pieces (Evaluate), so near saturation its throughput can
+  // pass what the members' whole busy time per request allows, 1 / busiest; and a
+  // full write-back cache holds the throughput there too.
+  const bool fills = net.write_back && net.write.share > 0;
+  const double w = fills ? 1 / (1 + std::exp(-(rho - net.destage_threshold) / kRegimeWidth)) : 0;
+  s.x_per_ms = busiest > 0 ? std::min(xa, 1 / busiest) : xa;
   s.cache_full_weight = w;
   s.reads_at_members = xa * a.read_queue_ms;
-  // The cycle's extra time in the full regime is the writes' wait for room.
+  // The cycle's extra time at the bound: the writes' wait for room in a cache that
+  // fills, else every request's wait at the saturated members.
   const double extra_ms = net.n / s.x_per_ms - net.n / xa;
   s.read_ms = a.read_ms;
   s.write_ms = a.write_ms;
-  if (net.write.share > 0) s.write_ms += extra_ms / net.write.share;
+  if (fills) {
+    s.write_ms += extra_ms / net.write.share;
+  } else {
+    s.read_ms += net.read.share > 0 ? extra_ms : 0;
+    s.write_ms += net.write.share > 0 ? extra_ms : 0;
+  }
   s.lock_utilization = std::min(1.0, a.lock_util * s.x_per_ms / std::max(1e-12, xa));
   s.read_busy.assign(net.members, 0);
   s.write_busy.assign(net.members, 0);

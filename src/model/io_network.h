@@ -2,8 +2,9 @@
 // (io_workload.cc builds it from the scenario; docs/model.md "Device workloads"): each
 // request kind's disk paths per member, its background load, the file lock it may
 // hold, and the controller's acknowledgement; solved in the absorbed regime (MVA at
-// the throughput the background and the lock leave, by bisection) and blended with the
-// cache-full regime of a write-back cache.
+// the throughput the background and the lock leave, by bisection), held within the
+// throughput the members' whole busy time per request allows (where a write-back
+// cache is full).
 // Units: ms (*_ms), rates per ms (x_per_ms). Thread safety: pure functions.
 #ifndef PGSTORSIM_MODEL_IO_NETWORK_H_
 #define PGSTORSIM_MODEL_IO_NETWORK_H_

@@ -492,5 +492,45 @@ TEST(IoModel, AWholeBlockReadOnSsdsWaitsForOnePiecesTransfer) {
   EXPECT_LT(m.statement_latency_ms.at("read"), a.statement_latency_ms.at("read") + 1.5 * page_ms);
 }
 
+TEST(IoModel, NoMemberIsBusierThanAllTheTime) {
+  // The other requests' parallel pieces (split reads, whole-block reads, mirrored and
+  // RAID 5/6 writes) load each member beside its path: at any depth a member's
+  // utilisation stays within 1.
+  const std::vector<std::vector<std::string>> arrays = {
+      {"array.level=raid0", "array.disks=2", "array.stripe=32KiB"},
+      {"array.level=raid10", "array.disks=4", "array.stripe=32KiB"},
+      {"array.level=raid5", "array.disks=4", "array.stripe=32KiB"}};
+  for (const auto& array : arrays) {
+    for (const char* disk : {"hdd", "ssd"}) {
+      for (const char* cache : {"controller.kind=hba", "controller.write_policy=write-back"}) {
+        for (const char* whole : {"0", "1"}) {
+          for (const char* size : {"8KiB", "64KiB"}) {
+            for (const char* reads : {"1", "0.5"}) {
+              for (int depth : {1, 8, 64}) {
+                std::vector<std::string> sets = array;
+                sets.insert(sets.end(),
+                            {std::string("disks.type=") + disk, cache,
+                             std::string("calibration.whole_block_reads=") + whole,
+                             std::string("workload.io_size=") + size,
+                             std::string("workload.read_fraction=") + reads,
+                             "workload.clients=" + std::to_string(depth), "disks.capacity=300GB",
+                             "workload.file_size=100GB", "workload.io_direct=on",
+                             "filesystem.partition_offset=32256"});
+                const Prediction p = PredictOk(Io(sets));
+                EXPECT_GT(p.tps, 0);
+                for (const DeviceLoad& d : p.devices) {
+                  EXPECT_LE(d.utilization, 1 + 1e-6)
+                      << d.name << ": " << array[0] << " " << disk << " " << cache << " whole "
+                      << whole << " " << size << " reads " << reads << " depth " << depth;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim
