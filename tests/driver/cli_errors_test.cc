@@ -34,8 +34,8 @@ TEST(CliErrorsTest, BadRunOptionsAreOneLineNamingTheOption) {
 
 TEST(CliErrorsTest, PgbenchFlagsAreServerOptionsNotHelp) {
   // -h is the host (pgbench's meaning): no help text, exit 0 would hide the mistake.
-  auto host = RunPgstorsim({"run", "-h", "/nonexistent-socket-dir", "-p", "1", "-U", "u",
-                            "-T", "1", "bank"});
+  auto host = RunPgstorsim(
+      {"run", "-h", "/nonexistent-socket-dir", "-p", "1", "-U", "u", "-T", "1", "bank"});
   EXPECT_EQ(host.exit_code, 1) << host.output;
   EXPECT_NE(host.output.find("cannot connect to 'user=u dbname=bank host=/nonexistent-socket-dir "
                              "port=1'"),
@@ -48,6 +48,31 @@ TEST(CliErrorsTest, PgbenchFlagsAreServerOptionsNotHelp) {
   auto help = RunPgstorsim({"run", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.output.find("--aggregate-interval"), std::string::npos);
+}
+
+TEST(CliErrorsTest, EveryConnectingCommandTakesTheSameServerOptions) {
+  // init, run and probe: -h -p -U and a positional database name reach libpq, and a
+  // positional name that -d contradicts is a usage error naming both.
+  const std::string out = ::testing::TempDir() + "/server-options-probe.toml";
+  for (const char* cmd : {"init", "run", "probe"}) {
+    std::vector<std::string> args = {cmd, "-h", "/nonexistent-socket-dir", "-p", "1", "-U", "u"};
+    if (std::string(cmd) == "probe") args.insert(args.end(), {"--out", out});
+    auto reach = args;
+    reach.push_back("bank");
+    auto r = RunPgstorsim(reach);
+    EXPECT_EQ(r.exit_code, 1) << cmd << ": " << r.output;
+    EXPECT_NE(r.output.find("cannot connect to 'user=u dbname=bank host=/nonexistent-socket-dir "
+                            "port=1'"),
+              std::string::npos)
+        << cmd << ": " << r.output;
+    auto clash = args;
+    clash.insert(clash.end(), {"-d", "bench", "prod"});
+    auto c = RunPgstorsim(clash);
+    EXPECT_EQ(c.exit_code, 2) << cmd << ": " << c.output;
+    EXPECT_NE(c.output.find("-d bench and the database name prod disagree"), std::string::npos)
+        << cmd << ": " << c.output;
+    EXPECT_EQ(Lines(c.output), 1) << cmd << ": " << c.output;
+  }
 }
 
 TEST(CliErrorsTest, ColdOnAServerNotManagedNeedsACommand) {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/server_flags.h"
 #include "common/exit_codes.h"
 #include "common/output_path.h"
 #include "common/results.h"
@@ -20,20 +21,12 @@ namespace {
 class InitCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
-    app->set_help_flag("--help", "Print this help message and exit");  // -h is the host.
     app->add_option("-s,--scale", options_.scale, "Scale factor (100000 accounts each)")
         ->capture_default_str();
     app->add_option("-F,--fillfactor", options_.fillfactor, "Fillfactor of updated tables")
         ->capture_default_str();
     app->add_flag("--unlogged", options_.unlogged, "Create unlogged tables");
-    app->add_option("--db", server_.db,
-                    "libpq conninfo or URI (default: PGSTORSIM_DB, PG* env, "
-                    "else the embedded cluster)");
-    app->add_option("-h,--host", server_.host, "Server host (libpq host)");
-    app->add_option("-p,--port", server_.port, "Server port");
-    app->add_option("-U,--username", server_.user, "User name");
-    app->add_option("-d,--dbname", server_.dbname, "Database name");
-    app->add_option("dbname", positional_db_, "Database name (as pgbench's last argument)");
+    AddServerFlags(app, &server_, &positional_db_);
     app->add_option("--out", out_, "Results file (default results/runs/init-<UTC>.json)");
     app->add_flag("--force-out", force_out_, "--out may replace an existing file");
     app->add_flag("--force", force_, "Drop existing pgbench tables even when they hold rows");
@@ -42,7 +35,8 @@ class InitCommand : public Command {
   int Run() override {
     Status s = ValidateInitOptions(options_);
     if (!s.ok()) return ReportError("init", s, kExitUsage);
-    if (!positional_db_.empty()) server_.dbname = positional_db_;
+    s = ApplyPositionalDbname(positional_db_, &server_);
+    if (!s.ok()) return ReportError("init", s, kExitUsage);
     const std::string path = out_.empty() ? DefaultResultsPath("init") : out_;
     s = CheckOutputPath("--out", path, {}, force_out_);
     if (!s.ok()) {

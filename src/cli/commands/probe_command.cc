@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/server_flags.h"
+#include "common/exit_codes.h"
 #include "common/file_util.h"
 #include "common/output_path.h"
 #include "common/results.h"
@@ -22,12 +24,7 @@ namespace {
 class ProbeCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
-    app->set_help_flag("--help", "Print this help message and exit");  // -h is the host.
-    app->add_option("--db", server_.db, "libpq conninfo or URI");
-    app->add_option("-h,--host", server_.host, "Server host");
-    app->add_option("-p,--port", server_.port, "Server port");
-    app->add_option("-U,--username", server_.user, "User name");
-    app->add_option("-d,--dbname", server_.dbname, "Database name");
+    AddServerFlags(app, &server_, &positional_db_);
     app->add_option("-c,--clients", clients_,
                     "Clients of the runs the scenario describes (workload.clients)");
     app->add_option("--out", out_, "Scenario file to write")->required();
@@ -46,7 +43,9 @@ class ProbeCommand : public Command {
   }
 
   int Run() override {
-    Status s = CheckOutputPath("--out", out_, {}, force_);
+    Status s = ApplyPositionalDbname(positional_db_, &server_);
+    if (!s.ok()) return ReportError("probe", s, kExitUsage);
+    s = CheckOutputPath("--out", out_, {}, force_);
     if (!s.ok()) return ReportError("probe", s);
     auto size = ParseBytes(bench_size_);
     if (!size.ok() || *size < (1 << 20)) {
@@ -140,6 +139,7 @@ class ProbeCommand : public Command {
   }
 
   ServerFlags server_;
+  std::string positional_db_;
   int clients_ = 0;
   std::string out_;
   bool force_ = false;

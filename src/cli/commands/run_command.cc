@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/commands/run_command_results.h"
 #include "cli/run_scenario_keys.h"
+#include "cli/server_flags.h"
 #include "common/output_path.h"
 #include "common/results.h"
 #include "common/stop_signal.h"
@@ -29,8 +30,7 @@ namespace {
 class RunCommand : public Command {
  public:
   void Configure(CLI::App* app) override {
-    // pgbench's flags: -h is the host, so help is --help only.
-    app->set_help_flag("--help", "Print this help message and exit");
+    AddServerFlags(app, &o_.server, &positional_db_);  // pgbench's: -h is the host.
     app->add_option("-c,--clients", o_.clients, "Concurrent clients (one connection each)")
         ->capture_default_str();
     app->add_option("-j,--threads", o_.threads, "Driver threads")->capture_default_str();
@@ -78,14 +78,6 @@ class RunCommand : public Command {
     app->add_option("--out", o_.out, "Results file (default results/runs/run-<UTC>.json)");
     app->add_flag("--force", o_.force, "--out / --keys-log may replace an existing file");
     app->add_flag("--per-second", o_.per_second, "Report tps for each second");
-    app->add_option("--db", o_.server.db,
-                    "libpq conninfo or URI (default: PGSTORSIM_DB, PG* env, "
-                    "else the embedded cluster)");
-    app->add_option("-h,--host", o_.server.host, "Server host (libpq host)");
-    app->add_option("-p,--port", o_.server.port, "Server port");
-    app->add_option("-U,--username", o_.server.user, "User name");
-    app->add_option("-d,--dbname", o_.server.dbname, "Database name");
-    app->add_option("dbname", positional_db_, "Database name (as pgbench's last argument)");
     app->add_option("--label", o_.label, "Free-text label stored in the results");
     app->add_option("--max-reconnect-wait", o_.max_reconnect_wait,
                     "End the run (exit 3) after this long without a connection (default 30s)");
@@ -95,12 +87,8 @@ class RunCommand : public Command {
     // Before anything slow (cache preparation restarts the server): a signal from here
     // on stops the run with partial results.
     const std::atomic<bool>* stop = InstallStopSignals();
-    if (!positional_db_.empty()) {
-      if (!o_.server.dbname.empty() && o_.server.dbname != positional_db_) {
-        return ReportError("run", "-d " + o_.server.dbname + " and the database name " +
-                                      positional_db_ + " disagree");
-      }
-      o_.server.dbname = positional_db_;
+    if (Status s = ApplyPositionalDbname(positional_db_, &o_.server); !s.ok()) {
+      return ReportError("run", s, kExitUsage);
     }
     if (!o_.duration.empty() && o_.duration.find_first_not_of("0123456789") == std::string::npos) {
       o_.duration += "s";  // pgbench's -T takes seconds.
