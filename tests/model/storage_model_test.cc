@@ -294,6 +294,41 @@ TEST(StorageModel, ForkJoinWaitIsLatencyNotDiskBusyTime) {
   }
 }
 
+TEST(StorageModel, NoMemberIsBusierThanAllTheTime) {
+  // Split and mirrored reads, RAID 5 writes, SSD channels, a write-back cache or none, at
+  // any load: a member's utilisation stays within 1.
+  const std::vector<std::vector<std::string>> arrays = {{"array.level=raid0", "array.disks=2"},
+                                                        {"array.level=raid10", "array.disks=4"},
+                                                        {"array.level=raid5", "array.disks=4"}};
+  for (const auto& array : arrays) {
+    for (const char* disk : {"disks.type=hdd", "disks.type=ssd"}) {
+      for (const char* cache : {"controller.kind=hba", "controller.write_policy=write-back"}) {
+        for (const char* whole : {"0", "1"}) {
+          for (const char* stripe : {"32k", "1MiB"}) {
+            for (int clients : {1, 8, 64}) {
+              std::vector<std::string> sets = array;
+              sets.insert(sets.end(),
+                          {disk, cache, std::string("calibration.whole_block_reads=") + whole,
+                           std::string("array.stripe=") + stripe,
+                           "workload.clients=" + std::to_string(clients), "workload.scale=200",
+                           "workload.duration=300s"});
+              if (std::string(disk) == "disks.type=ssd") sets.push_back("disks.capacity=400GiB");
+              auto p = Predict(Base(sets));
+              ASSERT_TRUE(p.ok()) << p.status().message();
+              for (const DeviceLoad& d : p->devices) {
+                EXPECT_LE(d.utilization, 1 + 1e-6)
+                    << d.name << " " << d.utilization - 1 << ": " << array[0] << " " << disk << " "
+                    << cache << " whole " << whole << " stripe " << stripe << " clients "
+                    << clients;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pgstorsim
 
