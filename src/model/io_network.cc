@@ -128,16 +128,23 @@ Solution Solve(const Net& net) {
   Solution s;
   double xa = 0;
   const Eval a = SolveAbsorbed(net, &xa);
+  // Each member's busy ms per request, on the reads' paths and on the writes' (a
+  // read's open share is the destage a read-ahead or pre-read leaves behind it).
+  s.read_busy.assign(net.members, 0);
+  s.write_busy.assign(net.members, 0);
   // Write-back: the cache fills when the destage stream saturates what the paths
   // leave of the disks; then every member's total demand bounds the throughput.
   double rho = 0, busiest = 0;
   for (size_t m = 0; m < net.members; ++m) {
     const double destage =
         net.write.share * net.write.open_ms[m] + net.read.share * net.read.open_ms[m];
-    const double path = net.write.share * (net.write.path_ms[m] + net.write.parallel_ms[m]) +
-                        net.read.share * (net.read.path_ms[m] + net.read.parallel_ms[m]);
+    const double write_path = net.write.share * (net.write.path_ms[m] + net.write.parallel_ms[m]);
+    const double read_path = net.read.share * (net.read.path_ms[m] + net.read.parallel_ms[m]);
+    const double path = write_path + read_path;
     rho = std::max(rho, xa * destage / std::max(1e-6, 1 - xa * path));
-    busiest = std::max(busiest, destage + path);  // Busy ms per request.
+    s.read_busy[m] = read_path;
+    s.write_busy[m] = destage + write_path;
+    busiest = std::max(busiest, destage + path);
   }
   // No member is busy more than all the time: the absorbed regime's MVA counts n - 1
   // of n requests' parallel pieces (Evaluate), so near saturation its throughput can
@@ -145,7 +152,7 @@ Solution Solve(const Net& net) {
   // full write-back cache holds the throughput there too.
   const bool fills = net.write_back && net.write.share > 0;
   const double w = fills ? 1 / (1 + std::exp(-(rho - net.destage_threshold) / kRegimeWidth)) : 0;
-  s.x_per_ms = busiest > 0 ? std::min(xa, 1 / busiest) : xa;
+  s.x_per_ms = HeldAtBottleneck(xa, busiest);
   s.cache_full_weight = w;
   s.reads_at_members = xa * a.read_queue_ms;
   // The cycle's extra time at the bound: the writes' wait for room in a cache that
@@ -160,13 +167,9 @@ Solution Solve(const Net& net) {
     s.write_ms += net.write.share > 0 ? extra_ms : 0;
   }
   s.lock_utilization = std::min(1.0, a.lock_util * s.x_per_ms / std::max(1e-12, xa));
-  s.read_busy.assign(net.members, 0);
-  s.write_busy.assign(net.members, 0);
   for (size_t m = 0; m < net.members; ++m) {
-    s.read_busy[m] = s.x_per_ms * net.read.share * (net.read.path_ms[m] + net.read.parallel_ms[m]);
-    s.write_busy[m] = s.x_per_ms * (net.write.share * (net.write.open_ms[m] + net.write.path_ms[m] +
-                                                       net.write.parallel_ms[m]) +
-                                    net.read.share * net.read.open_ms[m]);
+    s.read_busy[m] *= s.x_per_ms;
+    s.write_busy[m] *= s.x_per_ms;
   }
   return s;
 }

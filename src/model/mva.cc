@@ -180,4 +180,8 @@ double SplitReadWaitedShare(double k, double fork_join_weight) {
   return std::min(1.0, (1 + fork_join_weight * (ForkJoinFactor(k) - 1)) / k);
 }
 
+double HeldAtBottleneck(double x_per_ms, double busiest_ms) {
+  return busiest_ms > 0 ? std::min(x_per_ms, 1 / busiest_ms) : x_per_ms;
+}
+
 }  // namespace pgstorsim

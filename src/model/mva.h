@@ -64,6 +64,11 @@ double ForkJoinFactor(double k);
 // busy time runs beside the read's path.
 double SplitReadWaitedShare(double k, double fork_join_weight);
 
+// The throughput x_per_ms held where no station is busy more than all the time:
+// min(x_per_ms, 1 / busiest_ms), busiest_ms the largest busy time per transaction of
+// one server (ms); busiest_ms <= 0 (no demand) leaves x_per_ms.
+double HeldAtBottleneck(double x_per_ms, double busiest_ms);
+
 }  // namespace pgstorsim
 
 #endif  // PGSTORSIM_MODEL_MVA_H_

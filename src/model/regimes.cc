@@ -138,7 +138,7 @@ RegimeSolution SolveCacheFull(int clients, const Demands& d, double delay_ms,
     busiest_ms = std::max(busiest_ms, d.read_ms[m] + d.write_ms[m] + wal);
   }
   RegimeSolution r;
-  r.x_per_ms = busiest_ms > 0 ? std::min(free.x_per_ms, 1 / busiest_ms) : free.x_per_ms;
+  r.x_per_ms = HeldAtBottleneck(free.x_per_ms, busiest_ms);
   // The CPU queues no longer than with the cache free (the throughput is not higher).
   r.cpu_ms = std::min(free.cpu_ms, std::max(0.0, clients / r.x_per_ms - delay_ms));
   const double disks_ms = std::max(0.0, clients / r.x_per_ms - delay_ms - r.cpu_ms);

@@ -143,7 +143,8 @@ StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpL
   } else if (p.whole_block_reads > 0.5) {  // One positioning + the read's transfer.
     // The path holds all of it: with a waited share below 1 the other clients' parallel
     // pieces (regimes.cc, n - 1 of n) let a member's busy time pass 1 / X near
-    // saturation (io_workload_net.cc waits for one piece's transfer).
+    // saturation (io_network.cc's Solve holds its throughput at 1 / the busiest member's
+    // busy time instead, so io_workload_net.cc waits for one piece's transfer).
     net.whole_block_read_ms = geometry->WholeReadMs(net.costs);
     net.read_waited = 1;
   }

@@ -76,5 +76,12 @@ TEST(ForkJoin, HarmonicNumbers) {
   EXPECT_DOUBLE_EQ(ForkJoinFactor(0.5), 1.0);
 }
 
+TEST(Bottleneck, ThroughputHeldWhereTheBusiestServerIsBusyAllTheTime) {
+  // 4 ms per transaction at the busiest server: at most 0.25 transactions per ms.
+  EXPECT_DOUBLE_EQ(HeldAtBottleneck(0.4, 4.0), 0.25);
+  EXPECT_DOUBLE_EQ(HeldAtBottleneck(0.1, 4.0), 0.1);  // Below the bound: unchanged.
+  EXPECT_DOUBLE_EQ(HeldAtBottleneck(0.4, 0.0), 0.4);  // No demand: no bound.
+}
+
 }  // namespace
 }  // namespace pgstorsim
