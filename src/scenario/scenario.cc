@@ -212,21 +212,26 @@ bool HasContent(const std::string& text) {
   return false;
 }
 
-// `s` with each "key=value" of `overrides` applied in order, then validated.
+// `s` with each "key=value" of `overrides` applied in order.
 StatusOr<Scenario> WithOverrides(Scenario s, const std::vector<std::string>& overrides) {
   for (const std::string& o : overrides) {
     Status st = ApplyOverride(&s, o);
     if (!st.ok()) return st;
   }
-  Status st = ValidateScenario(s);
+  return s;
+}
+
+// `s` validated.
+StatusOr<Scenario> Validated(StatusOr<Scenario> s) {
+  if (!s.ok()) return s;
+  Status st = ValidateScenario(*s);
   if (!st.ok()) return st;
   return s;
 }
 
-}  // namespace
-
-StatusOr<Scenario> LoadScenario(const std::string& path,
-                                const std::vector<std::string>& overrides) {
+// The file at `path` parsed, with `overrides` applied; not validated.
+StatusOr<Scenario> ReadScenarioFile(const std::string& path,
+                                    const std::vector<std::string>& overrides) {
   auto text = ReadFile(path);
   if (!text.ok()) return text.status();
   if (!HasContent(*text)) {
@@ -239,10 +244,27 @@ StatusOr<Scenario> LoadScenario(const std::string& path,
   return WithOverrides(std::move(parsed).value(), overrides);
 }
 
-StatusOr<Scenario> DefaultScenario(const std::vector<std::string>& overrides) {
+// The built-in default with `overrides` applied; not validated.
+StatusOr<Scenario> ReadDefaultScenario(const std::vector<std::string>& overrides) {
   Scenario s;
   s.name = "default";
   return WithOverrides(std::move(s), overrides);
+}
+
+}  // namespace
+
+StatusOr<Scenario> ReadScenario(const std::string& path,
+                                const std::vector<std::string>& overrides) {
+  return path.empty() ? ReadDefaultScenario(overrides) : ReadScenarioFile(path, overrides);
+}
+
+StatusOr<Scenario> LoadScenario(const std::string& path,
+                                const std::vector<std::string>& overrides) {
+  return Validated(ReadScenarioFile(path, overrides));
+}
+
+StatusOr<Scenario> DefaultScenario(const std::vector<std::string>& overrides) {
+  return Validated(ReadDefaultScenario(overrides));
 }
 
 int PostgresMajorVersion(const PostgresConfig& pg) {

@@ -256,6 +256,10 @@ StatusOr<Scenario> ParseScenarioToml(const std::string& text, const std::string&
 // Reads, parses, applies `overrides` ("key=value" each) in order, then validates.
 StatusOr<Scenario> LoadScenario(const std::string& path,
                                 const std::vector<std::string>& overrides = {});
+// LoadScenario without the validation (the built-in default when `path` is empty): a
+// sweep's base, whose points are validated one by one (sweep_spec.h LoadSweepBase).
+StatusOr<Scenario> ReadScenario(const std::string& path,
+                                const std::vector<std::string>& overrides = {});
 // The default scenario with overrides applied and validated (no file).
 StatusOr<Scenario> DefaultScenario(const std::vector<std::string>& overrides = {});
 

@@ -111,6 +111,20 @@ StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
   return s;
 }
 
+StatusOr<Scenario> LoadSweepBase(const std::string& path, const std::vector<std::string>& overrides,
+                                 const std::vector<std::string>& specs) {
+  auto base = ReadScenario(path, overrides);
+  if (!base.ok()) return base.status();
+  Status invalid = ValidateScenario(*base);
+  if (invalid.ok()) return base;
+  auto spec = ParseSweepSpec(*base, specs);
+  if (!spec.ok()) return spec.status();
+  for (size_t i = 0; i < spec->PointCount(); ++i) {
+    if (ApplySweepPoint(*base, *spec, spec->PointValues(i)).ok()) return base;
+  }
+  return invalid;
+}
+
 nlohmann::json SweepSettingsJson(const SweepSpec& spec, const std::vector<std::string>& values) {
   nlohmann::json settings = nlohmann::json::object();
   for (size_t k = 0; k < spec.keys.size() && k < values.size(); ++k) {

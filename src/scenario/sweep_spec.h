@@ -47,6 +47,14 @@ StatusOr<Shard> ParseShard(const std::string& text);
 // Points [first, second) of `shard` among `points`.
 std::pair<size_t, size_t> ShardRange(size_t points, const Shard& shard);
 
+// The scenario at `path` (the built-in default when empty) with `overrides`, as the base
+// of the sweep `specs`: valid itself, or made valid by at least one of the sweep's
+// points (RAID 50 in spans of two disks with array.disks swept over 8, 12 and 16: the
+// invalid points are refused one by one). Else the base's own error, as LoadScenario
+// gives it; a spec error is ParseSweepSpec's.
+StatusOr<Scenario> LoadSweepBase(const std::string& path, const std::vector<std::string>& overrides,
+                                 const std::vector<std::string>& specs);
+
 // `base` with the point's values applied, validated; errors name the key or setting.
 StatusOr<Scenario> ApplySweepPoint(const Scenario& base, const SweepSpec& spec,
                                    const std::vector<std::string>& values);

@@ -46,6 +46,31 @@ TEST(SweepSpec, BadSpecsNameTheProblem) {
           .ok());
 }
 
+TEST(SweepSpec, ABaseTheSweepMakesValidIsAccepted) {
+  // RAID 50 in spans of two: four disks is too few (2 per span), eight is not.
+  const std::vector<std::string> raid50 = {"array.level=raid50", "array.spans=2", "array.disks=4"};
+  ASSERT_FALSE(DefaultScenario(raid50).ok());
+  auto base = LoadSweepBase("", raid50, {"array.disks=4,8,12"});
+  ASSERT_TRUE(base.ok()) << base.status().message();
+  auto spec = ParseSweepSpec(*base, {"array.disks=4,8,12"});
+  ASSERT_TRUE(spec.ok());
+  EXPECT_FALSE(ApplySweepPoint(*base, *spec, {"4"}).ok());  // Refused as a point.
+  EXPECT_TRUE(ApplySweepPoint(*base, *spec, {"8"}).ok());
+  // No point mends it: the base's own error, as without a sweep.
+  auto unmended = LoadSweepBase("", raid50, {"array.stripe=32k,64k"});
+  ASSERT_FALSE(unmended.ok());
+  EXPECT_EQ(unmended.status().message(), DefaultScenario(raid50).status().message());
+  // A bad spec on an invalid base: the spec's error.
+  auto bad_spec = LoadSweepBase("", raid50, {"array.disks=8,many"});
+  ASSERT_FALSE(bad_spec.ok());
+  EXPECT_NE(bad_spec.status().message().find("'many'"), std::string::npos);
+  // A valid base is the scenario LoadScenario / DefaultScenario gives.
+  auto valid = LoadSweepBase("", {"array.disks=8"}, {"array.stripe=32k,64k"});
+  ASSERT_TRUE(valid.ok());
+  EXPECT_EQ(valid->array.disks, 8);
+  EXPECT_FALSE(LoadSweepBase("/nonexistent/x.toml", {}, {"array.disks=8"}).ok());
+}
+
 TEST(SweepSpec, ShardsCoverEveryPointOnceInOrder) {
   for (size_t points : {0u, 1u, 7u, 10000u}) {
     for (int n : {1, 3, 7, 16}) {

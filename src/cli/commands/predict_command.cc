@@ -145,7 +145,8 @@ class PredictCommand : public Command {
       Status s = CheckOutputPath("--out", out_, {scenario_path_}, force_);
       if (!s.ok()) return ReportError("predict", s);
     }
-    auto scenario = LoadScenario(scenario_path_, sets_);
+    auto scenario = sweeps_.empty() ? LoadScenario(scenario_path_, sets_)
+                                    : LoadSweepBase(scenario_path_, sets_, sweeps_);
     if (!scenario.ok()) return ReportError("predict", scenario.status());
     if (!shard_text_.empty()) {
       auto shard = ParseShard(shard_text_);

@@ -77,8 +77,10 @@ class SimulateCommand : public Command {
     if (!seed_.empty()) overrides.push_back("workload.seed=" + seed_);
     if (!duration_.empty()) overrides.push_back("workload.duration=" + duration_);
     if (!transactions_.empty()) overrides.push_back("workload.transactions=" + transactions_);
-    StatusOr<Scenario> scenario = scenario_path_.empty() ? DefaultScenario(overrides)
-                                                         : LoadScenario(scenario_path_, overrides);
+    StatusOr<Scenario> scenario =
+        !sweeps_.empty()         ? LoadSweepBase(scenario_path_, overrides, sweeps_)
+        : scenario_path_.empty() ? DefaultScenario(overrides)
+                                 : LoadScenario(scenario_path_, overrides);
     if (!scenario.ok()) return ReportError("simulate", scenario.status());
     if (!sweeps_.empty()) {
       WarnIgnoredKeys(*scenario, ScenarioModel::kSimulate);
