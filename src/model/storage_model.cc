@@ -113,6 +113,16 @@ void AddStatementLatencies(const Scenario& s, const Solved& r, const OpLoad& loa
 
 namespace {
 
+// With the write-back cache free (or none), whether the transactions wait longer for
+// their commits' writes (END: the WAL flush, the flush in progress, checkpoint bursts
+// behind the OS's writes) than in all the other statements (their reads, row locks and
+// CPU): then the disks' writes, not the cache misses, set the pace.
+bool CommitWritesSetThePace(const Prediction& out) {
+  const auto end = out.statement_latency_ms.find("END");
+  if (end == out.statement_latency_ms.end()) return false;
+  return end->second > out.transaction_latency_ms - end->second;
+}
+
 // A pgbench run of the scenario's duration (`demands`: SolveTransactions').
 StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p,
                                         RunDemands* demands) {
@@ -127,6 +137,7 @@ StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p,
   double busiest_disk = 0;
   for (const DeviceLoad& d : out.devices) busiest_disk = std::max(busiest_disk, d.utilization);
   out.devices.push_back({"cpu", cpu_utilization, 0, 0});
+  if (out.regime == "read-bound" && CommitWritesSetThePace(out)) out.regime = "write-bound";
   // The bottleneck is the busiest station.
   if (cpu_utilization > 0 && cpu_utilization >= busiest_disk) out.regime = "cpu-bound";
   return out;

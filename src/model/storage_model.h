@@ -92,7 +92,10 @@ struct Prediction {
   // io workloads: a request is one of the statements, in these shares (summing to 1);
   // empty: a transaction runs every statement.
   std::map<std::string, double> statement_shares;
-  std::string regime;                 // "read-bound" or "destage-bound".
+  // "destage-bound" (a full write-back cache), "write-bound" (no full cache, and the
+  // commits' writes take longer than the rest of the transaction), "read-bound" (the
+  // rest) or "cpu-bound" (the CPU busier than any disk).
+  std::string regime;
   double cache_full_probability = 0;  // Weight of the destage-bound regime.
   // Share (0..1) of the transactions whose reads queue behind a destage stream that
   // saturates the disks: a full write-back cache's, or the OS page cache's fill's.

@@ -53,6 +53,10 @@ std::string RegimeWords(const std::string& regime) {
            "commits fill it, so commits wait for room";
   }
   if (regime == "read-bound") return "read bound: cache misses waiting for the disks set the pace";
+  if (regime == "write-bound") {
+    return "write bound: commits wait for the disks' writes (their WAL flush, and in "
+           "checkpoints the data the OS writes ahead of it) longer than for anything else";
+  }
   if (regime == "cpu-bound") return "CPU bound: the cores, not the storage, set the pace";
   return regime;
 }
@@ -61,6 +65,7 @@ std::string RegimeWords(const std::string& regime) {
 std::string LimitWords(const std::string& regime) {
   if (regime == "destage-bound") return "disk writes (controller cache full)";
   if (regime == "read-bound") return "disk reads (cache misses)";
+  if (regime == "write-bound") return "disk writes (commits wait for them)";
   if (regime == "cpu-bound") return "CPU";
   return regime;
 }

@@ -108,7 +108,7 @@ struct SweepRow {
   double tps = 0;
   std::optional<double> latency_ms, tps_low, tps_high;
   std::optional<double> p95_ms;  // Transaction p95 ("p95_ms").
-  std::string regime;            // "read-bound", "destage-bound" (predict rows).
+  std::string regime;            // Prediction::regime (predict rows).
   bool base = false;             // "base": true marks the model's unchanged configuration.
 };
 std::vector<SweepRow> SweepRowsOf(const Results& r);  // sections.sweep.
