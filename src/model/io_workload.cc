@@ -204,9 +204,13 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   out.bytes_per_s = out.tps * static_cast<double>(spec.io_bytes);
   const double lock_utilization = lock_u / done;
   out.cache_full_probability = full_w / done;
-  out.regime = lock_utilization > 0.9              ? "file-lock-bound"
-               : out.cache_full_probability >= 0.5 ? "destage-bound"
-                                                   : "read-bound";
+  // The lock bounds the rate only when requests contend for it (one job holds it alone);
+  // else a full write-back cache, else the kind of request the jobs wait longer in.
+  const bool writes_longer = net.write.share * writes_ms > net.read.share * reads_ms;
+  out.regime = lock_utilization > 0.9 && spec.in_flight() > 1 ? "file-lock-bound"
+               : out.cache_full_probability >= 0.5            ? "destage-bound"
+               : writes_longer                                ? "write-bound"
+                                                              : "read-bound";
   out.file_lock_utilization = lock_utilization;
   out.reads_per_transaction = misses / done;
   out.writes_per_transaction = net.write.share;

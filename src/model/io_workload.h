@@ -87,8 +87,9 @@ IoSpec IoSpecFor(const Scenario& scenario, const ModelParams& params);
 
 // Prediction of an io scenario: tps = requests per second, bytes_per_s, statement
 // latencies "read" and "write" (mean and percentiles per request), devices, regime
-// ("read-bound", "destage-bound" or "file-lock-bound"). Errors name what the model
-// does not answer.
+// ("file-lock-bound" when jobs contend for the file's lock, "destage-bound",
+// "write-bound" or "read-bound": the requests the jobs wait longer in). Errors name
+// what the model does not answer.
 StatusOr<Prediction> PredictIo(const Scenario& scenario, const ModelParams& params);
 
 }  // namespace pgstorsim

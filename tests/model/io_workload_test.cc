@@ -269,6 +269,29 @@ TEST(IoModel, MirroredSyncWriteWaitsForItsSlowerCopyAlone) {
   EXPECT_NEAR(pair_ms, 1.25 * command_ms, 0.03 * command_ms);
 }
 
+TEST(IoModel, TheRegimeNamesWhatTheJobsWaitFor) {
+  // UFS2 holds the file's lock through a write's block read and its fsync: eight jobs
+  // contend for it; one job alone is paced by its synchronous writes, or its reads.
+  const std::vector<std::string> ufs = {
+      "workload.io_size=8KiB",         "workload.io_fsync_writes=on",
+      "workload.file_size=200GiB",     "host.ram=8GiB",
+      "filesystem.type=ufs2",          "filesystem.block_size=64KiB",
+      "filesystem.fragment_size=8KiB", "controller.write_policy=write-through"};
+  struct Case {
+    std::vector<std::string> sets;
+    std::string regime;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"workload.read_fraction=0", "workload.clients=8"}, "file-lock-bound"},
+           {{"workload.read_fraction=0", "workload.clients=1"}, "write-bound"},
+           {{"workload.read_fraction=1", "workload.clients=1"}, "read-bound"},
+       }) {
+    std::vector<std::string> sets = ufs;
+    sets.insert(sets.end(), c.sets.begin(), c.sets.end());
+    EXPECT_EQ(PredictOk(Io(sets)).regime, c.regime) << testing::PrintToString(c.sets);
+  }
+}
+
 TEST(IoModel, UfsSerialisesFsyncedWritesOnTheFileLock) {
   // 8 KiB writes into 64 KiB UFS2 blocks, an fsync each, 8 jobs: every write holds the
   // vnode lock through its block's read and its fsync, so the jobs take turns; on ext4
