@@ -54,8 +54,13 @@ std::string RegimeWords(const std::string& regime) {
   }
   if (regime == "read-bound") return "read bound: cache misses waiting for the disks set the pace";
   if (regime == "write-bound") {
-    return "write bound: commits wait for the disks' writes (their WAL flush, and in "
-           "checkpoints the data the OS writes ahead of it) longer than for anything else";
+    return "write bound: commits (or synchronous writes) wait for the disks' writes - the "
+           "WAL flush, and in checkpoints the data the OS writes ahead of it - longer than "
+           "for anything else";
+  }
+  if (regime == "file-lock-bound") {
+    return "file-lock bound: the requests take turns on the file's lock, which the "
+           "filesystem holds through each write's block read and fsync";
   }
   if (regime == "cpu-bound") return "CPU bound: the cores, not the storage, set the pace";
   return regime;
@@ -66,6 +71,7 @@ std::string LimitWords(const std::string& regime) {
   if (regime == "destage-bound") return "disk writes (controller cache full)";
   if (regime == "read-bound") return "disk reads (cache misses)";
   if (regime == "write-bound") return "disk writes (commits wait for them)";
+  if (regime == "file-lock-bound") return "the file's lock";
   if (regime == "cpu-bound") return "CPU";
   return regime;
 }

@@ -108,6 +108,21 @@ TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
   EXPECT_EQ(proj.output.find("**clients 40"), std::string::npos) << proj.output;
 }
 
+TEST_F(Planning, WhatLimitsEachConfigurationIsInWords) {
+  // Write-back against a plain HBA: the first is bound by its full cache, the second by
+  // the commits' WAL flushes and checkpoint bursts (not by its reads).
+  ShellResult r = RunPgstorsim("predict --scenario " + kScenario +
+                               " --sweep controller.kind=raid,hba --out " + Path("kind.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ShellResult md = RunPgstorsim("report --format md " + Path("kind.json"));
+  ASSERT_EQ(md.exit_code, 0) << md.output;
+  EXPECT_NE(md.output.find("| disk writes (controller cache full) |"), std::string::npos)
+      << md.output;
+  EXPECT_NE(md.output.find("| disk writes (commits wait for them) |"), std::string::npos)
+      << md.output;
+  EXPECT_EQ(md.output.find("| disk reads (cache misses) |"), std::string::npos) << md.output;
+}
+
 TEST_F(Planning, BadOptionsFailWithOneLine) {
   for (const std::string& args :
        {std::string("--slo 'p95<'"), std::string("--slo 'latency<5ms'"),
