@@ -92,7 +92,8 @@ struct Prediction {
   // io workloads: a request is one of the statements, in these shares (summing to 1);
   // empty: a transaction runs every statement.
   std::map<std::string, double> statement_shares;
-  // "destage-bound" (a full write-back cache), "write-bound" (no full cache, and the
+  // "destage-bound" (a full write-back cache), "write-bound" (without a write-back
+  // cache, the disks' writes hold the load at their capacity; or no full cache and the
   // commits' writes take longer than the rest of the transaction), "read-bound" (the
   // rest) or "cpu-bound" (the CPU busier than any disk).
   std::string regime;

@@ -177,7 +177,12 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.tps = out.tps_low = out.tps_high = 1000 * t.ops / t.time_ms;
   out.cache_full_probability = t.weight / t.ops;
   out.destage_saturated_share = t.saturated_ops / t.ops;
-  out.regime = out.cache_full_probability >= 0.5 ? "destage-bound" : "read-bound";
+  // The capacity-bound regime is a full write-back cache's; without one it is the
+  // disks' writes that hold the load (a throttled device's commits at its write cap, or
+  // the OS's write-back past what the disks take).
+  out.regime = out.cache_full_probability < 0.5 ? "read-bound"
+               : net.write_back                 ? "destage-bound"
+                                                : "write-bound";
   out.reads_per_transaction = t.reads / t.ops;
   out.writes_per_transaction = load.writes_per_op + load.sync_writes_per_op;
   out.checkpoint_stall_ms = t.stall_ms / t.ops;
