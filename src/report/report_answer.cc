@@ -243,6 +243,11 @@ void AnswerQuestion(const Question& q, Section* s) {
     s->bullets.push_back("Why: " + Subset(best->settings, q.choices) + " is " +
                          RegimeWords(best->regime) + ".");
   }
+  for (const RefusedRow& r : RefusedSweepRowsOf(q.input->results)) {
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : r.settings) keys.push_back(key);
+    s->bullets.push_back("Not predicted: " + Subset(r.settings, keys) + " (" + r.error + ").");
+  }
 }
 
 }  // namespace

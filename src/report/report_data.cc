@@ -114,6 +114,21 @@ std::vector<SweepRow> SweepRowsOf(const Results& r) {
   return rows;
 }
 
+std::vector<RefusedRow> RefusedSweepRowsOf(const Results& r) {
+  std::vector<RefusedRow> rows;
+  if (!r.sections.is_object() || !r.sections.contains("sweep")) return rows;
+  const json& sweep = r.sections["sweep"];
+  if (!sweep.is_array()) return rows;
+  for (const json& row : sweep) {
+    if (!row.is_object() || !row.contains("error") || !row["error"].is_string()) continue;
+    RefusedRow out;
+    out.error = row["error"].get<std::string>();
+    if (row.contains("settings")) out.settings = FlattenConfig(row["settings"]);
+    rows.push_back(std::move(out));
+  }
+  return rows;
+}
+
 const SweepRow* BaseRow(const std::vector<SweepRow>& rows) {
   for (const SweepRow& r : rows) {
     if (r.base) return &r;

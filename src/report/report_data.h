@@ -112,6 +112,12 @@ struct SweepRow {
   bool base = false;             // "base": true marks the model's unchanged configuration.
 };
 std::vector<SweepRow> SweepRowsOf(const Results& r);  // sections.sweep.
+// The sweep's points the scenario rules refused (rows with "error" instead of tps).
+struct RefusedRow {
+  std::map<std::string, std::string> settings;
+  std::string error;
+};
+std::vector<RefusedRow> RefusedSweepRowsOf(const Results& r);
 // The row a sweep is compared against: the one marked "base", else the first row.
 const SweepRow* BaseRow(const std::vector<SweepRow>& rows);
 // config.sweep.roles: swept key -> "choice" | "workload" | "label" as the results

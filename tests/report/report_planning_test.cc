@@ -123,6 +123,20 @@ TEST_F(Planning, WhatLimitsEachConfigurationIsInWords) {
   EXPECT_EQ(md.output.find("| disk reads (cache misses) |"), std::string::npos) << md.output;
 }
 
+TEST_F(Planning, RefusedPointsAreNamedWithTheirReason) {
+  // RAID 50 in spans of two: the four-disk point is refused, the others predicted.
+  ShellResult r = RunPgstorsim("predict --scenario " + kScenario +
+                               " --set array.level=raid50 --set array.spans=2"
+                               " --sweep array.disks=4,8 --out " +
+                               Path("spans.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ShellResult md = RunPgstorsim("report --format md " + Path("spans.json"));
+  ASSERT_EQ(md.exit_code, 0) << md.output;
+  EXPECT_NE(md.output.find("- Not predicted: disks 4 ("), std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("spans of at least 3 members"), std::string::npos) << md.output;
+  EXPECT_EQ(md.output.find("Not predicted: disks 8"), std::string::npos) << md.output;
+}
+
 TEST_F(Planning, BadOptionsFailWithOneLine) {
   for (const std::string& args :
        {std::string("--slo 'p95<'"), std::string("--slo 'latency<5ms'"),
