@@ -90,12 +90,21 @@ std::map<std::string, std::string> SweepMapOf(const Results& r, const char* fiel
 
 std::map<std::string, std::string> SweepRolesOf(const Results& r) { return SweepMapOf(r, "roles"); }
 
+namespace {
+
+// sections.sweep of `r`: its rows, or none.
+const json& SweepSectionOf(const Results& r) {
+  static const json kNone = json::array();
+  if (!r.sections.is_object() || !r.sections.contains("sweep")) return kNone;
+  const json& sweep = r.sections["sweep"];
+  return sweep.is_array() ? sweep : kNone;
+}
+
+}  // namespace
+
 std::vector<SweepRow> SweepRowsOf(const Results& r) {
   std::vector<SweepRow> rows;
-  if (!r.sections.is_object() || !r.sections.contains("sweep")) return rows;
-  const json& sweep = r.sections["sweep"];
-  if (!sweep.is_array()) return rows;
-  for (const json& row : sweep) {
+  for (const json& row : SweepSectionOf(r)) {
     auto tps = NumberAt(row, "tps");
     if (!tps) continue;
     SweepRow out;
@@ -116,10 +125,7 @@ std::vector<SweepRow> SweepRowsOf(const Results& r) {
 
 std::vector<RefusedRow> RefusedSweepRowsOf(const Results& r) {
   std::vector<RefusedRow> rows;
-  if (!r.sections.is_object() || !r.sections.contains("sweep")) return rows;
-  const json& sweep = r.sections["sweep"];
-  if (!sweep.is_array()) return rows;
-  for (const json& row : sweep) {
+  for (const json& row : SweepSectionOf(r)) {
     if (!row.is_object() || !row.contains("error") || !row["error"].is_string()) continue;
     RefusedRow out;
     out.error = row["error"].get<std::string>();
