@@ -121,6 +121,11 @@ TEST_F(Planning, WhatLimitsEachConfigurationIsInWords) {
   EXPECT_NE(md.output.find("| disk writes (commits wait for them) |"), std::string::npos)
       << md.output;
   EXPECT_EQ(md.output.find("| disk reads (cache misses) |"), std::string::npos) << md.output;
+  // The console names the regime's weight for what the configuration has.
+  ShellResult hba =
+      RunPgstorsim("predict --scenario " + kScenario + " --set controller.kind=hba 2>/dev/null");
+  EXPECT_NE(hba.output.find("regime write-bound (write-capacity weight "), std::string::npos)
+      << hba.output;
 }
 
 TEST_F(Planning, RefusedPointsAreNamedWithTheirReason) {

@@ -41,15 +41,21 @@ void PrintLatencies(const Prediction& p, const char* what) {
   }
 }
 
+// What Prediction::cache_full_probability weighs: a write-back cache's full regime, or
+// without one the regime where the disks' writes hold the load at their capacity.
+const char* WeightName(const Scenario& s) {
+  return s.controller.EffectiveWriteBack() ? "cache-full weight" : "write-capacity weight";
+}
+
 // An io workload: requests per second, bytes per second, latency per request kind.
 void PrintIoPrediction(const Scenario& s, const Prediction& p) {
   std::printf("scenario: %s (io workload: requests per second; latencies per request)\n",
               s.name.c_str());
   std::printf(
       "iops = %.1f (band %.1f .. %.1f), %.2f MB/s, regime %s (file lock busy %.2f, "
-      "cache-full weight %.2f)\n",
+      "%s %.2f)\n",
       p.tps, p.tps_low, p.tps_high, p.bytes_per_s / 1e6, p.regime.c_str(), p.file_lock_utilization,
-      p.cache_full_probability);
+      WeightName(s), p.cache_full_probability);
   std::printf("device reads/request %.3f, read command %.2f ms, destage command %.2f ms\n",
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
   PrintLatencies(p, "request");
@@ -58,8 +64,8 @@ void PrintIoPrediction(const Scenario& s, const Prediction& p) {
 void PrintPrediction(const Scenario& s, const Prediction& p) {
   if (s.workload.type == WorkloadKind::kIo) return PrintIoPrediction(s, p);
   std::printf("scenario: %s\n", s.name.c_str());
-  std::printf("tps = %.1f (band %.1f .. %.1f), regime %s (cache-full weight %.2f)\n", p.tps,
-              p.tps_low, p.tps_high, p.regime.c_str(), p.cache_full_probability);
+  std::printf("tps = %.1f (band %.1f .. %.1f), regime %s (%s %.2f)\n", p.tps, p.tps_low, p.tps_high,
+              p.regime.c_str(), WeightName(s), p.cache_full_probability);
   std::printf(
       "band: model error +-%.1f %% (covers %.0f %% of %d leave-one-out validation rows, "
       "class %s), parameters +-%.1f %%, in quadrature\n",
