@@ -244,9 +244,7 @@ void AnswerQuestion(const Question& q, Section* s) {
                          RegimeWords(best->regime) + ".");
   }
   for (const RefusedRow& r : RefusedSweepRowsOf(q.input->results)) {
-    std::vector<std::string> keys;
-    for (const auto& [key, value] : r.settings) keys.push_back(key);
-    s->bullets.push_back("Not predicted: " + Subset(r.settings, keys) + " (" + r.error + ").");
+    s->bullets.push_back("Not predicted: " + SettingsText(r.settings) + " (" + r.error + ").");
   }
 }
 
