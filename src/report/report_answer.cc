@@ -46,34 +46,45 @@ std::string RowFigures(const SweepRow& row) {
   return text;
 }
 
-// The regime in words a DBA uses.
-std::string RegimeWords(const std::string& regime) {
-  if (regime == "destage-bound") {
-    return "write-back bound: the disks cannot drain the controller cache as fast as "
-           "commits fill it, so commits wait for room";
+// Each regime's words a DBA uses: a short table cell and a sentence.
+struct RegimeText {
+  const char* regime;
+  const char* limit;
+  const char* sentence;
+};
+constexpr RegimeText kRegimeTexts[] = {
+    {"destage-bound", "disk writes (controller cache full)",
+     "write-back bound: the disks cannot drain the controller cache as fast as commits fill "
+     "it, so commits wait for room"},
+    {"read-bound", "disk reads (cache misses)",
+     "read bound: cache misses waiting for the disks set the pace"},
+    {"write-bound", "disk writes (commits wait for them)",
+     "write bound: commits (or synchronous writes) wait for the disks' writes - the WAL "
+     "flush, and in checkpoints the data the OS writes ahead of it - longer than for "
+     "anything else"},
+    {"file-lock-bound", "the file's lock",
+     "file-lock bound: the requests take turns on the file's lock, which the filesystem "
+     "holds through each write's block read and fsync"},
+    {"cpu-bound", "CPU", "CPU bound: the cores, not the storage, set the pace"},
+};
+
+const RegimeText* TextOf(const std::string& regime) {
+  for (const RegimeText& t : kRegimeTexts) {
+    if (regime == t.regime) return &t;
   }
-  if (regime == "read-bound") return "read bound: cache misses waiting for the disks set the pace";
-  if (regime == "write-bound") {
-    return "write bound: commits (or synchronous writes) wait for the disks' writes - the "
-           "WAL flush, and in checkpoints the data the OS writes ahead of it - longer than "
-           "for anything else";
-  }
-  if (regime == "file-lock-bound") {
-    return "file-lock bound: the requests take turns on the file's lock, which the "
-           "filesystem holds through each write's block read and fsync";
-  }
-  if (regime == "cpu-bound") return "CPU bound: the cores, not the storage, set the pace";
-  return regime;
+  return nullptr;
 }
 
-// The regime as a short table cell.
+// The regime in a sentence; an unknown one as it is.
+std::string RegimeWords(const std::string& regime) {
+  const RegimeText* t = TextOf(regime);
+  return t ? t->sentence : regime;
+}
+
+// The regime as a short table cell; an unknown one as it is.
 std::string LimitWords(const std::string& regime) {
-  if (regime == "destage-bound") return "disk writes (controller cache full)";
-  if (regime == "read-bound") return "disk reads (cache misses)";
-  if (regime == "write-bound") return "disk writes (commits wait for them)";
-  if (regime == "file-lock-bound") return "the file's lock";
-  if (regime == "cpu-bound") return "CPU";
-  return regime;
+  const RegimeText* t = TextOf(regime);
+  return t ? t->limit : regime;
 }
 
 // What the objective's search found for the configuration with these settings.
