@@ -105,11 +105,13 @@ class SsdDisk : public QueuedDisk {
 // boundary; budget not used in a past slice is lost; after a slice without I/O the
 // next I/O starts a new slice. So a small burst passes at once and a backlog moves in
 // steps of a slice. The byte cap paces requests (bytes / bandwidth each). Busy time is
-// the rate budget spent, reads and writes together (so utilisation can reach 2).
+// the rate budget spent, per direction; utilisation is the busier cap's.
 class ThrottledDisk : public QueuedDisk {
  public:
   ThrottledDisk(const SimDiskConfig& c, Simulator& sim, uint64_t stream, std::string name)
-      : QueuedDisk(c, sim, stream, std::move(name), kUnlimitedServers) {}
+      : QueuedDisk(c, sim, stream, std::move(name), kUnlimitedServers) {
+    SeparateDirections();
+  }
 
  protected:
   int64_t ServiceNs(const DiskOp& op) override {
@@ -229,13 +231,19 @@ Status ValidateDiskConfig(const SimDiskConfig& c, const std::string& prefix) {
 
 nlohmann::json Disk::ToJson(int64_t elapsed_ns) const {
   const DiskStats& s = stats();
-  const double util = elapsed_ns > 0 ? static_cast<double>(s.busy_ns) / elapsed_ns : 0.0;
+  const auto share = [elapsed_ns](int64_t ns) {
+    return elapsed_ns > 0 ? static_cast<double>(ns) / static_cast<double>(elapsed_ns) : 0.0;
+  };
+  const double util =
+      s.separate_directions ? share(std::max(s.read_busy_ns, s.write_busy_ns)) : share(s.busy_ns);
   return {{"name", name()},
           {"reads", s.reads},
           {"writes", s.writes},
           {"read_bytes", s.read_bytes},
           {"written_bytes", s.written_bytes},
           {"utilization", util},
+          {"read_utilization", share(s.read_busy_ns)},
+          {"write_utilization", share(s.write_busy_ns)},
           {"drive_cache_writes", s.write_cache_absorbed},
           {"mean_response_ms", s.response.mean_ns() / kNsPerMs},
           {"p99_response_ms", NsToMs(s.response.PercentileNs(0.99))}};

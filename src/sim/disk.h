@@ -99,6 +99,10 @@ struct DiskStats {
   int64_t read_bytes = 0;
   int64_t written_bytes = 0;
   int64_t busy_ns = 0;  // Mechanism (or channel) busy time; utilisation = busy / elapsed.
+  int64_t read_busy_ns = 0, write_busy_ns = 0;  // Of busy_ns, serving reads and writes.
+  // Reads and writes have their own capacity (a throttled device's two caps): the
+  // utilisation is the busier direction's, not the sum.
+  bool separate_directions = false;
   uint64_t write_cache_absorbed = 0;
   LatencyHistogram response;  // Submit to completion, as the submitter sees it.
 };
@@ -112,7 +116,8 @@ class Disk : public Component {
   virtual int outstanding() const = 0;
   virtual const DiskStats& stats() const = 0;
   virtual const std::string& name() const = 0;
-  // {"name","reads","writes","utilization","mean_response_ms",...}.
+  // {"name","reads","writes","utilization","read_utilization","write_utilization",
+  //  "mean_response_ms",...}.
   nlohmann::json ToJson(int64_t elapsed_ns) const;
 };
 

@@ -62,11 +62,14 @@ void QueuedDisk::Dispatch() {
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
     const DiskOp& op = slots_[slot].op;
     const int64_t service_ns = ServiceNs(op);
-    stats_.busy_ns += BusyNs(service_ns);
+    const int64_t busy_ns = BusyNs(service_ns);
+    stats_.busy_ns += busy_ns;
     if (op.op == IoOp::kRead) {
+      stats_.read_busy_ns += busy_ns;
       ++stats_.reads;
       stats_.read_bytes += op.length_bytes;
     } else {
+      stats_.write_busy_ns += busy_ns;
       ++stats_.writes;
       stats_.written_bytes += op.length_bytes;
     }

@@ -56,6 +56,8 @@ class QueuedDisk : public Disk {
   virtual size_t PickNext() { return 0; }
   // Busy time counted for the request just given `service_ns` (default: all of it).
   virtual int64_t BusyNs(int64_t service_ns) const { return service_ns; }
+  // Reads and writes have their own capacity (DiskStats::separate_directions).
+  void SeparateDirections() { stats_.separate_directions = true; }
 
   const SimDiskConfig config_;
   Simulator& sim_;
