@@ -60,13 +60,19 @@ Status IoClients::Init() {
   return Status::Ok();
 }
 
-// A uniform share of the file's blocks, chosen by selection sampling.
+// A uniform share of the file's request-sized units (the requests are aligned to
+// their size, and a warm cache holds what earlier requests read: each unit's blocks
+// together), chosen by selection sampling, up to `count` blocks.
 void IoClients::Prewarm(int64_t count) {
   Random r = sim_.ForkRandom(7);
-  int64_t needed = count;
-  for (int64_t b = 0; b < blocks_ && needed > 0; ++b) {
-    if (r.UniformInt(0, blocks_ - b - 1) < needed) {
-      cache_->Touch(b);
+  const int64_t per_unit = std::max<int64_t>(1, spec_.io_bytes / spec_.fs_block_bytes);
+  const int64_t units = (blocks_ + per_unit - 1) / per_unit;
+  int64_t needed = count / per_unit;
+  for (int64_t u = 0; u < units && needed > 0; ++u) {
+    if (r.UniformInt(0, units - u - 1) < needed) {
+      for (int64_t b = u * per_unit; b < std::min(blocks_, (u + 1) * per_unit); ++b) {
+        cache_->Touch(b);
+      }
       --needed;
     }
   }
