@@ -1,6 +1,6 @@
 // The io workload's analytic model (io_workload.h, docs/model.md "Device workloads"):
-// the workload's pattern and file locks, the throttled-device path, and PredictIo's
-// integration of the request network (built in io_workload_net.cc) over a run.
+// the workload's pattern and file locks, and PredictIo's integration of the request
+// network (built in io_workload_net.cc) over a run; throttled devices in io_throttled.cc.
 #include "model/io_workload.h"
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "model/access_geometry.h"
 #include "model/drive_reordering.h"
 #include "model/io_network.h"
+#include "model/io_throttled.h"
 #include "model/io_workload_net.h"
 #include "model/percentiles.h"
 #include "model/storage_network.h"
@@ -27,11 +28,12 @@ using io_network::Kind;
 using io_network::Net;
 using io_network::Solution;
 using io_network::Solve;
+using io_throttled::AddRequestKind;
+using io_throttled::IoRegime;
+using io_throttled::StorageSetsTheRate;
 using io_workload_net::BuildNet;
 
 constexpr int kRampSlices = 8;  // Time slices of a warming (cold) run.
-// Above this the storage does not set the rate (nothing waits for it).
-constexpr double kMaxIops = 1e7;
 
 bool TypeIs(const Scenario& s, std::initializer_list<const char*> names) {
   std::string t = s.filesystem.type;
@@ -40,32 +42,6 @@ bool TypeIs(const Scenario& s, std::initializer_list<const char*> names) {
     if (t == n) return true;
   }
   return false;
-}
-
-// A throttled device (rate caps, no controller cache): the pgbench model's paced
-// network with one operation per request: its block read when not cached (a read, or
-// a partial-block write's read), its write, and a durable write's wait at the cap.
-StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p, const IoSpec& spec,
-                                        const AccessGeometry& g,
-                                        const std::function<double(double)>& miss_after) {
-  Scenario t = s;
-  t.workload.clients = spec.in_flight();
-  t.workload.duration_ns = static_cast<int64_t>(spec.duration_s * 1e9);
-  storage_network::OpLoad load;
-  const double r = spec.read_fraction;
-  const double rmw = spec.WritesReadUncachedBlocks() ? 1 : 0;
-  load.reads_after = [=](double done) { return miss_after(done) * (r + (1 - r) * rmw); };
-  load.warming = spec.cold && !spec.direct;
-  load.duration_s = spec.duration_s;
-  load.writes_per_op = 1 - r;
-  load.commits_per_op = spec.direct || spec.fsync_writes ? 1 - r : 0;
-  load.footprint_bytes = static_cast<double>(spec.file_bytes);
-  load.geometry = &g;
-  auto solved = storage_network::SolveLoad(t, p, load);
-  if (!solved.ok()) return solved;
-  Prediction out = solved.value();
-  out.bytes_per_s = out.tps * static_cast<double>(spec.io_bytes);
-  return out;
 }
 
 }  // namespace
@@ -143,7 +119,7 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
     return 1 - std::min(warm_cached, 1 - std::exp(-done * touches / blocks));
   };
   if (s.disks.type == DiskType::kThrottled) {
-    return PredictThrottledIo(s, p, spec, *geometry, miss_after);
+    return io_throttled::PredictThrottledIo(s, p, spec, *geometry, miss_after);
   }
   // On drives that reorder, each slice at the read positioning that agrees with the
   // reads it leaves queued (drive_reordering.h).
@@ -195,22 +171,14 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   }
   Prediction out;
   out.tps = out.tps_low = out.tps_high = 1000 * done / time_ms;
-  if (!(out.tps < kMaxIops)) {
-    return Status::Error(
-        "workload.type = io: no request waits for the storage (every read hits the OS "
-        "cache and no write is synchronous), so the rate is the CPU's, which the io model "
-        "does not answer; use a larger workload.file_size, io_direct or io_fsync_writes");
-  }
+  const Status waits = StorageSetsTheRate(out.tps);
+  if (!waits.ok()) return waits;
   out.bytes_per_s = out.tps * static_cast<double>(spec.io_bytes);
   const double lock_utilization = lock_u / done;
   out.cache_full_probability = full_w / done;
-  // The lock bounds the rate only when requests contend for it (one job holds it alone);
-  // else a full write-back cache, else the kind of request the jobs wait longer in.
   const bool writes_longer = net.write.share * writes_ms > net.read.share * reads_ms;
-  out.regime = lock_utilization > 0.9 && spec.in_flight() > 1 ? "file-lock-bound"
-               : out.cache_full_probability >= 0.5            ? "destage-bound"
-               : writes_longer                                ? "write-bound"
-                                                              : "read-bound";
+  out.regime =
+      IoRegime(lock_utilization, spec.in_flight(), out.cache_full_probability, writes_longer);
   out.file_lock_utilization = lock_utilization;
   out.reads_per_transaction = misses / done;
   out.writes_per_transaction = net.write.share;
@@ -226,18 +194,13 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
   // other n - 1 requests (arrival theorem); a lone request never waits for it.
   const double lock_others = lock_utilization * (net.n - 1.0) / net.n;
   auto add = [&](const char* name, const Kind& k, double own_ms, double mean_ms) {
-    if (!(k.share > 0)) return;
-    out.statement_latency_ms[name] = mean_ms;
-    out.transaction_latency_ms += k.share * mean_ms;
     StatementShape shape;
     shape.mean_ms = mean_ms;
     shape.fixed_ms = std::min(mean_ms, k.ack_ms + own_ms);
     shape.reads = k.device_reads;
     shape.read_service_ms = net.read_service_ms;
     shape.busy = std::clamp(std::max(mean_busy, k.visits_lock ? lock_others : 0.0), 0.0, 0.99);
-    out.statement_percentiles[name] = StatementPercentiles(shape);
-    out.statement_shapes[name] = shape;
-    out.statement_shares[name] = k.share;
+    AddRequestKind(name, k.share, shape, &out);
   };
   add("read", net.read, 0, reads_ms / done);
   add("write", net.write, net.sync_write_ms, writes_ms / done);

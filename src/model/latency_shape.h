@@ -17,13 +17,15 @@ struct StatementShape {
                                // else an exponential wait.
   double saturated = 0;        // Share of time the destage stream saturates the disks (0..1).
   double command_ms = 0;       // A destage command's service (what a saturated wait counts).
-  double room_ms = 0;          // Mean wait for write-back cache room per execution.
-  double room_busy = 0;        // Probability that an execution waits for room (0..1).
-  double room_commands = 1;    // Destage commands (>= 1) a wait for room spans.
-  double burst_mean_ms = 0;    // Mean wait in checkpoint bursts per execution (END).
-  double burst_ms = 0;         // A commit's wait in a burst: that wait comes as stalls this long.
-  double flush_wait_ms = 0;    // Mean wait for the WAL flush in progress per execution (END),
-  double flush_ms = 0;         // a wait within one flush this long.
+  // A wait for capacity to free: write-back cache room, or a rate cap's next slice.
+  double room_ms = 0;        // Mean wait for room per execution.
+  double room_busy = 0;      // Probability that an execution waits for room (0..1).
+  double room_commands = 1;  // Destage commands (>= 1) a wait for room spans: its gamma
+                             // shape (squared coefficient of variation 1 / commands).
+  double burst_mean_ms = 0;  // Mean wait in checkpoint bursts per execution (END).
+  double burst_ms = 0;       // A commit's wait in a burst: that wait comes as stalls this long.
+  double flush_wait_ms = 0;  // Mean wait for the WAL flush in progress per execution (END),
+  double flush_ms = 0;       // a wait within one flush this long.
 };
 
 }  // namespace pgstorsim

@@ -80,16 +80,23 @@ double SolveThroughputFixedPoint(const std::function<double(double)>& excess) {
 // On rate caps (paced stations) an I/O arriving below the rate is not delayed, so the
 // residences can add up to less than the cycle N / X when a cap binds: the client then
 // waits for the cap's next slot. That wait goes to the statement whose I/O the binding
-// cap serves: UPDATE accounts for a read cap, END for a write cap.
+// cap serves: UPDATE accounts for a read cap, END for a write cap; caps that bind
+// together (the busiest demand, equal) share it in equal parts.
 void AddPacingWait(int clients, const Demands& d, double delay_ms, RegimeSolution* r) {
   if (!d.paced || r->x_per_ms <= 0) return;
   const double gap_ms = clients / r->x_per_ms - delay_ms - r->update_ms - r->end_ms - r->cpu_ms;
   if (gap_ms <= 0) return;
-  size_t k = 0;
-  for (size_t m = 1; m < d.read_ms.size(); ++m) {
-    if (d.read_ms[m] + d.write_ms[m] > d.read_ms[k] + d.write_ms[k]) k = m;
+  double busiest = 0;
+  for (size_t m = 0; m < d.read_ms.size(); ++m) {
+    busiest = std::max(busiest, d.read_ms[m] + d.write_ms[m]);
   }
-  (d.read_ms[k] >= d.write_ms[k] ? r->update_ms : r->end_ms) += gap_ms;
+  double read_caps = 0, write_caps = 0;
+  for (size_t m = 0; m < d.read_ms.size(); ++m) {
+    if (d.read_ms[m] + d.write_ms[m] < busiest * (1 - 1e-9)) continue;
+    (d.read_ms[m] >= d.write_ms[m] ? read_caps : write_caps) += 1;
+  }
+  r->update_ms += gap_ms * read_caps / (read_caps + write_caps);
+  r->end_ms += gap_ms * write_caps / (read_caps + write_caps);
 }
 
 }  // namespace

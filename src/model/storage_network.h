@@ -102,8 +102,8 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
                                    RunDemands* demands);
 
 // The network of `load` on the scenario's storage, integrated over a warming run
-// (storage_model.cc): the io workload's path on throttled devices (io_workload.cc).
-StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load);
+// (storage_run.cc): the io workload's path on throttled devices (io_workload.cc).
+StatusOr<Solved> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load);
 
 // Constant pieces of a solve: geometry, costs, commit and a split read's waited share.
 struct Network {

@@ -325,10 +325,8 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
   }
 }
 
-StatusOr<Prediction> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load) {
-  auto solved = Solve(s, p, load);
-  if (!solved.ok()) return solved.status();
-  return solved->out;
+StatusOr<Solved> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load) {
+  return Solve(s, p, load);
 }
 
 }  // namespace pgstorsim::storage_network

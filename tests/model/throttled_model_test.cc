@@ -88,6 +88,39 @@ TEST(ThrottledModel, StatementLatenciesAddUpToTheCycleWhenACapBinds) {
   EXPECT_GT(p->statement_latency_ms.at("END"), 0.5 * 1000 / p->tps);
 }
 
+TEST(ThrottledModel, RequestLatenciesAddUpToTheCycleByKind) {
+  // Reads and writes at their own caps: a request's mean is the cycle (in flight / rate),
+  // split between the kinds by where they wait; the regime names the cap that binds.
+  for (int threads : {1, 4}) {
+    for (double write_fraction : {0.0, 0.5, 1.0}) {
+      const Prediction p = Randomio(Lab(), threads, write_fraction);
+      const std::string at =
+          std::to_string(threads) + " threads, writes " + std::to_string(write_fraction);
+      EXPECT_NEAR(p.transaction_latency_ms, threads * 1000 / p.tps, 1e-6 * p.tps) << at;
+      EXPECT_EQ(p.statement_latency_ms.count("read"), write_fraction < 1 ? 1u : 0u) << at;
+      EXPECT_EQ(p.statement_latency_ms.count("write"), write_fraction > 0 ? 1u : 0u) << at;
+      for (const auto& [kind, ms] : p.statement_latency_ms) EXPECT_GT(ms, 0) << at << " " << kind;
+      EXPECT_GT(p.transaction_percentiles.p95_ms, 0) << at;
+      // The 100/s write cap binds whenever there are writes (each also reads its block).
+      EXPECT_EQ(p.regime, write_fraction > 0 ? "write-bound" : "read-bound") << at;
+    }
+  }
+}
+
+TEST(ThrottledModel, RequestsThatNeverWaitForTheDeviceAreRefused) {
+  // Buffered reads of a file the OS cache holds: the rate is the CPU's, not the caps'.
+  Scenario s = Lab();
+  for (const char* o : {"workload.type=io", "workload.io_size=8KiB", "workload.file_size=100MiB",
+                        "workload.read_fraction=1", "workload.clients=4"}) {
+    ASSERT_TRUE(ApplyOverride(&s, o).ok()) << o;
+  }
+  ASSERT_TRUE(ValidateScenario(s).ok());
+  auto p = PredictWith(s, ParamsFromScenario(s));
+  ASSERT_FALSE(p.ok()) << "tps " << p->tps;
+  EXPECT_NE(p.status().message().find("no request waits for the storage"), std::string::npos)
+      << p.status().message();
+}
+
 TEST(ThrottledModel, CommitsShareTheFirstFlushOfEachThrottleSlice) {
   // Warm, scale 5: the commits' WAL flushes and the data writes (w per transaction:
   // the pages dirtied in a cycle, again each time one is evicted dirty from the 32 MiB

@@ -1,0 +1,148 @@
+// The io workload on a throttled device (io_throttled.h, docs/model.md "Device
+// workloads"): the pgbench model's paced network with one operation per request, and
+// the request kinds and regime both io paths report.
+#include "model/io_throttled.h"
+
+#include <algorithm>
+
+#include "common/units.h"
+#include "device/throttle_slice.h"
+#include "model/percentiles.h"
+#include "model/storage_network.h"
+
+namespace pgstorsim::io_throttled {
+namespace {
+
+// A wait's gamma shape where it is near-fixed (percentiles.cc caps it there).
+constexpr double kMaxCommands = 64;
+// Above this the storage does not set the rate (nothing waits for it).
+constexpr double kMaxIops = 1e7;
+
+// A request's shape on a throttled cap of `iops` that serves it in `service_ms`
+// unthrottled: its `reads` device reads, and a wait for the cap's next slice (the slice
+// less its budget's service; device/throttle_slice.h) for the rest. m = that wait over a
+// slice: below one, a share m of the requests waits one slice; above, every request
+// waits about m slices, give or take half of one (a gamma of squared coefficient of
+// variation 1 / (2m)^2).
+StatementShape ThrottledShape(double mean_ms, double fixed_ms, double reads, double service_ms,
+                              double iops) {
+  StatementShape shape;
+  shape.mean_ms = mean_ms;
+  shape.fixed_ms = std::min(mean_ms, fixed_ms);
+  shape.reads = reads;
+  shape.read_service_ms = service_ms;
+  const double slice_ms =
+      std::max(service_ms, NsToMs(kThrottleSliceNs) - ThrottleSliceBudget(iops) * service_ms);
+  shape.room_ms = std::max(0.0, mean_ms - shape.fixed_ms - reads * service_ms);
+  const double m = shape.room_ms / slice_ms;
+  shape.room_busy = std::min(1.0, m);
+  shape.room_commands = m <= 1 ? kMaxCommands : 4 * m * m;
+  return shape;
+}
+
+// A request's time on the device without its cap: its latency and its transfer.
+double UnthrottledMs(int64_t latency_ns, int64_t bytes_per_s, double bytes) {
+  return NsToMs(latency_ns) +
+         (bytes_per_s > 0 ? 1000 * bytes / static_cast<double>(bytes_per_s) : 0);
+}
+
+// What one request asks of the storage: its block read when not cached (a read, or a
+// partial-block write's read), its write, and a durable write's wait at the cap.
+storage_network::OpLoad RequestLoad(const IoSpec& spec, const AccessGeometry& g,
+                                    const std::function<double(double)>& miss_after) {
+  storage_network::OpLoad load;
+  const double r = spec.read_fraction;
+  const double rmw = spec.WritesReadUncachedBlocks() ? 1 : 0;
+  load.reads_after = [=](double done) { return miss_after(done) * (r + (1 - r) * rmw); };
+  load.warming = spec.cold && !spec.direct;
+  load.duration_s = spec.duration_s;
+  load.writes_per_op = 1 - r;
+  load.commits_per_op = spec.direct || spec.fsync_writes ? 1 - r : 0;
+  load.footprint_bytes = static_cast<double>(spec.file_bytes);
+  load.geometry = &g;
+  return load;
+}
+
+}  // namespace
+
+Status StorageSetsTheRate(double requests_per_s) {
+  if (requests_per_s < kMaxIops) return Status::Ok();
+  return Status::Error(
+      "workload.type = io: no request waits for the storage (every read hits the OS "
+      "cache and no write is synchronous), so the rate is the CPU's, which the io model "
+      "does not answer; use a larger workload.file_size, io_direct or io_fsync_writes");
+}
+
+std::string IoRegime(double lock_utilization, int in_flight, double cache_full,
+                     bool writes_longer) {
+  if (lock_utilization > 0.9 && in_flight > 1) return "file-lock-bound";
+  if (cache_full >= 0.5) return "destage-bound";
+  return writes_longer ? "write-bound" : "read-bound";
+}
+
+void AddRequestKind(const char* name, double share, const StatementShape& shape, Prediction* out) {
+  if (!(share > 0)) return;
+  out->statement_latency_ms[name] = shape.mean_ms;
+  out->transaction_latency_ms += share * shape.mean_ms;
+  out->statement_percentiles[name] = StatementPercentiles(shape);
+  out->statement_shapes[name] = shape;
+  out->statement_shares[name] = share;
+}
+
+// The pgbench model's paced network with one operation per request (RequestLoad). A
+// request's mean latency is the cycle (Little's law: in flight / throughput) split by
+// kind: the device reads' residence and latency over the requests that read them, the
+// rest the writes'.
+StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p, const IoSpec& spec,
+                                        const AccessGeometry& g,
+                                        const std::function<double(double)>& miss_after) {
+  Scenario t = s;
+  t.workload.clients = spec.in_flight();
+  t.workload.duration_ns = static_cast<int64_t>(spec.duration_s * 1e9);
+  const storage_network::OpLoad load = RequestLoad(spec, g, miss_after);
+  const double r = spec.read_fraction;
+  const double rmw = spec.WritesReadUncachedBlocks() ? 1 : 0;
+  ModelParams q = p;
+  q.update_residence_share = 0;  // Splits pgbench's statements; requests split by kind.
+  auto solved = storage_network::SolveLoad(t, q, load);
+  if (!solved.ok()) return solved.status();
+  Prediction out = solved->out;
+  const Status waits = StorageSetsTheRate(out.tps);
+  if (!waits.ok()) return waits;
+  out.bytes_per_s = out.tps * static_cast<double>(spec.io_bytes);
+  const DiskConfig& disk = s.disks;
+  const double io = static_cast<double>(spec.io_bytes);
+  const double read_ms = UnthrottledMs(disk.read_latency_ns, disk.read_bandwidth_bytes_per_s, io);
+  const double write_ms =
+      UnthrottledMs(disk.write_latency_ns, disk.write_bandwidth_bytes_per_s, io);
+  const double cycle_ms = spec.in_flight() * 1000 / out.tps;
+  const double reads = out.reads_per_transaction;
+  const double reads_ms =
+      std::min(cycle_ms, solved->update_ms + reads * NsToMs(disk.read_latency_ns));
+  // The read requests' share of the device reads (the rest are partial writes').
+  const double own = r + (1 - r) * rmw > 0 ? r / (r + (1 - r) * rmw) : 1;
+  const double read_kind_ms = reads_ms * own, write_kind_ms = cycle_ms - read_kind_ms;
+  if (r > 0) {
+    AddRequestKind("read", r,
+                   ThrottledShape(read_kind_ms / r, 0, reads * own / r, read_ms, disk.read_iops),
+                   &out);
+  }
+  if (r < 1) {
+    const double waited = load.commits_per_op > 0 ? write_ms : 0;
+    AddRequestKind("write", 1 - r,
+                   ThrottledShape(write_kind_ms / (1 - r), waited, reads * (1 - own) / (1 - r),
+                                  read_ms, disk.write_iops),
+                   &out);
+  }
+  out.transaction_percentiles = MixturePercentiles(RequestMix(out));
+  // The write-capacity weight: whether the write caps hold the requests at their rate.
+  double write_cap_busy = 0;
+  for (const DeviceLoad& d : out.devices) {
+    write_cap_busy = std::max(write_cap_busy, d.destage_utilization);
+  }
+  out.cache_full_probability = write_cap_busy >= 0.99 ? 1 : 0;
+  out.regime = IoRegime(0, spec.in_flight(), 0, write_kind_ms > read_kind_ms);
+  return out;
+}
+
+}  // namespace pgstorsim::io_throttled
