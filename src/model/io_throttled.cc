@@ -4,10 +4,12 @@
 #include "model/io_throttled.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "common/units.h"
 #include "device/throttle_slice.h"
 #include "model/percentiles.h"
+#include "model/regimes.h"
 #include "model/storage_network.h"
 
 namespace pgstorsim::io_throttled {
@@ -46,14 +48,29 @@ double UnthrottledMs(int64_t latency_ns, int64_t bytes_per_s, double bytes) {
          (bytes_per_s > 0 ? 1000 * bytes / static_cast<double>(bytes_per_s) : 0);
 }
 
-// What one request asks of the storage: its block read when not cached (a read, or a
-// partial-block write's read), its write, and a durable write's wait at the cap.
+// Device reads per request of each kind once the OS cache misses `miss` of them: a
+// read request's share of its device read (io_size / read unit: a read-ahead window
+// serves several), a partial-block write's block read.
+struct ReadsPerRequest {
+  double read = 0, write = 0;
+};
+ReadsPerRequest ReadsAt(const IoSpec& spec, double miss) {
+  const double per_unit =
+      static_cast<double>(spec.io_bytes) / static_cast<double>(spec.ReadUnitBytes());
+  return {miss * per_unit, spec.WritesReadUncachedBlocks() ? miss : 0};
+}
+
+// What one request asks of the storage: its device reads when not cached (ReadsAt), its
+// write, and a durable write's wait at the cap. `g`: the request's pieces for its
+// writes and a device read's for its reads.
 storage_network::OpLoad RequestLoad(const IoSpec& spec, const AccessGeometry& g,
                                     const std::function<double(double)>& miss_after) {
   storage_network::OpLoad load;
   const double r = spec.read_fraction;
-  const double rmw = spec.WritesReadUncachedBlocks() ? 1 : 0;
-  load.reads_after = [=](double done) { return miss_after(done) * (r + (1 - r) * rmw); };
+  load.reads_after = [=](double done) {
+    const ReadsPerRequest at = ReadsAt(spec, miss_after(done));
+    return r * at.read + (1 - r) * at.write;
+  };
   load.warming = spec.cold && !spec.direct;
   load.duration_s = spec.duration_s;
   load.writes_per_op = 1 - r;
@@ -61,6 +78,34 @@ storage_network::OpLoad RequestLoad(const IoSpec& spec, const AccessGeometry& g,
   load.footprint_bytes = static_cast<double>(spec.file_bytes);
   load.geometry = &g;
   return load;
+}
+
+// `g`'s writes with `read_g`'s reads.
+AccessGeometry WithReadsOf(const AccessGeometry& g, const AccessGeometry& read_g) {
+  AccessGeometry out = g;
+  for (size_t m = 0; m < out.members.size() && m < read_g.members.size(); ++m) {
+    out.members[m].read_commands = read_g.members[m].read_commands;
+    out.members[m].read_bytes = read_g.members[m].read_bytes;
+  }
+  out.read_forks = read_g.read_forks;
+  out.read_slowest_commands = read_g.read_slowest_commands;
+  out.read_slowest_bytes = read_g.read_slowest_bytes;
+  out.read_commands = read_g.read_commands;
+  return out;
+}
+
+// The read caps' busy ms (all members) per device read and per write (RAID 5/6
+// pre-reads).
+std::pair<double, double> ReadCapMs(const storage_network::Network& net) {
+  Demands per_read, per_write;
+  storage_network::ThrottledDemands(net, 1, 0, &per_read);
+  storage_network::ThrottledDemands(net, 0, 1, &per_write);
+  double read_ms = 0, pre_read_ms = 0;
+  for (size_t k = 0; k < net.geometry.members.size(); ++k) {
+    read_ms += per_read.read_ms[k];
+    pre_read_ms += per_write.read_ms[k];
+  }
+  return {read_ms, pre_read_ms};
 }
 
 }  // namespace
@@ -91,37 +136,46 @@ void AddRequestKind(const char* name, double share, const StatementShape& shape,
 
 // The pgbench model's paced network with one operation per request (RequestLoad). A
 // request's mean latency is the cycle (Little's law: in flight / throughput) split by
-// kind: the device reads' residence and latency over the requests that read them, the
-// rest the writes'.
+// kind: the read caps' residence in proportion to the demand each kind puts there (read
+// requests' device reads; writes' block reads and RAID 5/6 pre-reads) and the read
+// requests' device latency to the reads, the rest to the writes.
 StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p, const IoSpec& spec,
-                                        const AccessGeometry& g,
+                                        const AccessGeometry& g, const AccessGeometry& read_g,
                                         const std::function<double(double)>& miss_after) {
   Scenario t = s;
   t.workload.clients = spec.in_flight();
   t.workload.duration_ns = static_cast<int64_t>(spec.duration_s * 1e9);
-  const storage_network::OpLoad load = RequestLoad(spec, g, miss_after);
-  const double r = spec.read_fraction;
-  const double rmw = spec.WritesReadUncachedBlocks() ? 1 : 0;
+  const AccessGeometry geometry = WithReadsOf(g, read_g);
+  const storage_network::OpLoad load = RequestLoad(spec, geometry, miss_after);
   ModelParams q = p;
   q.update_residence_share = 0;  // Splits pgbench's statements; requests split by kind.
+  auto net = storage_network::MakeNetwork(t, q, load);
+  if (!net.ok()) return net.status();
   auto solved = storage_network::SolveLoad(t, q, load);
   if (!solved.ok()) return solved.status();
   Prediction out = solved->out;
   const Status waits = StorageSetsTheRate(out.tps);
   if (!waits.ok()) return waits;
   out.bytes_per_s = out.tps * static_cast<double>(spec.io_bytes);
+  const double r = spec.read_fraction;
+  // The run's device reads per request, split by kind as ReadsAt splits them.
+  const ReadsPerRequest unit = ReadsAt(spec, 1);
+  const double unit_total = r * unit.read + (1 - r) * unit.write;
+  const double own = unit_total > 0 ? r * unit.read / unit_total : 1;
+  const double reads = out.reads_per_transaction;
+  const auto [read_cap_ms, pre_read_cap_ms] = ReadCapMs(*net);
+  const double on_reads = reads * own * read_cap_ms;
+  const double on_caps = reads * read_cap_ms + (1 - r) * pre_read_cap_ms;
+  const double cycle_ms = spec.in_flight() * 1000 / out.tps;
+  const double read_kind_ms =
+      std::min(cycle_ms, (on_caps > 0 ? solved->update_ms * on_reads / on_caps : 0) +
+                             reads * own * NsToMs(s.disks.read_latency_ns));
+  const double write_kind_ms = cycle_ms - read_kind_ms;
   const DiskConfig& disk = s.disks;
   const double io = static_cast<double>(spec.io_bytes);
   const double read_ms = UnthrottledMs(disk.read_latency_ns, disk.read_bandwidth_bytes_per_s, io);
   const double write_ms =
       UnthrottledMs(disk.write_latency_ns, disk.write_bandwidth_bytes_per_s, io);
-  const double cycle_ms = spec.in_flight() * 1000 / out.tps;
-  const double reads = out.reads_per_transaction;
-  const double reads_ms =
-      std::min(cycle_ms, solved->update_ms + reads * NsToMs(disk.read_latency_ns));
-  // The read requests' share of the device reads (the rest are partial writes').
-  const double own = r + (1 - r) * rmw > 0 ? r / (r + (1 - r) * rmw) : 1;
-  const double read_kind_ms = reads_ms * own, write_kind_ms = cycle_ms - read_kind_ms;
   if (r > 0) {
     AddRequestKind("read", r,
                    ThrottledShape(read_kind_ms / r, 0, reads * own / r, read_ms, disk.read_iops),

@@ -34,10 +34,12 @@ void AddRequestKind(const char* name, double share, const StatementShape& shape,
 
 // The io workload `spec` of `s` on a throttled device (disks.type = throttled):
 // requests per second, the read and write requests' latencies and percentiles, the
-// regime and the caps' utilisations. `g`: one request's blocks; `miss_after(done)`:
-// the share of reads that miss the OS cache once `done` requests have run.
+// regime and the caps' utilisations. `g`: one request's blocks; `read_g`: one device
+// read's (spec.ReadUnitBytes(): a sequential stream's read-ahead window serves
+// io_size / window of the read requests); `miss_after(done)`: the share of reads that
+// miss the OS cache once `done` requests have run.
 StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p, const IoSpec& spec,
-                                        const AccessGeometry& g,
+                                        const AccessGeometry& g, const AccessGeometry& read_g,
                                         const std::function<double(double)>& miss_after);
 
 }  // namespace pgstorsim::io_throttled

@@ -119,7 +119,7 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
     return 1 - std::min(warm_cached, 1 - std::exp(-done * touches / blocks));
   };
   if (s.disks.type == DiskType::kThrottled) {
-    return io_throttled::PredictThrottledIo(s, p, spec, *geometry, miss_after);
+    return io_throttled::PredictThrottledIo(s, p, spec, *geometry, *read_geometry, miss_after);
   }
   // On drives that reorder, each slice at the read positioning that agrees with the
   // reads it leaves queued (drive_reordering.h).

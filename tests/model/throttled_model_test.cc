@@ -107,6 +107,26 @@ TEST(ThrottledModel, RequestLatenciesAddUpToTheCycleByKind) {
   }
 }
 
+TEST(ThrottledModel, RaidPreReadsAndReadAheadGoToTheRequestsThatCauseThem) {
+  // RAID 5 writes' pre-reads queue at the read caps: write-only, the writes' latency is
+  // the whole cycle (it was the cycle less the pre-reads' residence).
+  Scenario raid5 = Lab({"array.level=raid5", "array.disks=4", "array.stripe=64KiB"});
+  const Prediction writes = Randomio(raid5, 4, 1);
+  EXPECT_NEAR(writes.statement_latency_ms.at("write"), 4 * 1000 / writes.tps, 1e-6 * 1000);
+  EXPECT_GT(writes.devices[0].read_utilization, 0.3);
+  // A sequential stream's 128 KiB read-ahead window serves two 64 KiB requests: half a
+  // device read each, so the 150/s read cap gives about 300 read requests a second.
+  Scenario seq = Lab({"workload.type=io", "workload.io_size=64KiB", "workload.file_size=1GiB",
+                      "workload.read_fraction=1", "workload.io_access=sequential",
+                      "filesystem.os_readahead=128KiB", "workload.clients=1"});
+  ASSERT_TRUE(ValidateScenario(seq).ok()) << ValidateScenario(seq).message();
+  auto p = PredictWith(seq, ParamsFromScenario(seq));
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_NEAR(p->reads_per_transaction, 0.5, 0.01);
+  EXPECT_NEAR(p->tps, 300, 3);
+  EXPECT_NEAR(p->statement_latency_ms.at("read"), 1000 / p->tps, 1e-3);
+}
+
 TEST(ThrottledModel, RequestsThatNeverWaitForTheDeviceAreRefused) {
   // Buffered reads of a file the OS cache holds: the rate is the CPU's, not the caps'.
   Scenario s = Lab();
