@@ -19,6 +19,7 @@ namespace pgstorsim {
 
 inline constexpr int64_t kPageBytes = 8192;  // PostgreSQL block size (BLCKSZ).
 inline constexpr int64_t kSectorBytes = 512;
+inline constexpr int64_t kBytesPerMiB = int64_t{1} << 20;
 
 inline constexpr int64_t kNsPerUs = 1000;
 inline constexpr int64_t kNsPerMs = 1000 * 1000;

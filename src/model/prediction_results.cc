@@ -183,13 +183,17 @@ nlohmann::json HeadroomToJson(const nlohmann::json& settings, const Slo& slo, co
                       {"meets", h.meets},
                       {"margin", h.margin},
                       {"clients", h.clients},
-                      {"clients_limit", h.clients_limit},
-                      {"scale", h.scale},
-                      {"scale_limit", h.scale_limit}};
-  if (h.have_double_scale) {
-    j["tps_at_double_scale"] = h.at_double_scale.tps;
-    j["p95_ms_at_double_scale"] = h.at_double_scale.transaction_percentiles.p95_ms;
-    j["value_at_double_scale"] = slo.Value(h.at_double_scale);
+                      {"clients_limit", h.clients_limit}};
+  // The data's keys: "scale", or an io workload's "file_size_bytes"; "at_double_scale"
+  // or "at_double_file_size".
+  const bool file = h.data_key == "workload.file_size";
+  const std::string data = file ? "file_size" : "scale";
+  j[file ? "file_size_bytes" : "scale"] = h.data;
+  j[data + "_limit"] = h.data_limit;
+  if (h.have_double_data) {
+    j["tps_at_double_" + data] = h.at_double_data.tps;
+    j["p95_ms_at_double_" + data] = h.at_double_data.transaction_percentiles.p95_ms;
+    j["value_at_double_" + data] = slo.Value(h.at_double_data);
   }
   return j;
 }

@@ -1,5 +1,6 @@
 #include "model/slo.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 
@@ -8,7 +9,8 @@
 namespace pgstorsim {
 namespace {
 
-// Status of a prediction at `s` with `key` set to `value`: ok + met, or why not.
+// Status of a prediction at `base` with `key` set to `value` (a scenario key's text):
+// ok + met, or why not.
 struct Probe {
   bool valid = false;
   bool met = false;
@@ -16,10 +18,11 @@ struct Probe {
   Prediction p;
 };
 
-Probe ProbeAt(const Scenario& base, const std::string& key, int64_t value, const Slo& slo) {
+Probe ProbeAt(const Scenario& base, const std::string& key, const std::string& value,
+              const Slo& slo) {
   Probe probe;
   Scenario s = base;
-  Status st = SetScenarioKey(&s, key, std::to_string(value));
+  Status st = SetScenarioKey(&s, key, value);
   if (st.ok()) st = ValidateScenario(s);
   if (!st.ok()) {
     probe.refusal = st.message();
@@ -77,6 +80,25 @@ int64_t LargestMeeting(const std::function<Probe(int64_t)>& probe, int64_t start
     return LargestMeeting(probe, 1, bad - 1, limit);
   }
   return good;
+}
+
+// The largest data that meets the objective at the scenario's clients, and the
+// scenario at twice its data: the scale, or an io workload's file in MiB.
+void FindDataHeadroom(const Scenario& s, const Slo& slo, Headroom* h) {
+  const bool io = s.workload.type == WorkloadKind::kIo;
+  h->data_key = io ? "workload.file_size" : "workload.scale";
+  const auto text = [io](int64_t n) { return std::to_string(n) + (io ? "MiB" : ""); };
+  const int64_t now =
+      io ? std::max<int64_t>(1, s.workload.file_size_bytes / kBytesPerMiB) : s.workload.scale;
+  const int64_t found =
+      LargestMeeting([&](int64_t n) { return ProbeAt(s, h->data_key, text(n), slo); }, now,
+                     io ? kMaxFileMiB : kMaxScale, &h->data_limit);
+  h->data = io ? found * kBytesPerMiB : found;
+  const std::string twice_text =
+      io ? std::to_string(2 * s.workload.file_size_bytes) : std::to_string(2 * s.workload.scale);
+  Probe twice = ProbeAt(s, h->data_key, twice_text, slo);
+  h->have_double_data = twice.valid;
+  if (twice.valid) h->at_double_data = twice.p;
 }
 
 }  // namespace
@@ -138,7 +160,7 @@ StatusOr<Headroom> FindHeadroom(const Scenario& s, const Slo& slo) {
     // Throughput grows with clients: the smallest count that reaches the objective is
     // the first whose negation ("below the objective") fails.
     const auto missed = [&](int64_t n) {
-      Probe q = ProbeAt(s, "workload.clients", n, slo);
+      Probe q = ProbeAt(s, "workload.clients", std::to_string(n), slo);
       q.met = q.valid && !q.met;
       return q;
     };
@@ -147,15 +169,11 @@ StatusOr<Headroom> FindHeadroom(const Scenario& s, const Slo& slo) {
     h.clients = last_missing >= kMaxClients ? 0 : static_cast<int>(last_missing + 1);
     h.clients_limit = h.clients == 0 ? "search limit" : "slo";
   } else {
-    h.clients = static_cast<int>(
-        LargestMeeting([&](int64_t n) { return ProbeAt(s, "workload.clients", n, slo); }, clients,
-                       kMaxClients, &h.clients_limit));
+    h.clients = static_cast<int>(LargestMeeting(
+        [&](int64_t n) { return ProbeAt(s, "workload.clients", std::to_string(n), slo); }, clients,
+        kMaxClients, &h.clients_limit));
   }
-  h.scale = LargestMeeting([&](int64_t n) { return ProbeAt(s, "workload.scale", n, slo); },
-                           s.workload.scale, kMaxScale, &h.scale_limit);
-  Probe twice = ProbeAt(s, "workload.scale", 2 * s.workload.scale, slo);
-  h.have_double_scale = twice.valid;
-  if (twice.valid) h.at_double_scale = twice.p;
+  FindDataHeadroom(s, slo, &h);
   return h;
 }
 

@@ -33,23 +33,27 @@ struct Slo {
 StatusOr<Slo> ParseSlo(const std::string& text);
 
 // A configuration's answers. Latency objectives: the largest client count (at the
-// scenario's scale) and the largest scale (at its clients) that meet it; a tps
-// objective: the smallest client count that reaches it and the largest scale that
-// keeps it. 0 = not even at 1 client / scale 1; a search stops at kMaxClients /
-// kMaxScale or where the configuration stops being valid (`*_limit` says which).
+// scenario's data) and the largest data (at its clients) that meet it; a tps
+// objective: the smallest client count that reaches it and the largest data that
+// keeps it. The data is the database's scale, or an io workload's file (its size in
+// bytes, searched in MiB). 0 = not even at 1 client / scale 1 or 1 MiB; a search stops
+// at kMaxClients / kMaxScale / kMaxFileMiB or where the configuration stops being valid
+// (`*_limit` says which).
 struct Headroom {
   Prediction at_base;
   bool meets = false;
   double margin = 0;
   int clients = 0;
   std::string clients_limit;  // "slo", "search limit", or the refusal.
-  int64_t scale = 0;
-  std::string scale_limit;
-  bool have_double_scale = false;
-  Prediction at_double_scale;  // The scenario at 2 x its scale.
+  std::string data_key;       // "workload.scale" or "workload.file_size".
+  int64_t data = 0;           // Scale, or file bytes.
+  std::string data_limit;
+  bool have_double_data = false;
+  Prediction at_double_data;  // The scenario with twice its data.
 };
 inline constexpr int kMaxClients = 4096;
 inline constexpr int64_t kMaxScale = 1000000;
+inline constexpr int64_t kMaxFileMiB = int64_t{1} << 30;  // 1 PiB.
 
 // REQUIRES: ValidateScenario(s).ok().
 StatusOr<Headroom> FindHeadroom(const Scenario& s, const Slo& slo);

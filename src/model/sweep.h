@@ -29,6 +29,9 @@ struct SweepTable {
   Shard shard;
   size_t total_points = 0;  // In the whole sweep (all shards).
   std::vector<SweepPoint> points;
+  // The two statements the table shows: UPDATE accounts and END (a pgbench workload's
+  // reads and commits), or an io workload's read and write requests.
+  std::string first_statement = "UPDATE accounts", second_statement = "END";
 };
 
 // Each spec is "key=v1,v2,..." (ParseSweepSpec). Configurations that fail validation
@@ -36,6 +39,8 @@ struct SweepTable {
 // points are predicted.
 StatusOr<SweepTable> RunSweepTable(const Scenario& base, const std::vector<std::string>& specs,
                                    const Shard& shard = {});
+// One header line (keys, tps, p95, the two statements' mean ms, regime), then a line
+// per point; a refused point gives its reason.
 std::string FormatSweepTable(const SweepTable& table);
 
 }  // namespace pgstorsim

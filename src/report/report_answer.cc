@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/units.h"
 #include "report/report_questions.h"
 #include "report/report_sections.h"
 
@@ -112,13 +113,19 @@ std::string WhatItTakes(const Objective& o, const json& c) {
   text += clients > 0 ? clients_what + std::to_string(clients) + " clients (" +
                             c.value("clients_limit", "") + ")"
                       : "no client count meets it (" + c.value("clients_limit", "") + ")";
-  const long long scale = c.value("scale", 0LL);
-  text += scale > 0
-              ? "; up to scale " + std::to_string(scale) + " (" + c.value("scale_limit", "") + ")"
-              : "; not at any scale";
-  if (c.contains("tps_at_double_scale")) {
-    text += "; at 2x data " + FormatNumber(c.value("tps_at_double_scale", 0.0), 0) + " tps, p95 " +
-            FormatNumber(c.value("p95_ms_at_double_scale", 0.0), 1) + " ms";
+  const bool file = c.contains("file_size_bytes");
+  const std::string data = file ? "file_size" : "scale";
+  const long long largest = c.value(file ? "file_size_bytes" : "scale", 0LL);
+  const std::string limit = " (" + c.value(data + "_limit", "") + ")";
+  if (largest <= 0) {
+    text += file ? "; not at any file size" : "; not at any scale";
+  } else {
+    text += file ? "; up to a " + FormatBytes(largest) + " file" + limit
+                 : "; up to scale " + std::to_string(largest) + limit;
+  }
+  if (c.contains("tps_at_double_" + data)) {
+    text += "; at 2x data " + FormatNumber(c.value("tps_at_double_" + data, 0.0), 0) +
+            " tps, p95 " + FormatNumber(c.value("p95_ms_at_double_" + data, 0.0), 1) + " ms";
   }
   return text;
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/units.h"
+
 namespace pgstorsim {
 namespace {
 
@@ -54,11 +56,11 @@ TEST(Slo, HeadroomIsTheLargestLoadThatMeetsIt) {
   };
   EXPECT_TRUE(slo->Met(at("workload.clients", h->clients)));
   EXPECT_FALSE(slo->Met(at("workload.clients", h->clients + 1)));
-  ASSERT_GT(h->scale, s->workload.scale);
-  EXPECT_TRUE(slo->Met(at("workload.scale", h->scale)));
-  EXPECT_FALSE(slo->Met(at("workload.scale", h->scale + 1)));
-  ASSERT_TRUE(h->have_double_scale);
-  EXPECT_LT(h->at_double_scale.tps, h->at_base.tps);
+  ASSERT_GT(h->data, s->workload.scale);
+  EXPECT_TRUE(slo->Met(at("workload.scale", h->data)));
+  EXPECT_FALSE(slo->Met(at("workload.scale", h->data + 1)));
+  ASSERT_TRUE(h->have_double_data);
+  EXPECT_LT(h->at_double_data.tps, h->at_base.tps);
   // A throughput objective one client does not reach but more do: the fewest clients
   // that reach it.
   const int goal = static_cast<int>(at("workload.clients", 1).tps * 1.1);
@@ -69,6 +71,38 @@ TEST(Slo, HeadroomIsTheLargestLoadThatMeetsIt) {
   ASSERT_GT(t->clients, 1);
   EXPECT_TRUE(tps->Met(at("workload.clients", t->clients)));
   EXPECT_FALSE(tps->Met(at("workload.clients", t->clients - 1)));
+}
+
+// An io workload's data is its file: a larger file is cached less and seeks further,
+// so the search finds the largest file (to the MiB) that keeps p95 under the objective.
+TEST(Slo, AnIoWorkloadGrowsByItsFile) {
+  auto s = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml",
+                        {"workload.type=io", "workload.io_size=8KiB", "workload.read_fraction=1",
+                         "workload.clients=4", "workload.file_size=8GiB", "host.os_cache=4GiB"});
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  auto at_file = [&](int64_t bytes) {
+    Scenario t = *s;
+    EXPECT_TRUE(SetScenarioKey(&t, "workload.file_size", std::to_string(bytes)).ok());
+    auto p = Predict(t);
+    EXPECT_TRUE(p.ok()) << p.status().message();
+    return p.ok() ? p->transaction_percentiles.p95_ms : 0.0;
+  };
+  const int64_t now = s->workload.file_size_bytes;
+  const double goal_ms = (at_file(now) + at_file(64 * now)) / 2;
+  ASSERT_LT(at_file(now), goal_ms);
+  auto slo = ParseSlo("p95<" + std::to_string(goal_ms) + "ms");
+  ASSERT_TRUE(slo.ok());
+  auto h = FindHeadroom(*s, *slo);
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  EXPECT_EQ(h->data_key, "workload.file_size");
+  EXPECT_EQ(h->data_limit, "slo");
+  ASSERT_GT(h->data, now);
+  EXPECT_EQ(h->data % kBytesPerMiB, 0);
+  EXPECT_LT(at_file(h->data), goal_ms);
+  EXPECT_GE(at_file(h->data + kBytesPerMiB), goal_ms);
+  ASSERT_TRUE(h->have_double_data);
+  EXPECT_GT(h->at_double_data.transaction_percentiles.p95_ms,
+            h->at_base.transaction_percentiles.p95_ms);
 }
 
 }  // namespace

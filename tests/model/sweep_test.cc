@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 namespace pgstorsim {
 namespace {
 
@@ -21,6 +23,27 @@ TEST(Sweep, CartesianProductWithRefusedPoints) {
   EXPECT_NE(text.find("refused"), std::string::npos);
   EXPECT_FALSE(RunSweepTable(*base, {"array.nothing=1,2"}).ok());
   EXPECT_FALSE(RunSweepTable(*base, {"array.stripe"}).ok());
+}
+
+TEST(Sweep, AnIoWorkloadsColumnsAreItsRequests) {
+  auto base =
+      LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml",
+                   {"workload.type=io", "workload.io_size=8KiB", "workload.read_fraction=0.5",
+                    "workload.io_fsync_writes=on", "workload.file_size=8GiB"});
+  ASSERT_TRUE(base.ok()) << base.status().message();
+  auto t = RunSweepTable(*base, {"workload.clients=1,4"});
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  const std::string text = FormatSweepTable(*t);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "workload.clients\ttps\tp95 ms\tread ms\twrite ms\tregime");
+  const SweepPoint& four = t->points[1];
+  char row[128];
+  std::snprintf(row, sizeof row, "4\t%.1f\t%.2f\t%.2f\t%.2f\t", four.prediction.tps,
+                four.prediction.transaction_percentiles.p95_ms,
+                four.prediction.statement_latency_ms.at("read"),
+                four.prediction.statement_latency_ms.at("write"));
+  EXPECT_NE(text.find(row), std::string::npos) << text;
+  EXPECT_GT(four.prediction.statement_latency_ms.at("write"), 0);
 }
 
 }  // namespace

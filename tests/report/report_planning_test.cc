@@ -108,6 +108,27 @@ TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
   EXPECT_EQ(proj.output.find("**clients 40"), std::string::npos) << proj.output;
 }
 
+TEST_F(Planning, AnIoWorkloadGrowsByItsFile) {
+  // A device benchmark's data is its file: the answer names the largest file, not a scale
+  // the workload does not use.
+  ShellResult r = RunPgstorsim(
+      "predict --scenario " + kScenario +
+      " --set workload.type=io --set workload.io_size=8KiB --set workload.read_fraction=1"
+      " --set workload.clients=4 --set workload.file_size=8GiB --set host.os_cache=4GiB"
+      " --sweep array.stripe=32k,1MiB --slo 'p95<30ms' --out " +
+      Path("io.json") + " 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("largest file: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("at 2x data (file 16 GiB)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("scale"), std::string::npos) << r.output;
+  ShellResult md = RunPgstorsim("report --format md " + Path("io.json"));
+  ASSERT_EQ(md.exit_code, 0) << md.output;
+  const size_t file = md.output.find(" file (");
+  ASSERT_NE(file, std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("larger than the array", file), std::string::npos) << md.output;
+  EXPECT_EQ(md.output.find("not at any scale"), std::string::npos) << md.output;
+}
+
 TEST_F(Planning, WhatLimitsEachConfigurationIsInWords) {
   // Write-back against a plain HBA: the first is bound by its full cache, the second by
   // the commits' WAL flushes and checkpoint bursts (not by its reads).

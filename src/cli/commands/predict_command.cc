@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/key_warnings.h"
 #include "common/output_path.h"
+#include "common/units.h"
 #include "model/model_error.h"
 #include "model/prediction_results.h"
 #include "model/slo.h"
@@ -104,13 +105,35 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
   PrintLatencies(p, "statement");
 }
 
+// The growth answers: the largest data meeting the objective and the scenario at twice
+// its data (a scale, or an io workload's file); `rate`: "tps" or "requests/s".
+void PrintDataHeadroom(const Headroom& h, const Scenario& s, const char* rate) {
+  const bool file = h.data_key == "workload.file_size";
+  const char* what = file ? "file" : "scale";
+  if (h.data > 0) {
+    const std::string data = file ? FormatBytes(h.data) : std::to_string(h.data);
+    std::printf("  largest %s: %s (%s)\n", what, data.c_str(), h.data_limit.c_str());
+  } else {
+    std::printf("  largest %s: none (not even %s: %s)\n", what, file ? "1 MiB" : "scale 1",
+                h.data_limit.c_str());
+  }
+  if (h.have_double_data) {
+    const std::string twice = file ? "file " + FormatBytes(2 * s.workload.file_size_bytes)
+                                   : "scale " + std::to_string(2 * s.workload.scale);
+    std::printf("  at 2x data (%s): %.1f %s, p95 %.2f ms\n", twice.c_str(), h.at_double_data.tps,
+                rate, h.at_double_data.transaction_percentiles.p95_ms);
+  }
+}
+
 void PrintHeadroom(const std::map<std::string, std::string>& settings, const Slo& slo,
                    const Headroom& h, const Scenario& s) {
   std::string name;
   for (const auto& [k, v] : settings) name += (name.empty() ? "" : " ") + k + "=" + v;
   if (name.empty()) name = s.name;
-  std::printf("%s: %s %s (%.1f tps, p95 %.2f ms", name.c_str(), slo.text.c_str(),
-              h.meets ? "met" : "missed", h.at_base.tps, h.at_base.transaction_percentiles.p95_ms);
+  const char* rate = s.workload.type == WorkloadKind::kIo ? "requests/s" : "tps";
+  std::printf("%s: %s %s (%.1f %s, p95 %.2f ms", name.c_str(), slo.text.c_str(),
+              h.meets ? "met" : "missed", h.at_base.tps, rate,
+              h.at_base.transaction_percentiles.p95_ms);
   std::printf(", margin %+.0f %%)\n", 100 * h.margin);
   const char* clients_what = slo.metric == "tps" ? "fewest clients reaching it" : "most clients";
   if (h.clients > 0) {
@@ -118,17 +141,7 @@ void PrintHeadroom(const std::map<std::string, std::string>& settings, const Slo
   } else {
     std::printf("  %s: none (%s)\n", clients_what, h.clients_limit.c_str());
   }
-  if (h.scale > 0) {
-    std::printf("  largest scale: %lld (%s)\n", static_cast<long long>(h.scale),
-                h.scale_limit.c_str());
-  } else {
-    std::printf("  largest scale: none (not even scale 1: %s)\n", h.scale_limit.c_str());
-  }
-  if (h.have_double_scale) {
-    std::printf("  at 2x data (scale %lld): %.1f tps, p95 %.2f ms\n",
-                static_cast<long long>(2 * s.workload.scale), h.at_double_scale.tps,
-                h.at_double_scale.transaction_percentiles.p95_ms);
-  }
+  PrintDataHeadroom(h, s, rate);
 }
 
 class PredictCommand : public Command {
