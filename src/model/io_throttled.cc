@@ -15,8 +15,6 @@
 namespace pgstorsim::io_throttled {
 namespace {
 
-// A wait's gamma shape where it is near-fixed (percentiles.cc caps it there).
-constexpr double kMaxCommands = 64;
 // Above this the storage does not set the rate (nothing waits for it).
 constexpr double kMaxIops = 1e7;
 
@@ -38,7 +36,7 @@ StatementShape ThrottledShape(double mean_ms, double fixed_ms, double reads, dou
   shape.room_ms = std::max(0.0, mean_ms - shape.fixed_ms - reads * service_ms);
   const double m = shape.room_ms / slice_ms;
   shape.room_busy = std::min(1.0, m);
-  shape.room_commands = m <= 1 ? kMaxCommands : 4 * m * m;
+  shape.room_commands = m <= 1 ? kMaxWaitCommands : 4 * m * m;
   return shape;
 }
 

@@ -5,6 +5,9 @@
 
 namespace pgstorsim {
 
+// A wait's gamma shape (its commands) is capped here: near-fixed (percentiles.cc).
+inline constexpr double kMaxWaitCommands = 64;
+
 // What a statement's distribution is built from (all >= 0).
 struct StatementShape {
   double mean_ms = 0;          // The model's mean latency.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/latency_grid.h"
+#include "model/latency_shape.h"
 
 namespace pgstorsim {
 namespace {
@@ -19,9 +20,8 @@ using latency_grid::Part;
 using latency_grid::QuantilesAt;
 using latency_grid::Stall;
 
-constexpr int kMaxReads = 8;         // Reads per statement beyond this are folded in.
-constexpr double kMinBusy = 0.05;    // A station's share of time busy, floored.
-constexpr double kMaxCommands = 64;  // A wait's gamma shape is capped here (near-fixed).
+constexpr int kMaxReads = 8;       // Reads per statement beyond this are folded in.
+constexpr double kMinBusy = 0.05;  // A station's share of time busy, floored.
 
 // A read's wait given that it waits, of mean `wait_ms`: exponential behind an open
 // destage stream; in the saturated share, the destage commands queued ahead of it
@@ -29,7 +29,7 @@ constexpr double kMaxCommands = 64;  // A wait's gamma shape is capped here (nea
 double ReadWaitScv(const StatementShape& s, double wait_ms) {
   const double saturated = std::clamp(s.saturated, 0.0, 1.0);
   if (!(saturated > 0) || !(s.command_ms > 0)) return 1;
-  const double commands = std::clamp(wait_ms / s.command_ms, 1.0, kMaxCommands);
+  const double commands = std::clamp(wait_ms / s.command_ms, 1.0, kMaxWaitCommands);
   return (1 - saturated) + saturated / commands;
 }
 
@@ -60,7 +60,7 @@ std::vector<Part> PartsOf(const StatementShape& s) {
     room.q = 1;
     room.busy = std::min(1.0, s.room_busy);
     room.wait_ms = std::min(excess, s.room_ms);
-    room.scv = 1 / std::clamp(s.room_commands, 1.0, kMaxCommands);
+    room.scv = 1 / std::clamp(s.room_commands, 1.0, kMaxWaitCommands);
     parts.push_back(room);
     excess -= room.wait_ms;
   }
