@@ -29,9 +29,11 @@ struct SweepTable {
   Shard shard;
   size_t total_points = 0;  // In the whole sweep (all shards).
   std::vector<SweepPoint> points;
-  // The two statements the table shows: UPDATE accounts and END (a pgbench workload's
-  // reads and commits), or an io workload's read and write requests.
-  std::string first_statement = "UPDATE accounts", second_statement = "END";
+  // The statements whose mean the table shows, for each workload kind the sweep holds
+  // (its base's, then each swept workload.type): the one that waits for the disks'
+  // reads (UPDATE accounts; SELECT accounts for select-only) and the commit (END), or
+  // an io workload's read and write requests. A point without one shows "-".
+  std::vector<std::string> statements;
 };
 
 // Each spec is "key=v1,v2,..." (ParseSweepSpec). Configurations that fail validation
@@ -39,8 +41,8 @@ struct SweepTable {
 // points are predicted.
 StatusOr<SweepTable> RunSweepTable(const Scenario& base, const std::vector<std::string>& specs,
                                    const Shard& shard = {});
-// One header line (keys, tps, p95, the two statements' mean ms, regime), then a line
-// per point; a refused point gives its reason.
+// One header line (keys, tps, p95, each of `statements`' mean ms, regime), then a
+// line per point; a refused point gives its reason.
 std::string FormatSweepTable(const SweepTable& table);
 
 }  // namespace pgstorsim

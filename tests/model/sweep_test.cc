@@ -46,5 +46,30 @@ TEST(Sweep, AnIoWorkloadsColumnsAreItsRequests) {
   EXPECT_GT(four.prediction.statement_latency_ms.at("write"), 0);
 }
 
+TEST(Sweep, EachWorkloadKindShowsItsOwnStatements) {
+  auto base = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml");
+  ASSERT_TRUE(base.ok()) << base.status().message();
+  auto t = RunSweepTable(*base, {"workload.type=tpcb-like,select-only"});
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->statements, (std::vector<std::string>{"UPDATE accounts", "END", "SELECT accounts"}));
+  const std::string text = FormatSweepTable(*t);
+  const SweepPoint& select = t->points[1];
+  ASSERT_TRUE(select.ok) << select.error;
+  char row[128];
+  std::snprintf(row, sizeof row, "select-only\t%.1f\t%.2f\t-\t-\t%.2f\t%s\n", select.prediction.tps,
+                select.prediction.transaction_percentiles.p95_ms,
+                select.prediction.statement_latency_ms.at("SELECT accounts"),
+                select.prediction.regime.c_str());
+  EXPECT_NE(text.find(row), std::string::npos) << text;
+  EXPECT_GT(select.prediction.statement_latency_ms.at("SELECT accounts"), 0);
+
+  auto only = LoadScenario(std::string(PGSTORSIM_SOURCE_DIR) + "/scenarios/m5110e.toml",
+                           {"workload.type=select-only"});
+  ASSERT_TRUE(only.ok()) << only.status().message();
+  auto s = RunSweepTable(*only, {"workload.clients=1,4"});
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->statements, (std::vector<std::string>{"SELECT accounts"}));
+}
+
 }  // namespace
 }  // namespace pgstorsim
