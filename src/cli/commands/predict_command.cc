@@ -23,8 +23,9 @@
 namespace pgstorsim {
 namespace {
 
-// The latency lines, the per-statement (io: per-request) table and the devices.
-void PrintLatencies(const Prediction& p, const char* what) {
+// The latency lines, the per-statement (io: per-request) table, the devices and the
+// host's `cpu_cores` (whose share the cpu line's utilisation is).
+void PrintLatencies(const Prediction& p, const char* what, int cpu_cores) {
   const LatencyPercentiles& t = p.transaction_percentiles;
   std::printf("latency average = %.3f ms, p50 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms\n",
               p.transaction_latency_ms, t.p50_ms, t.p95_ms, t.p99_ms);
@@ -37,6 +38,11 @@ void PrintLatencies(const Prediction& p, const char* what) {
                 name.c_str());
   }
   for (const DeviceLoad& d : p.devices) {
+    if (d.name == "cpu") {
+      std::printf("  %-6s utilisation %.2f (of %d cores)\n", d.name.c_str(), d.utilization,
+                  cpu_cores);
+      continue;
+    }
     std::printf("  %-6s utilisation %.2f (read %.2f, destage %.2f)\n", d.name.c_str(),
                 d.utilization, d.read_utilization, d.destage_utilization);
   }
@@ -59,7 +65,7 @@ void PrintIoPrediction(const Scenario& s, const Prediction& p) {
       WeightName(s), p.cache_full_probability);
   std::printf("device reads/request %.3f, read command %.2f ms, destage command %.2f ms\n",
               p.reads_per_transaction, p.read_service_ms, p.destage_service_ms);
-  PrintLatencies(p, "request");
+  PrintLatencies(p, "request", s.host.cpu_cores);
 }
 
 void PrintPrediction(const Scenario& s, const Prediction& p) {
@@ -102,7 +108,7 @@ void PrintPrediction(const Scenario& s, const Prediction& p) {
     }
     std::printf("\n");
   }
-  PrintLatencies(p, "statement");
+  PrintLatencies(p, "statement", s.host.cpu_cores);
 }
 
 // The growth answers: the largest data meeting the objective and the scenario at twice
