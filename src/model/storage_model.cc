@@ -123,6 +123,23 @@ bool CommitWritesSetThePace(const Prediction& out) {
   return end->second > out.transaction_latency_ms - end->second;
 }
 
+// Whether the reads the transactions wait for spend longer queued behind the busiest
+// disk's writes (the OS's write-back, the controller's destage) than on reads, theirs
+// and the others': with the disk's read and write utilisations U_r and U_w, a read's
+// residence D / (1 - U) splits into D U_w / (1 - U) behind writes and D (1 - U_w) /
+// (1 - U) for reads, so the writes set the pace above U_w = 1/2 (docs/model.md,
+// "Regimes").
+bool DiskWritesSetThePace(const Prediction& out) {
+  double busiest = 0, writes = 0;
+  for (const DeviceLoad& d : out.devices) {
+    if (d.utilization > busiest) {
+      busiest = d.utilization;
+      writes = d.destage_utilization;
+    }
+  }
+  return writes > 0.5;
+}
+
 // A pgbench run of the scenario's duration (`demands`: SolveTransactions').
 StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p,
                                         RunDemands* demands) {
@@ -138,6 +155,7 @@ StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p,
   for (const DeviceLoad& d : out.devices) busiest_disk = std::max(busiest_disk, d.utilization);
   out.devices.push_back({"cpu", cpu_utilization, 0, 0});
   if (out.regime == "read-bound" && CommitWritesSetThePace(out)) out.regime = "write-bound";
+  if (out.regime == "read-bound" && DiskWritesSetThePace(out)) out.regime = "write-bound";
   // The bottleneck is the busiest station.
   if (cpu_utilization > 0 && cpu_utilization >= busiest_disk) out.regime = "cpu-bound";
   return out;

@@ -94,8 +94,9 @@ struct Prediction {
   std::map<std::string, double> statement_shares;
   // "destage-bound" (a full write-back cache), "write-bound" (without a write-back
   // cache, the disks' writes hold the load at their capacity; or no full cache and the
-  // commits' writes take longer than the rest of the transaction), "read-bound" (the
-  // rest) or "cpu-bound" (the CPU busier than any disk).
+  // commits' writes take longer than the rest of the transaction, or the reads queue
+  // longer behind the busiest disk's writes than for reads), "read-bound" (the rest) or
+  // "cpu-bound" (the CPU busier than any disk).
   std::string regime;
   double cache_full_probability = 0;  // Weight of the destage-bound regime.
   // Share (0..1) of the transactions whose reads queue behind a destage stream that

@@ -59,10 +59,10 @@ constexpr RegimeText kRegimeTexts[] = {
      "it, so commits wait for room"},
     {"read-bound", "disk reads (cache misses)",
      "read bound: cache misses waiting for the disks set the pace"},
-    {"write-bound", "disk writes (commits wait for them)",
+    {"write-bound", "disk writes (commits or reads wait for them)",
      "write bound: commits (or synchronous writes) wait for the disks' writes - the WAL "
-     "flush, and in checkpoints the data the OS writes ahead of it - longer than for "
-     "anything else"},
+     "flush, and in checkpoints the data the OS writes ahead of it - or the reads queue "
+     "behind those writes, longer than for anything else"},
     {"file-lock-bound", "the file's lock",
      "file-lock bound: the requests take turns on the file's lock, which the filesystem "
      "holds through each write's block read and fsync"},

@@ -87,6 +87,36 @@ TEST(SynchronousCommit, OffTheWaitForTheDisksIsTheReadsNotTheCommits) {
   EXPECT_EQ(off.checkpoint_stall_ms, 0);  // The cache takes the checkpoint's burst.
 }
 
+// The busiest disk's write utilisation.
+double BusiestDiskWrites(const Prediction& p) {
+  double busiest = 0, writes = 0;
+  for (const DeviceLoad& d : p.devices) {
+    if (d.name != "cpu" && d.utilization > busiest) {
+      busiest = d.utilization;
+      writes = d.destage_utilization;
+    }
+  }
+  return writes;
+}
+
+// With commits that wait for nothing, the regime is what the reads wait for: at the
+// M5110e's disks, busy writing the OS's write-back, the writes they queue behind
+// ("write-bound"); on 24 disks behind the write-back cache at one client, mostly their
+// own reads ("read-bound").
+TEST(SynchronousCommit, OffTheRegimeIsWhatTheReadsQueueBehind) {
+  const Prediction behind_writes =
+      M5110e({"postgres.synchronous_commit=off", "controller.write_policy=write-through"});
+  EXPECT_GT(BusiestDiskWrites(behind_writes), 0.9);
+  EXPECT_EQ(behind_writes.regime, "write-bound");
+  EXPECT_GT(behind_writes.statement_latency_ms.at("UPDATE accounts"),
+            10 * behind_writes.statement_latency_ms.at("END"));
+
+  const Prediction own_reads =
+      M5110e({"postgres.synchronous_commit=off", "array.disks=24", "workload.clients=1"});
+  EXPECT_LT(BusiestDiskWrites(own_reads), 0.4);
+  EXPECT_EQ(own_reads.regime, "read-bound");
+}
+
 // The M5110e with one client, synchronous_commit off: below the destage capacity nothing
 // waits for the cache, so the throughput is the free solution's, not a blend with the
 // cache-full regime.

@@ -139,7 +139,7 @@ TEST_F(Planning, WhatLimitsEachConfigurationIsInWords) {
   ASSERT_EQ(md.exit_code, 0) << md.output;
   EXPECT_NE(md.output.find("| disk writes (controller cache full) |"), std::string::npos)
       << md.output;
-  EXPECT_NE(md.output.find("| disk writes (commits wait for them) |"), std::string::npos)
+  EXPECT_NE(md.output.find("| disk writes (commits or reads wait for them) |"), std::string::npos)
       << md.output;
   EXPECT_EQ(md.output.find("| disk reads (cache misses) |"), std::string::npos) << md.output;
   // The console names the regime's weight for what the configuration has.
