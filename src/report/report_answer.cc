@@ -106,6 +106,12 @@ const json* HeadroomFor(const Objective& o, const SweepRow& row,
   return nullptr;
 }
 
+// The unit of a configuration's rate: an io workload's (its data is a file) is
+// requests per second.
+std::string RateUnit(const json& c) {
+  return c.contains("file_size_bytes") ? " requests/s" : " tps";
+}
+
 std::string WhatItTakes(const Objective& o, const json& c) {
   std::string text;
   const int clients = c.value("clients", 0);
@@ -124,8 +130,8 @@ std::string WhatItTakes(const Objective& o, const json& c) {
                  : "; up to scale " + std::to_string(largest) + limit;
   }
   if (c.contains("tps_at_double_" + data)) {
-    text += "; at 2x data " + FormatNumber(c.value("tps_at_double_" + data, 0.0), 0) +
-            " tps, p95 " + FormatNumber(c.value("p95_ms_at_double_" + data, 0.0), 1) + " ms";
+    text += "; at 2x data " + FormatNumber(c.value("tps_at_double_" + data, 0.0), 0) + RateUnit(c) +
+            ", p95 " + FormatNumber(c.value("p95_ms_at_double_" + data, 0.0), 1) + " ms";
   }
   return text;
 }
@@ -136,11 +142,11 @@ void AnswerQuestion(const Question& q, Section* s) {
     for (const json& c : q.objective->configurations) {
       s->bullets.push_back(name + ": " + q.objective->text + " " +
                            (c.value("meets", false) ? "met" : "missed") + " (" +
-                           FormatNumber(c.value("tps", 0.0), 0) + " tps, p95 " +
+                           FormatNumber(c.value("tps", 0.0), 0) + RateUnit(c) + ", p95 " +
                            FormatNumber(c.value("p95_ms", 0.0), 1) + " ms); it " +
                            WhatItTakes(*q.objective, c) + ".");
     }
-    if (s->lead.empty() && !s->bullets.empty()) s->lead = name + ": " + s->bullets.back();
+    if (s->lead.empty() && !s->bullets.empty()) s->lead = s->bullets.back();
     return;
   }
   const SweepRow* current = BaseRow(q.rows);

@@ -127,6 +127,22 @@ TEST_F(Planning, AnIoWorkloadGrowsByItsFile) {
   ASSERT_NE(file, std::string::npos) << md.output;
   EXPECT_NE(md.output.find("larger than the array", file), std::string::npos) << md.output;
   EXPECT_EQ(md.output.find("not at any scale"), std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("requests/s, p95 "), std::string::npos) << md.output;
+  EXPECT_EQ(md.output.find(" tps, p95 "), std::string::npos) << md.output;
+
+  // Without a sweep the answer is the current configuration's, named once.
+  ShellResult one = RunPgstorsim(
+      "predict --scenario " + kScenario +
+      " --set workload.type=io --set workload.io_size=8KiB --set workload.read_fraction=1"
+      " --set workload.clients=4 --set workload.file_size=8GiB --set host.os_cache=4GiB"
+      " --slo 'p95<30ms' --out " +
+      Path("io-one.json") + " 2>/dev/null");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  ShellResult lead = RunPgstorsim("report --format md " + Path("io-one.json"));
+  ASSERT_EQ(lead.exit_code, 0) << lead.output;
+  EXPECT_NE(lead.output.find("p95<30ms met ("), std::string::npos) << lead.output;
+  EXPECT_NE(lead.output.find(" requests/s, p95 "), std::string::npos) << lead.output;
+  EXPECT_NE(lead.output.find("**m5110e: p95<30ms met ("), std::string::npos) << lead.output;
 }
 
 TEST_F(Planning, WhatLimitsEachConfigurationIsInWords) {

@@ -118,7 +118,7 @@ TEST(IoSimulation, RewritesAgreeWithPredictAndDoNotSerialiseTheJobs) {
 // The lab's throttled disk (blk-throttle's 100 ms slices, 150 reads/s): a request goes
 // through at once while its slice's budget lasts, else waits for the next slice. Both
 // models' request latency: the mean (in flight / rate) and p95 (a slice's wait at 1 and
-// 4 in flight, two slices at 32), within 25 %.
+// 4 in flight, three slices at 32), within 25 %.
 TEST(IoSimulation, OnAThrottledDiskRequestLatenciesAgreeWithPredict) {
   for (int in_flight : {1, 4, 32}) {
     const Scenario s = LabDisk({"workload.read_fraction=1", "workload.io_direct=on",
