@@ -149,9 +149,8 @@ StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p,
   q.update_residence_share = 0;  // Splits pgbench's statements; requests split by kind.
   auto net = storage_network::MakeNetwork(t, q, load);
   if (!net.ok()) return net.status();
-  auto solved = storage_network::SolveLoad(t, q, load);
-  if (!solved.ok()) return solved.status();
-  Prediction out = solved->out;
+  const storage_network::Solved solved = storage_network::SolveNetwork(*net, load);
+  Prediction out = solved.out;
   const Status waits = StorageSetsTheRate(out.tps);
   if (!waits.ok()) return waits;
   out.bytes_per_s = out.tps * static_cast<double>(spec.io_bytes);
@@ -166,7 +165,7 @@ StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p,
   const double on_caps = reads * read_cap_ms + (1 - r) * pre_read_cap_ms;
   const double cycle_ms = spec.in_flight() * 1000 / out.tps;
   const double read_kind_ms =
-      std::min(cycle_ms, (on_caps > 0 ? solved->update_ms * on_reads / on_caps : 0) +
+      std::min(cycle_ms, (on_caps > 0 ? solved.update_ms * on_reads / on_caps : 0) +
                              reads * own * NsToMs(s.disks.read_latency_ns));
   const double write_kind_ms = cycle_ms - read_kind_ms;
   const DiskConfig& disk = s.disks;

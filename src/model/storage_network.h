@@ -101,10 +101,6 @@ struct RunDemands {
 StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLoad load,
                                    RunDemands* demands);
 
-// The network of `load` on the scenario's storage, integrated over a warming run
-// (storage_run.cc): the io workload's path on throttled devices (io_workload.cc).
-StatusOr<Solved> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load);
-
 // Constant pieces of a solve: geometry, costs, commit and a split read's waited share.
 struct Network {
   const Scenario* s = nullptr;
@@ -128,6 +124,10 @@ struct Network {
 // the 8 KiB pages'), costs, commit charge and checkpoint cycle. Keeps pointers to `s`
 // and `p`, which must outlive it.
 StatusOr<Network> MakeNetwork(const Scenario& s, const ModelParams& p, const OpLoad& load);
+// `net` (MakeNetwork of `load`) integrated over a warming run (storage_run.cc): the
+// pgbench model's solve, and the io workload's path on throttled devices
+// (io_throttled.cc), which also reads the network's demands.
+Solved SolveNetwork(const Network& net, const OpLoad& load);
 
 // The network at one read load: both regimes and their blend.
 struct Point {

@@ -162,10 +162,9 @@ double BehindOsWritesMs(const Network& net) {
   return 2 * pgmodel::OsWritesInFlight(*net.s) * block_ms;
 }
 
-StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
-  auto made = MakeNetwork(s, p, load);
-  if (!made.ok()) return made.status();
-  const Network& net = *made;
+}  // namespace
+
+Solved SolveNetwork(const Network& net, const OpLoad& load) {
   const RunTotals t = Integrate(net, load);
   Solved r;
   r.commit_ms = net.commit_ms;
@@ -205,6 +204,14 @@ StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& lo
   out.wal_flush_wait_ms = t.flush_wait_ms / t.ops;
   AddDevices(net, t, &out);
   return r;
+}
+
+namespace {
+
+StatusOr<Solved> Solve(const Scenario& s, const ModelParams& p, const OpLoad& load) {
+  auto made = MakeNetwork(s, p, load);
+  if (!made.ok()) return made.status();
+  return SolveNetwork(*made, load);
 }
 
 // Sets `load`'s data writes to `written` pages per transaction: those a backend waits
@@ -323,10 +330,6 @@ StatusOr<Solved> SolveTransactions(const Scenario& s, const ModelParams& p, OpLo
     if (!held_moved && !tps_moved) return solved;
     tps = solved->out.tps;
   }
-}
-
-StatusOr<Solved> SolveLoad(const Scenario& s, const ModelParams& p, const OpLoad& load) {
-  return Solve(s, p, load);
 }
 
 }  // namespace pgstorsim::storage_network
