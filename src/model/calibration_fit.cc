@@ -53,6 +53,62 @@ std::string Join(const std::vector<std::string>& names) {
   return out;
 }
 
+constexpr char kNothingMoves[] =
+    "no candidate parameter moves the measured figures (nothing to fit: a cap or a fixed "
+    "parameter decides them)";
+
+// Which of several candidates that move the residuals together stands for their
+// combination: the one whose fit leaves the least residual. They fit alike while both
+// stay inside their bounds; one that reaches a bound first (read_seek_scale at 8 where
+// the destage queue's depth would still move) leaves residual the other could take.
+// Tries each kept candidate in place of each chosen one (a swap keeping the rank) and
+// takes the best fit that lowers the cost by more than 1 %, rewriting the kept list and
+// its note.
+Status StandInThatFitsBest(const FitChosen& fit_chosen, const std::vector<std::string>& names,
+                           std::vector<int>* chosen, ChosenFit* fit, CalibrationReport* report) {
+  std::vector<int> best_set;
+  ChosenFit best;
+  double best_cost = fit->fit.cost * 0.99;
+  for (const std::string& kept : report->kept) {
+    const int k = static_cast<int>(std::find(names.begin(), names.end(), kept) - names.begin());
+    for (size_t i = 0; i < chosen->size(); ++i) {
+      std::vector<int> alt = *chosen;
+      alt[i] = k;
+      std::sort(alt.begin(), alt.end());
+      auto refit = fit_chosen(alt);
+      if (!refit.ok()) return refit.status();
+      if (refit->identifiability.rank < static_cast<int>(alt.size())) continue;
+      if (refit->fit.cost >= best_cost) continue;
+      best_cost = refit->fit.cost, best_set = alt, best = *refit;
+    }
+  }
+  if (best_set.empty()) return Status::Ok();
+  for (int was : *chosen) {
+    if (std::find(best_set.begin(), best_set.end(), was) != best_set.end()) continue;
+    for (int now : best_set) {
+      if (std::find(chosen->begin(), chosen->end(), now) != chosen->end()) continue;
+      std::replace(report->kept.begin(), report->kept.end(), names[now], names[was]);
+      const std::string relative = "independent of " + names[was] + " is";
+      for (std::string& note : report->notes) {
+        if (note.rfind(names[now] + " stays", 0) == 0) {
+          note = names[was] + " stays at the scenario's value: it moves the measured figures " +
+                 "together with " + names[now] + ", whose fit leaves less residual (" + names[was] +
+                 " reached the end of its range first)";
+          continue;
+        }
+        const size_t at = note.find(relative);
+        if (at == std::string::npos) continue;
+        note.replace(
+            at, relative.size(),
+            "independent of " + names[was] + " (which moves them as " + names[now] + " does) is");
+      }
+    }
+  }
+  *chosen = best_set;
+  *fit = best;
+  return Status::Ok();
+}
+
 }  // namespace
 
 // Levenberg-Marquardt from `initial` and from CoarseStart; the first unless the second
@@ -100,11 +156,9 @@ Status ChooseIdentifiable(const FitChosen& fit_chosen, const std::vector<std::st
     if (!refit.ok()) return refit.status();
     *fit = *refit;
   }
-  if (fit->identifiability.rank == 0) {
-    return Status::Error(
-        "no candidate parameter moves the measured figures (nothing to fit: a cap or a fixed "
-        "parameter decides them)");
-  }
+  if (fit->identifiability.rank == 0) return Status::Error(kNothingMoves);
+  auto swapped = StandInThatFitsBest(fit_chosen, names, chosen, fit, report);
+  if (!swapped.ok()) return swapped;
   if (!report->kept.empty()) {
     std::vector<std::string> fitted;
     for (int k : *chosen) fitted.push_back(names[k]);
