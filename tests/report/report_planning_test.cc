@@ -111,12 +111,12 @@ TEST_F(Planning, ObjectivesAnswerPerConfiguration) {
 TEST_F(Planning, AnIoWorkloadGrowsByItsFile) {
   // A device benchmark's data is its file: the answer names the largest file, not a scale
   // the workload does not use.
-  ShellResult r = RunPgstorsim(
+  const std::string io_predict =
       "predict --scenario " + kScenario +
       " --set workload.type=io --set workload.io_size=8KiB --set workload.read_fraction=1"
       " --set workload.clients=4 --set workload.file_size=8GiB --set host.os_cache=4GiB"
-      " --sweep array.stripe=32k,1MiB --slo 'p95<30ms' --out " +
-      Path("io.json") + " 2>/dev/null");
+      " --slo 'p95<30ms' 2>/dev/null --out ";
+  ShellResult r = RunPgstorsim(io_predict + Path("io.json") + " --sweep array.stripe=32k,1MiB");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("largest file: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("at 2x data (file 16 GiB)"), std::string::npos) << r.output;
@@ -131,12 +131,7 @@ TEST_F(Planning, AnIoWorkloadGrowsByItsFile) {
   EXPECT_EQ(md.output.find(" tps, p95 "), std::string::npos) << md.output;
 
   // Without a sweep the answer is the current configuration's, named once.
-  ShellResult one = RunPgstorsim(
-      "predict --scenario " + kScenario +
-      " --set workload.type=io --set workload.io_size=8KiB --set workload.read_fraction=1"
-      " --set workload.clients=4 --set workload.file_size=8GiB --set host.os_cache=4GiB"
-      " --slo 'p95<30ms' --out " +
-      Path("io-one.json") + " 2>/dev/null");
+  ShellResult one = RunPgstorsim(io_predict + Path("io-one.json"));
   ASSERT_EQ(one.exit_code, 0) << one.output;
   ShellResult lead = RunPgstorsim("report --format md " + Path("io-one.json"));
   ASSERT_EQ(lead.exit_code, 0) << lead.output;
