@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 
 #include "common/units.h"
 #include "model/measured.h"
@@ -106,8 +107,25 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
 }
 
 // fio's job options (the first job's, over the global ones) as an io workload's
-// conditions: rw, bs, numjobs, iodepth, direct, fsync (1 = after each write), size.
+// conditions: rw, bs, numjobs, iodepth, direct, fsync (1 = after each write), size;
+// fio's defaults where an option is absent (rw=read, bs=4k, numjobs=1, iodepth=1,
+// buffered, no fsync; size has none), except a default rw=read
+// that the job's measured writes contradict: then read_fraction and io_access are not
+// recorded (calibrate lists them as not checked).
 namespace {
+
+// The jobs' IOPS in `direction` ("read", "write"), summed; absent or non-numeric
+// figures count 0 (ParseFio reports those).
+double FioIops(const nlohmann::json& doc, const char* direction) {
+  if (!doc.contains("jobs") || !doc["jobs"].is_array()) return 0;
+  double sum = 0;
+  for (const nlohmann::json& job : doc["jobs"]) {
+    if (!job.is_object() || !job.contains(direction) || !job[direction].is_object()) continue;
+    const nlohmann::json& iops = job[direction].value("iops", nlohmann::json());
+    if (iops.is_number()) sum += iops.get<double>();
+  }
+  return sum;
+}
 
 void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>* out) {
   std::map<std::string, std::string> o;
@@ -127,8 +145,11 @@ void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>
       {"rw", {"", "sequential"}},    {"readwrite", {"", "sequential"}},
       {"randrw", {"", "random"}}};
   (*out)["workload.type"] = "io";
+  const bool rw_given = o.count("rw") || o.count("readwrite");
   const std::string rw = o.count("rw") ? o["rw"] : o.count("readwrite") ? o["readwrite"] : "read";
-  auto it = kRw.find(rw);
+  // fio's default rw=read, unless the job's measured writes contradict it: then the
+  // mix and the access pattern are not recorded.
+  auto it = rw_given || FioIops(doc, "write") <= 0 ? kRw.find(rw) : kRw.end();
   if (it != kRw.end()) {
     std::string read_fraction = it->second.first;
     if (read_fraction.empty()) {
@@ -138,15 +159,22 @@ void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>
     (*out)["workload.read_fraction"] = read_fraction;
     (*out)["workload.io_access"] = it->second.second;
   }
-  const std::pair<const char*, const char*> keys[] = {{"bs", "workload.io_size"},
-                                                      {"numjobs", "workload.clients"},
-                                                      {"iodepth", "workload.io_depth"},
-                                                      {"size", "workload.file_size"}};
-  for (const auto& [option, key] : keys) {
-    if (o.count(option)) (*out)[key] = o[option];
+  if (o.count("blocksize") && !o.count("bs")) o["bs"] = o["blocksize"];
+  // Option, condition key, fio's default ("": none, the key is not recorded).
+  const std::tuple<const char*, const char*, const char*> keys[] = {
+      {"bs", "workload.io_size", "4KiB"},
+      {"numjobs", "workload.clients", "1"},
+      {"iodepth", "workload.io_depth", "1"},
+      {"size", "workload.file_size", ""}};
+  for (const auto& [option, key, fio_default] : keys) {
+    if (o.count(option)) {
+      (*out)[key] = o[option];
+    } else if (*fio_default != '\0') {
+      (*out)[key] = fio_default;
+    }
   }
-  if (o.count("direct")) (*out)["workload.io_direct"] = o["direct"] == "1" ? "on" : "off";
-  if (o.count("fsync")) (*out)["workload.io_fsync_writes"] = o["fsync"] == "1" ? "on" : "off";
+  (*out)["workload.io_direct"] = o.count("direct") && o["direct"] == "1" ? "on" : "off";
+  (*out)["workload.io_fsync_writes"] = o.count("fsync") && o["fsync"] == "1" ? "on" : "off";
 }
 
 // `obj[key]` as a number: 0 when absent, an error naming `where`.key when it is there

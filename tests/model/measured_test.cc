@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "common/results.h"
 #include "model/measured_conditions.h"
 #include "scenario/scenario.h"
@@ -111,6 +113,39 @@ TEST(ParseFio, SumsJobsAndWeightsLatency) {
   EXPECT_DOUBLE_EQ(m->read_latency_ms, (100 * 2.0 + 300 * 4.0) / 400);
   EXPECT_DOUBLE_EQ(m->write_iops, 50);
   EXPECT_DOUBLE_EQ(m->write_latency_ms, 1.0);
+}
+
+// fio's JSON lists the options a job was given; an absent one is fio's default (rw=read,
+// bs=4k, numjobs=1, iodepth=1, buffered, no fsync), except a default rw=read that the
+// measured writes contradict, which leaves the mix and the access pattern unknown.
+TEST(ParseFio, AbsentOptionsAreFiosDefaults) {
+  auto m = ParseMeasuredText(
+      R"({"jobs":[{"job options":{"rw":"randread","size":"1g"},"read":{"iops":200.0}}]})",
+      "fio.json");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const std::map<std::string, std::string> given = {{"workload.type", "io"},
+                                                    {"workload.read_fraction", "1"},
+                                                    {"workload.io_access", "random"},
+                                                    {"workload.io_size", "4KiB"},
+                                                    {"workload.clients", "1"},
+                                                    {"workload.io_depth", "1"},
+                                                    {"workload.file_size", "1g"},
+                                                    {"workload.io_direct", "off"},
+                                                    {"workload.io_fsync_writes", "off"}};
+  EXPECT_EQ(m->conditions, given);
+
+  auto mixed = ParseMeasuredText(
+      R"({"jobs":[{"read":{"iops":120.5}},{"read":{"iops":1},"write":{"iops":80}}]})", "f");
+  ASSERT_TRUE(mixed.ok()) << mixed.status().message();
+  EXPECT_EQ(mixed->conditions.count("workload.read_fraction"), 0u);
+  EXPECT_EQ(mixed->conditions.count("workload.io_access"), 0u);
+  EXPECT_EQ(mixed->conditions.count("workload.file_size"), 0u);
+  EXPECT_EQ(mixed->conditions.at("workload.io_size"), "4KiB");
+
+  auto reads = ParseMeasuredText(R"({"jobs":[{"read":{"iops":50}}]})", "f");
+  ASSERT_TRUE(reads.ok()) << reads.status().message();
+  EXPECT_EQ(reads->conditions.at("workload.read_fraction"), "1");
+  EXPECT_EQ(reads->conditions.at("workload.io_access"), "sequential");
 }
 
 // fio output whose fields have the wrong types: one error naming the field, no throw.
