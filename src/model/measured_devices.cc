@@ -114,20 +114,9 @@ StatusOr<Measured> ParseBonnieText(const std::string& text, const std::string& s
 // recorded (calibrate lists them as not checked).
 namespace {
 
-// The jobs' IOPS in `direction` ("read", "write"), summed; absent or non-numeric
-// figures count 0 (ParseFio reports those).
-double FioIops(const nlohmann::json& doc, const char* direction) {
-  if (!doc.contains("jobs") || !doc["jobs"].is_array()) return 0;
-  double sum = 0;
-  for (const nlohmann::json& job : doc["jobs"]) {
-    if (!job.is_object() || !job.contains(direction) || !job[direction].is_object()) continue;
-    const nlohmann::json& iops = job[direction].value("iops", nlohmann::json());
-    if (iops.is_number()) sum += iops.get<double>();
-  }
-  return sum;
-}
-
-void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>* out) {
+// `write_iops`: the jobs' measured writes per second (ParseFio's sum).
+void FioConditions(const nlohmann::json& doc, double write_iops,
+                   std::map<std::string, std::string>* out) {
   std::map<std::string, std::string> o;
   auto take = [&](const nlohmann::json& j) {
     if (!j.is_object()) return;
@@ -149,7 +138,7 @@ void FioConditions(const nlohmann::json& doc, std::map<std::string, std::string>
   const std::string rw = o.count("rw") ? o["rw"] : o.count("readwrite") ? o["readwrite"] : "read";
   // fio's default rw=read, unless the job's measured writes contradict it: then the
   // mix and the access pattern are not recorded.
-  auto it = rw_given || FioIops(doc, "write") <= 0 ? kRw.find(rw) : kRw.end();
+  auto it = rw_given || write_iops <= 0 ? kRw.find(rw) : kRw.end();
   if (it != kRw.end()) {
     std::string read_fraction = it->second.first;
     if (read_fraction.empty()) {
@@ -242,7 +231,7 @@ StatusOr<Measured> ParseFioJson(const std::string& text, const std::string& sour
   if (m.read_iops > 0) m.read_latency_ms = read_lat / m.read_iops;
   if (m.write_iops > 0) m.write_latency_ms = write_lat / m.write_iops;
   m.seq_read_bytes_per_s = read_bw;
-  FioConditions(doc, &m.conditions);
+  FioConditions(doc, m.write_iops, &m.conditions);
   return m;
 }
 

@@ -128,16 +128,9 @@ bool CommitWritesSetThePace(const Prediction& out) {
 // and the others': with the disk's read and write utilisations U_r and U_w, a read's
 // residence D / (1 - U) splits into D U_w / (1 - U) behind writes and D (1 - U_w) /
 // (1 - U) for reads, so the writes set the pace above U_w = 1/2 (docs/model.md,
-// "Regimes").
-bool DiskWritesSetThePace(const Prediction& out) {
-  double busiest = 0, writes = 0;
-  for (const DeviceLoad& d : out.devices) {
-    if (d.utilization > busiest) {
-      busiest = d.utilization;
-      writes = d.destage_utilization;
-    }
-  }
-  return writes > 0.5;
+// "Service demands per transaction", the regime).
+bool DiskWritesSetThePace(const DeviceLoad& busiest_disk) {
+  return busiest_disk.destage_utilization > 0.5;
 }
 
 // A pgbench run of the scenario's duration (`demands`: SolveTransactions').
@@ -151,13 +144,17 @@ StatusOr<Prediction> PredictForDuration(const Scenario& s, const ModelParams& p,
   AddStatementLatencies(s, *solved, *load, &out);
   const double cpu_utilization =  // X D / c.
       out.tps / 1000 * load->cpu.demand_ms / load->cpu.servers;
-  double busiest_disk = 0;
-  for (const DeviceLoad& d : out.devices) busiest_disk = std::max(busiest_disk, d.utilization);
+  DeviceLoad busiest_disk;
+  for (const DeviceLoad& d : out.devices) {
+    if (d.utilization > busiest_disk.utilization) busiest_disk = d;
+  }
   out.devices.push_back({"cpu", cpu_utilization, 0, 0});
   if (out.regime == "read-bound" && CommitWritesSetThePace(out)) out.regime = "write-bound";
-  if (out.regime == "read-bound" && DiskWritesSetThePace(out)) out.regime = "write-bound";
+  if (out.regime == "read-bound" && DiskWritesSetThePace(busiest_disk)) {
+    out.regime = "write-bound";
+  }
   // The bottleneck is the busiest station.
-  if (cpu_utilization > 0 && cpu_utilization >= busiest_disk) out.regime = "cpu-bound";
+  if (cpu_utilization > 0 && cpu_utilization >= busiest_disk.utilization) out.regime = "cpu-bound";
   return out;
 }
 
