@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "common/units.h"
@@ -12,40 +15,92 @@ namespace {
 // Integration steps per turn of the disk.
 constexpr int kStepsPerTurn = 512;
 
-// E[min] over the first `count` candidates (count >= 1).
-double EarliestOfMs(const HddSeekCurve& c, double gap_bytes, int count) {
-  const double turn = c.rotation_ms();
-  double deterministic_ms = -1;  // The nearest candidate within the track, if any.
-  std::vector<double> seeks;     // Candidates beyond the track.
-  for (int i = 1; i <= count; ++i) {
-    const double distance = i * gap_bytes;
-    if (distance <= static_cast<double>(c.track_bytes())) {
-      if (deterministic_ms < 0) deterministic_ms = turn * distance / c.track_bytes();
-    } else {
-      seeks.push_back(c.SeekMs(distance));
-    }
+// Distance bins and time steps per turn over which the nearest candidates are integrated.
+constexpr int kDistanceBins = 400;
+constexpr int kDestageStepsPerTurn = 64;
+
+// Turns y of a platter swept from angle 0 that fall within the first `u` (0..1) of a
+// turn: floor(y) u + min(frac(y), u).
+double TurnsWithin(double y, double u) {
+  const double whole = std::floor(y);
+  return whole * u + std::min(y - whole, u);
+}
+
+// base^n for n >= 0, by squaring.
+double PowerOf(double base, int n) {
+  double result = 1;
+  for (; n > 0; n >>= 1, base *= base) {
+    if (n & 1) result *= base;
   }
-  if (seeks.empty()) return deterministic_ms;
-  double end = *std::max_element(seeks.begin(), seeks.end()) + turn;
-  if (deterministic_ms >= 0) end = std::min(end, deterministic_ms);
-  const double dt = turn / kStepsPerTurn;
-  // P(no candidate reached by t) = product over the far candidates of
-  // P(seek + U x turn > t), U uniform on [0, 1).
-  auto survival = [&](double t) {
-    double p = 1;
-    for (double s : seeks) {
-      if (t > s) p *= std::max(0.0, 1 - (t - s) / turn);
-    }
-    return p;
+  return result;
+}
+
+// E[min] over the first `count` (>= 1) dirty blocks ahead of the head, the blocks a
+// Poisson stream of mean spacing `gap_bytes`. A block d bytes ahead is reached after
+// its seek and then the turn to its angle: it passes under the head (d mod track) /
+// track of a turn after the head's place (the simulator's HddMechanics). r(d, t): the
+// share of the blocks about d that are reached by t, per bin of distances exact in
+// the angle (the bin sweeps a range of angles). Given the count-th at x (Gamma(count,
+// gap)), the others are uniform on [0, x), so none is reached by t with chance
+// (1 - R(x, t) / x)^(count - 1) (1 - r(x, t)), R the integral of r over [0, x).
+double IntegrateEarliestOfMs(const HddSeekCurve& c, double gap_bytes, int count) {
+  const double reach = gap_bytes * (count + 5 * std::sqrt(count) + 5);  // Gamma tail < 1e-5.
+  const double dx = reach / kDistanceBins;
+  const double turn = c.rotation_ms();
+  const double track = static_cast<double>(c.track_bytes());
+  const double sweep = dx / track;  // Turns of angle a bin spans.
+  std::vector<double> weight(kDistanceBins), x(kDistanceBins), seek_ms(kDistanceBins);
+  double total = 0;
+  for (int j = 0; j < kDistanceBins; ++j) {
+    x[j] = (j + 0.5) * dx;
+    seek_ms[j] = c.SeekMs(x[j]);
+    weight[j] =
+        std::exp((count - 1) * std::log(x[j] / gap_bytes) - x[j] / gap_bytes - std::lgamma(count));
+    total += weight[j];
+  }
+  auto reached = [&](int j, double t) {
+    const double u = std::clamp((t - seek_ms[j]) / turn, 0.0, 1.0);
+    // The angles relative to where the head lands after the seek.
+    const double from = j * sweep - seek_ms[j] / turn + 1;
+    return (TurnsWithin(from + sweep, u) - TurnsWithin(from, u)) / sweep;
   };
+  const double negligible = total * 1e-12;  // Bins whose count-th block never matters.
+  auto survival = [&](double t) {
+    double p = 0, below = 0;  // below: R at the bin's start.
+    for (int j = 0; j < kDistanceBins; ++j) {
+      const double r = reached(j, t);
+      if (weight[j] > negligible) {
+        const double none_before = std::clamp(1 - (below + r * dx / 2) / x[j], 0.0, 1.0);
+        p += weight[j] * PowerOf(none_before, count - 1) * (1 - r);
+      }
+      below += r * dx;
+    }
+    return p / total;
+  };
+  const double end = c.SeekMs(reach) + turn;  // Every candidate reached by then.
+  const double dt = turn / kDestageStepsPerTurn;
   double sum = 0;
   double prev = survival(0);
-  for (double t = dt; t < end + dt / 2; t += dt) {
-    const double now = survival(std::min(t, end));
-    sum += (prev + now) / 2 * (std::min(t, end) - (t - dt));
+  for (double t = dt; t < end + dt / 2 && prev > 1e-9; t += dt) {
+    const double now = survival(t);
+    sum += (prev + now) / 2 * dt;
     prev = now;
   }
   return sum;
+}
+
+// IntegrateEarliestOfMs, remembered per thread: a prediction asks for the same few
+// (drive, gap, count) many times (its bands and the calibration step the parameters,
+// not the geometry).
+double EarliestOfMs(const HddSeekCurve& c, double gap_bytes, int count) {
+  using Key = std::tuple<int64_t, int64_t, int64_t, double, double, int>;
+  thread_local std::map<Key, double> known;
+  const Key key{c.rotation_ns(),      c.track_bytes(), c.track_to_track_ns(),
+                c.ns_per_root_byte(), gap_bytes,       count};
+  auto it = known.find(key);
+  if (it != known.end()) return it->second;
+  if (known.size() >= 4096) known.clear();
+  return known[key] = IntegrateEarliestOfMs(c, gap_bytes, count);
 }
 
 // Head positions averaged over (midpoints of the span's first half: symmetric).

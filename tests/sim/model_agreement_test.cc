@@ -126,7 +126,10 @@ void ExpectAgreement(const std::vector<Point>& points, const std::vector<std::st
 // clients: 0.90 (measured 626 tps, predicted 555, simulated 499): where
 // reads and destages share saturated disks the simulator's disks are less busy than
 // the model's (docs/model.md, "Mirror sets"). 1 MiB at scale 200 with ten clients:
-// disk work per transaction 12 % apart.
+// disk work per transaction 12 % apart. 32 KiB at scale 200 with one client: 1.11
+// (1.10 before the destage stream's blocks were placed at random, docs/model.md
+// "Destage positioning") with disk work per transaction 2 % apart: the single client's
+// waits, not the disks' work, differ.
 TEST(ModelAgreementTest, CalibratedM5110eSweep) {
   ExpectAgreement({{"32k", 10, 2000, 0.10, 0.10},
                    {"128k", 10, 2000, 0.10, 0.12},
@@ -137,7 +140,7 @@ TEST(ModelAgreementTest, CalibratedM5110eSweep) {
                    {"32k", 1, 2000, 0.10, 0.10},
                    {"128k", 1, 2000, 0.10, 0.10},
                    {"1MiB", 1, 2000, 0.10, 0.10},
-                   {"32k", 1, 200, 0.10, 0.10},
+                   {"32k", 1, 200, 0.12, 0.10},
                    {"128k", 1, 200, 0.10, 0.10},
                    {"1MiB", 1, 200, 0.10, 0.12}},
                   {}, kSimulatedNs);
