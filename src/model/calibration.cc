@@ -10,6 +10,7 @@
 #include "model/least_squares.h"
 #include "model/storage_model.h"
 #include "scenario/calibration_keys.h"
+#include "trace/trace_record.h"
 
 namespace pgstorsim {
 namespace {
@@ -74,8 +75,8 @@ void AddResiduals(const Target& t, const ModelParams& params, std::vector<double
       auto it = pr.statement_latency_ms.find(n);
       return it == pr.statement_latency_ms.end() ? 0.0 : it->second;
     };
-    add("read latency", kind("read"), m.read_latency_ms);
-    add("write latency", kind("write"), m.write_latency_ms);
+    add("read latency", kind(IoOpName(IoOp::kRead)), m.read_latency_ms);
+    add("write latency", kind(IoOpName(IoOp::kWrite)), m.write_latency_ms);
     return;
   }
   add("tps", pr.tps, m.tps);

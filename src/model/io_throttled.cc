@@ -11,6 +11,7 @@
 #include "model/percentiles.h"
 #include "model/regimes.h"
 #include "model/storage_network.h"
+#include "trace/trace_record.h"
 
 namespace pgstorsim::io_throttled {
 namespace {
@@ -174,13 +175,13 @@ StatusOr<Prediction> PredictThrottledIo(const Scenario& s, const ModelParams& p,
   const double write_ms =
       UnthrottledMs(disk.write_latency_ns, disk.write_bandwidth_bytes_per_s, io);
   if (r > 0) {
-    AddRequestKind("read", r,
+    AddRequestKind(IoOpName(IoOp::kRead), r,
                    ThrottledShape(read_kind_ms / r, 0, reads * own / r, read_ms, disk.read_iops),
                    &out);
   }
   if (r < 1) {
     const double waited = load.commits_per_op > 0 ? write_ms : 0;
-    AddRequestKind("write", 1 - r,
+    AddRequestKind(IoOpName(IoOp::kWrite), 1 - r,
                    ThrottledShape(write_kind_ms / (1 - r), waited, reads * (1 - own) / (1 - r),
                                   read_ms, disk.write_iops),
                    &out);

@@ -20,6 +20,7 @@
 #include "model/percentiles.h"
 #include "model/storage_network.h"
 #include "scenario/storage_geometry.h"
+#include "trace/trace_record.h"
 
 namespace pgstorsim {
 namespace {
@@ -202,8 +203,8 @@ StatusOr<Prediction> PredictIo(const Scenario& s, const ModelParams& p) {
     shape.busy = std::clamp(std::max(mean_busy, k.visits_lock ? lock_others : 0.0), 0.0, 0.99);
     AddRequestKind(name, k.share, shape, &out);
   };
-  add("read", net.read, 0, reads_ms / done);
-  add("write", net.write, net.sync_write_ms, writes_ms / done);
+  add(IoOpName(IoOp::kRead), net.read, 0, reads_ms / done);
+  add(IoOpName(IoOp::kWrite), net.write, net.sync_write_ms, writes_ms / done);
   // A request's distribution: a read or a write, in their shares.
   out.transaction_percentiles = MixturePercentiles(RequestMix(out));
   return out;

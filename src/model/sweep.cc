@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "model/prediction_results.h"
+#include "trace/trace_record.h"
 #include "workload/tpcb.h"
 
 namespace pgstorsim {
@@ -15,7 +16,7 @@ namespace {
 std::vector<std::string> TimedStatements(WorkloadKind kind) {
   switch (kind) {
     case WorkloadKind::kIo:
-      return {"read", "write"};
+      return {IoOpName(IoOp::kRead), IoOpName(IoOp::kWrite)};
     case WorkloadKind::kSelectOnly:
       return {StatementName(Statement::kSelectAccounts)};
     case WorkloadKind::kTpcbLike:

@@ -17,6 +17,7 @@
 #include "sim/io_client_loop.h"
 #include "sim/results_writer.h"
 #include "sim/sim_config.h"
+#include "trace/trace_record.h"
 
 namespace pgstorsim {
 namespace sim {
@@ -86,8 +87,8 @@ Results IoClients::BuildResults() const {
   r.duration_s = spec_.duration_s;
   r.tps = static_cast<double>(r.transactions) / r.duration_s;
   r.transaction_latency = all_latency_;
-  const std::pair<const char*, const LatencyHistogram*> kinds[] = {{"read", &read_latency_},
-                                                                   {"write", &write_latency_}};
+  const std::pair<const char*, const LatencyHistogram*> kinds[] = {
+      {IoOpName(IoOp::kRead), &read_latency_}, {IoOpName(IoOp::kWrite), &write_latency_}};
   for (const auto& [name, h] : kinds) {
     if (h->count() == 0) continue;
     StatementResult st;
