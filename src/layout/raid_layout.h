@@ -48,6 +48,9 @@ Status CheckArrayGeometry(const ArrayGeometry& geometry, GeometryField* field);
 // and copies of each data unit (mirrors). REQUIRES: a valid geometry.
 int DataMembers(const ArrayGeometry& geometry);
 int DataCopies(const ArrayGeometry& geometry);
+// Member writes that writing one stripe unit's data makes: its copies (mirrors) and
+// its parity units (RAID 5: 2, RAID 6: 3; RAID 10: 2; RAID 0: 1). REQUIRES: valid.
+int MemberWritesPerUnitWrite(const ArrayGeometry& geometry);
 // The smallest member size (a whole number of stripe units) whose array exposes at
 // least `logical_bytes`. REQUIRES: a valid geometry (member_size_bytes ignored).
 int64_t MemberBytesFor(const ArrayGeometry& geometry, int64_t logical_bytes);

@@ -156,6 +156,8 @@ int DataCopies(const ArrayGeometry& g) {
   return l == RaidLevel::kRaid1 ? g.members : l == RaidLevel::kRaid10 ? 2 : 1;
 }
 
+int MemberWritesPerUnitWrite(const ArrayGeometry& g) { return DataCopies(g) + Parities(g.level); }
+
 StatusOr<RaidLevel> ParseRaidLevel(const std::string& text) {
   std::string t;
   for (char ch : text) {

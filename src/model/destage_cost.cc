@@ -43,6 +43,11 @@ HddSeekCurve SeekCurveOf(const DiskConfig& d, bool writes, double seek_scale) {
   return HddSeekCurve(sheet);
 }
 
+double DestageQueueDepthOf(const Scenario& s) {
+  const int writes = MemberWritesPerUnitWrite(ArrayGeometryFor(s));
+  return std::min(ControllerConfig::kDestageLinesPerMember * writes, s.io.queue_depth);
+}
+
 double DestagePendingBytes(const Scenario& s) {
   return static_cast<double>(s.controller.WriteCacheBytes()) *
          ControllerConfig::kDestageStartFraction;

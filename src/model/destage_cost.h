@@ -43,6 +43,12 @@ HddSeekCurve SeekCurveOf(const DiskConfig& d, bool writes, double seek_scale);
 // the same for a calibrated scenario (sim/sim_config.cc).
 inline constexpr int kDestagesInFlightPerMember = 2;
 
+// Destage commands queued at each drive when no calibration gives the depth: the
+// controller's line destages in flight per member (kDestageLinesPerMember, as the
+// simulator's controller keeps them) x the member writes each makes (its mirror copy,
+// its parity; layout MemberWritesPerUnitWrite), at most io.queue_depth.
+double DestageQueueDepthOf(const Scenario& s);
+
 // Dirty bytes a write-back controller destages from: the share of its write cache at
 // which destaging starts (ControllerConfig::WriteCacheBytes x kDestageStartFraction).
 double DestagePendingBytes(const Scenario& s);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "model/destage_cost.h"
 #include "model/storage_model.h"
 #include "scenario/calibration_keys.h"
 
@@ -55,6 +56,7 @@ double GetParam(const ModelParams& p, const std::string& name) {
 
 ModelParams ParamsFromScenario(const Scenario& s) {
   ModelParams p;
+  p.destage_queue_depth = DestageQueueDepthOf(s);
   for (const auto& [name, value] : s.calibration.values) SetParam(&p, name, value);
   return p;
 }

@@ -31,9 +31,9 @@ struct ModelParams {
   double read_seek_scale = 1.0;        // "read_seek_scale": x datasheet seek curve.
   double destage_position_ms = 0;      // "destage_position_ms": > 0: positioning per
                                        // destage command; 0: from destage_queue_depth.
-  double destage_queue_depth = 6.6;    // "destage_queue_depth": destage commands queued
+  double destage_queue_depth = 8;      // "destage_queue_depth": destage commands queued
                                        // per drive, which it reorders (destage_cost.h;
-                                       // default: the M5110e warm 32K row's fit).
+                                       // ParamsFromScenario: DestageQueueDepthOf).
   double cpu_ms = 0.6;                 // "cpu_ms": non-I/O time per transaction.
   double commit_ms = 0.2;              // "commit_ms": commit into a non-full write-back cache.
   double cache_fraction = 0.75;        // "cache_fraction": share of RAM caching data pages.

@@ -121,6 +121,10 @@ struct ControllerConfig {
   // half of it, reads the rest (all of it under write-through); the controller starts
   // destaging once dirty lines fill kDestageStartFraction of its write share.
   static constexpr double kDestageStartFraction = 0.5;
+  // Cache-line destages the controller keeps in flight per member drive (both models:
+  // the simulator's controller.destage_outstanding, the model's default destage queue
+  // depth, model/destage_cost.h DestageQueueDepthOf).
+  static constexpr int kDestageLinesPerMember = 4;
   // A controller's time per host request that reaches the disks, from the disks'
   // completion to its acknowledgement (both models).
   static constexpr int64_t kCommandOverheadNs = 30'000;

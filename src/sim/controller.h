@@ -54,7 +54,8 @@ struct SimControllerConfig {
   int64_t command_overhead_ns = ControllerConfig::kCommandOverheadNs;
   ReadAhead read_ahead = ReadAhead::kAdaptive;
   DestageOrder destage_order = DestageOrder::kElevator;
-  int destage_outstanding = 4;  // Line destages in flight = this x member count.
+  // Line destages in flight = this x member count.
+  int destage_outstanding = ControllerConfig::kDestageLinesPerMember;
   // Destaging runs while dirty bytes exceed this fraction of the write cache, so hot
   // lines (the WAL tail) absorb rewrites and the elevator has a large set to sweep.
   double destage_start_fraction = 0.5;

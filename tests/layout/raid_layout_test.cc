@@ -282,6 +282,28 @@ TEST(RaidLayoutTest, ValidityProblemsNameTheirField) {
   EXPECT_EQ(DataCopies({RaidLevel::kRaid1, 3, 65536, 0, 0, 0}), 3);
 }
 
+// The count is the layout's own: the member writes it plans for one unit of data.
+TEST(RaidLayoutTest, MemberWritesPerUnitWriteAreTheLayoutsPlan) {
+  const ArrayGeometry geometries[] = {
+      {RaidLevel::kRaid0, 4, 65536, 1 << 30, 0, 0},
+      {RaidLevel::kRaid1, 3, 65536, 1 << 30, 0, 0},
+      {RaidLevel::kRaid10, 8, 65536, 1 << 30, 0, 0},
+      {RaidLevel::kRaid5, 6, 65536, 1 << 30, 0, 0},
+      {RaidLevel::kRaid6, 8, 65536, 1 << 30, 0, 0},
+      {RaidLevel::kRaid50, 12, 65536, 1 << 30, 6, 0},
+      {RaidLevel::kRaid60, 12, 65536, 1 << 30, 6, 0},
+      {RaidLevel::kRaid100, 12, 65536, 1 << 30, 4, 0},
+  };
+  const int expected[] = {1, 3, 2, 2, 3, 2, 3, 2};
+  for (size_t i = 0; i < std::size(geometries); ++i) {
+    auto layout = RaidLayout::Create(geometries[i]);
+    ASSERT_TRUE(layout.ok()) << layout.status().message();
+    const WritePlan plan = (*layout)->MapWrite(3 * 65536, 65536);
+    EXPECT_EQ(static_cast<int>(plan.writes.size()), expected[i]) << i;
+    EXPECT_EQ(MemberWritesPerUnitWrite(geometries[i]), expected[i]) << i;
+  }
+}
+
 TEST(RaidLayoutTest, ParsesLevelNames) {
   EXPECT_EQ(ParseRaidLevel("raid100").value(), RaidLevel::kRaid100);
   EXPECT_EQ(ParseRaidLevel("RAID-10").value(), RaidLevel::kRaid10);

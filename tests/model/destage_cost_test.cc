@@ -42,6 +42,23 @@ TEST(DestageCost, ADeeperQueueAndMoreRoomCostLessAWiderFootprintMore) {
   EXPECT_GT(CostMs({"workload.scale=20000"}), base);
 }
 
+// Without a calibrated depth, a drive holds the controller's line destages per member
+// times the member writes each makes, as the simulator's controller keeps them.
+TEST(DestageCost, TheQueueDepthIsTheControllersLinesTimesEachLinesMemberWrites) {
+  auto depth = [](const std::vector<std::string>& overrides) {
+    auto s = LoadScenario(kBase, overrides);
+    EXPECT_TRUE(s.ok()) << s.status().message();
+    return s.ok() ? ParamsFromScenario(*s).destage_queue_depth : -1;
+  };
+  const double lines = ControllerConfig::kDestageLinesPerMember;
+  EXPECT_EQ(depth({}), 2 * lines);  // RAID 10: a mirror copy.
+  EXPECT_EQ(depth({"array.level=raid0"}), lines);
+  EXPECT_EQ(depth({"array.level=raid5"}), 2 * lines);  // The parity.
+  EXPECT_EQ(depth({"array.level=raid6"}), 3 * lines);
+  EXPECT_EQ(depth({"io.queue_depth=4"}), 4);
+  EXPECT_EQ(depth({"calibration.destage_queue_depth=5.5"}), 5.5);
+}
+
 TEST(DestageCost, IoWorkloadSpreadsOverItsFile) {
   const std::vector<std::string> io = {"workload.type=io", "workload.io_size=8KiB",
                                        "workload.read_fraction=0.5", "workload.io_fsync_writes=on"};
