@@ -58,7 +58,7 @@ struct SimControllerConfig {
   int destage_outstanding = ControllerConfig::kDestageLinesPerMember;
   // Destaging runs while dirty bytes exceed this fraction of the write cache, so hot
   // lines (the WAL tail) absorb rewrites and the elevator has a large set to sweep.
-  double destage_start_fraction = 0.5;
+  double destage_start_fraction = ControllerConfig::kDestageStartFraction;
   // >= 0: every destage member write costs this positioning (calibration key
   // destage_position_ms: the model's effective cost of a sorted destage command)
   // instead of the disk mechanics; < 0: mechanics.

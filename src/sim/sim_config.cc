@@ -64,8 +64,6 @@ void FillStorage(const Scenario& s, SimConfig* c) {
   k.write_back = s.controller.EffectiveWriteBack();
   k.write_cache_bytes = s.controller.WriteCacheBytes();
   k.read_cache_bytes = s.controller.ReadCacheBytes();
-  k.destage_start_fraction = ControllerConfig::kDestageStartFraction;
-  k.destage_outstanding = ControllerConfig::kDestageLinesPerMember;
   k.read_ahead = ToReadAhead(ControllerReadAheadFor(s));
   k.read_hit_ns = MsToNs(ControllerReadHitMs(s));
 }
